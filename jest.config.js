@@ -1,0 +1,10 @@
+/** One jest run for the whole workspace; integration tests talk to the real servers. */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/packages", "<rootDir>/services", "<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  transform: { "^.+\\.ts$": ["@swc/jest", { jsc: { target: "es2022", parser: { syntax: "typescript" } }, module: { type: "commonjs" } }] },
+  globalSetup: "<rootDir>/jest.global-setup.ts",
+  testTimeout: 60_000,
+  modulePathIgnorePatterns: ["<rootDir>/.devnet/"],
+};

@@ -1,0 +1,48 @@
+/** The spec's error codes with their HTTP statuses. */
+export const errorStatus = {
+  invalid_json: 400,
+  invalid_query: 400,
+  unauthorized: 401,
+  partner_disabled: 403,
+  not_found: 404,
+  hot_wallet_not_active: 409,
+  unknown_chain: 422,
+  unknown_hot_wallet: 422,
+  unknown_token: 422,
+  invalid_address: 422,
+  invalid_amount: 422,
+  invalid_external_id: 422,
+  invalid_authorization: 422,
+  invalid_url: 422,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+/** An error the API answers with `{"error": {"code", "message"}}`. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = errorStatus[code];
+  }
+
+  toBody() {
+    return { error: { code: this.code, message: this.message } };
+  }
+}
+
+/** Why an attempt of on-chain work failed; retried until attempts run out. */
+export const attemptFailureReasons = [
+  "insufficient_gas_balance",
+  "gas_limit_exceeded",
+  "transaction_reverted",
+  "nonce_conflict",
+  "chain_unavailable",
+  "internal",
+] as const;
+export type AttemptFailureReason = (typeof attemptFailureReasons)[number];

@@ -1,0 +1,6 @@
+export * from "./amount";
+export * from "./config";
+export * from "./errors";
+export * from "./health-server";
+export * from "./logger";
+export * from "./shutdown";
