@@ -1,4 +1,5 @@
 export * from "./amount";
+export * from "./api-key";
 export * from "./config";
 export * from "./errors";
 export * from "./health-server";

@@ -1,0 +1,4 @@
+export * from "./devnet-addresses";
+export * from "./key-encryption";
+export * from "./registry";
+export * from "./signer";

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.30;
+
+/// @title Sweep delegate of one hot wallet
+/// @notice Deposit addresses delegate to this contract through EIP-7702. The operator (the
+/// partner's gas wallet) calls `sweepBatch` on the delegate itself; the delegate then calls
+/// `sweepAccount` on each deposit address, which runs this same code in the deposit address's
+/// context and can only send to the immutable hot wallet.
+/// @dev No storage is used: the code runs in the storage of every deposit address that
+/// delegates to it, so everything it needs is an immutable (part of the code).
+contract SweepDelegate {
+    error Unauthorized();
+    error NothingToSweep();
+    error TokenTransferFailed();
+    error NativeTransferFailed();
+
+    /// One event per item, in item order. `accountAndGas` packs the deposit address (low 160
+    /// bits) and the gas the item used (high 96 bits): one word less per item than separate
+    /// fields. `amount` is what reached the hot wallet.
+    event Swept(uint256 accountAndGas, uint256 amount);
+    /// `error` is the selector the item reverted with, or zero when it reverted without one or
+    /// the deposit address answered without running this code (no delegation).
+    event SweepFailed(uint256 accountAndGas, bytes4 error);
+
+    /// Item encoding in `sweepBatch`, packed to keep calldata small. Each item is
+    ///   flags (1 byte) | account (20 bytes) | token (20 bytes, absent with SAME_TOKEN) |
+    ///   amount (flags & AMOUNT_LENGTH bytes, big-endian; none means the whole balance)
+    /// The token of an item with SAME_TOKEN is the previous item's; before the first item it is
+    /// the native coin (zero address).
+    uint256 private constant KEEP_ONE_UNIT = 0x80;
+    uint256 private constant SAME_TOKEN = 0x40;
+    uint256 private constant AMOUNT_LENGTH = 0x3f;
+
+    address public immutable hotWallet;
+    address public immutable operator;
+    /// This contract's own address, kept as an immutable because in a deposit address's
+    /// context `address(this)` is the deposit address.
+    address public immutable self;
+
+    constructor(address hotWallet_, address operator_) {
+        hotWallet = hotWallet_;
+        operator = operator_;
+        self = address(this);
+    }
+
+    /// A delegated deposit address runs this code, so it must keep accepting plain transfers
+    /// of the native coin.
+    receive() external payable {}
+
+    /// @notice Sweeps every item; a failing item is reported in its event and never reverts
+    /// the batch.
+    function sweepBatch(bytes calldata items) external {
+        if (msg.sender != operator) revert Unauthorized();
+        bytes4 sweepSelector = this.sweepAccount.selector;
+        bytes32 sweptTopic = Swept.selector;
+        bytes32 failedTopic = SweepFailed.selector;
+        assembly ("memory-safe") {
+            // The call data of sweepAccount is built past the free memory pointer and reused
+            // for every item, so memory does not grow with the batch.
+            let call_ := mload(0x40)
+            mstore(call_, sweepSelector)
+            let p := items.offset
+            let end := add(p, items.length)
+            let token := 0
+            for {} lt(p, end) {} {
+                let head := calldataload(p)
+                let flags := byte(0, head)
+                let account := shr(96, shl(8, head))
+                p := add(p, 21)
+                if iszero(and(flags, SAME_TOKEN)) {
+                    token := shr(96, calldataload(p))
+                    p := add(p, 20)
+                }
+                let amountLength := and(flags, AMOUNT_LENGTH)
+                // A shift by 256 gives 0: no amount bytes means the whole balance.
+                let amount := shr(sub(256, shl(3, amountLength)), calldataload(p))
+                p := add(p, amountLength)
+                mstore(add(call_, 4), token)
+                mstore(add(call_, 36), amount)
+                mstore(add(call_, 68), shr(7, flags))
+
+                let gasBefore := gas()
+                let ok := call(gas(), account, 0, call_, 100, 0x20, 0x20)
+                let accountAndGas := or(account, shl(160, sub(gasBefore, gas())))
+                mstore(0x00, accountAndGas)
+                // An address without code answers any call with success and no data: only the
+                // 32-byte answer of sweepAccount counts as a sweep.
+                switch and(ok, eq(returndatasize(), 0x20))
+                case 1 { log1(0x00, 0x40, sweptTopic) }
+                default {
+                    mstore(0x20, 0)
+                    if and(iszero(ok), gt(returndatasize(), 3)) { returndatacopy(0x20, 0, 4) }
+                    log1(0x00, 0x40, failedTopic)
+                }
+            }
+        }
+    }
+
+    /// @notice Moves one asset of the deposit address running this code to the hot wallet.
+    /// @param token ERC-20 contract, or the zero address for the native coin
+    /// @param amount amount to move; 0 moves the whole balance
+    /// @param keepOneUnit leave 1 smallest unit of the token (ignored for the native coin)
+    /// @return the amount that reached the hot wallet
+    function sweepAccount(address token, uint256 amount, bool keepOneUnit) external returns (uint256) {
+        if (msg.sender != self) revert Unauthorized();
+        if (token == address(0)) return _sweepNative(amount);
+        return _sweepToken(token, amount, keepOneUnit);
+    }
+
+    function _sweepNative(uint256 amount) private returns (uint256) {
+        uint256 balance = address(this).balance;
+        if (balance == 0) revert NothingToSweep();
+        if (amount == 0) amount = balance;
+        // All gas is forwarded: the hot wallet may be a contract wallet with a costly receive.
+        (bool ok,) = hotWallet.call{value: amount}("");
+        if (!ok) revert NativeTransferFailed();
+        return amount;
+    }
+
+    function _sweepToken(address token, uint256 amount, bool keepOneUnit) private returns (uint256) {
+        // The balance is read only when needed, to save a call on explicit amounts.
+        if (amount == 0 || keepOneUnit) {
+            uint256 available = _balanceOf(token);
+            if (keepOneUnit && available != 0) --available;
+            if (available == 0) revert NothingToSweep();
+            if (amount == 0) amount = available;
+            else if (amount > available) revert TokenTransferFailed();
+        }
+        if (!_transfer(token, amount)) {
+            // Tell an empty address from a failing token only on this rare path.
+            if (_balanceOf(token) == 0) revert NothingToSweep();
+            revert TokenTransferFailed();
+        }
+        return amount;
+    }
+
+    function _balanceOf(address token) private view returns (uint256 balance) {
+        bool ok;
+        assembly ("memory-safe") {
+            mstore(0x00, shl(224, 0x70a08231)) // balanceOf(address)
+            mstore(0x04, address())
+            ok := and(staticcall(gas(), token, 0x00, 0x24, 0x00, 0x20), gt(returndatasize(), 0x1f))
+            balance := mload(0x00)
+        }
+        if (!ok) revert TokenTransferFailed();
+    }
+
+    /// Accepts tokens that return true, and tokens that return nothing (such as USDT on
+    /// Ethereum) provided the token has code; false, a revert or no code fail.
+    function _transfer(address token, uint256 amount) private returns (bool ok) {
+        address to = hotWallet;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, shl(224, 0xa9059cbb)) // transfer(address,uint256)
+            mstore(add(m, 0x04), to)
+            mstore(add(m, 0x24), amount)
+            ok := call(gas(), token, 0, m, 0x44, 0x00, 0x20)
+            if ok {
+                switch returndatasize()
+                case 0 { ok := gt(extcodesize(token), 0) }
+                default { ok := and(gt(returndatasize(), 0x1f), eq(mload(0x00), 1)) }
+            }
+        }
+    }
+}
