@@ -4,6 +4,7 @@ module.exports = {
   roots: ["<rootDir>/packages", "<rootDir>/services", "<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: { "^.+\\.ts$": ["@swc/jest", { jsc: { target: "es2022", parser: { syntax: "typescript" } }, module: { type: "commonjs" } }] },
+  reporters: ["default", "<rootDir>/test/summary-reporter.js"],
   globalSetup: "<rootDir>/jest.global-setup.ts",
   testTimeout: 60_000,
   modulePathIgnorePatterns: ["<rootDir>/.devnet/"],

@@ -1,6 +1,6 @@
 import type { Logger } from "./logger";
 
-type Closer = { name: string; close: () => Promise<unknown> | unknown };
+export type Closer = { name: string; close: () => Promise<unknown> | unknown };
 
 /**
  * Graceful shutdown: on SIGTERM or SIGINT, closes what was registered in reverse order

@@ -1,0 +1,4 @@
+export * from "./document";
+export * from "./registry";
+export * from "./scalars";
+export { z } from "./zod";

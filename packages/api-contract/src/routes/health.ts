@@ -1,0 +1,15 @@
+import { registry } from "../registry";
+
+registry.registerPath({
+  method: "get",
+  path: "/healthz",
+  summary: "Health check (no key)",
+  responses: { 204: { description: "the service is up" } },
+});
+
+registry.registerPath({
+  method: "get",
+  path: "/v1/openapi.yaml",
+  summary: "This OpenAPI 3.1 document, as the running service knows it (no key)",
+  responses: { 200: { description: "the document", content: { "application/yaml": { schema: { type: "string" } } } } },
+});

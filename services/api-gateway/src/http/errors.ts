@@ -1,0 +1,39 @@
+import { ApiError, type Logger } from "@sweep/common";
+import type { ErrorRequestHandler, RequestHandler } from "express";
+
+/** Unknown paths and methods answer in the spec's error shape, never express's HTML page. */
+export const notFound: RequestHandler = (req, _res, next) => {
+  next(new ApiError("not_found", `no such endpoint: ${req.method} ${req.path}`));
+};
+
+/** Body-parser failures carry a `type`; each becomes invalid_json with a message a person can act on. */
+function bodyParserError(err: { type?: string; status?: number }): ApiError | null {
+  switch (err.type) {
+    case "entity.too.large":
+      return new ApiError("invalid_json", "request body is over 64 KiB");
+    case "entity.parse.failed":
+      return new ApiError("invalid_json", "request body is not valid JSON");
+    case "encoding.unsupported":
+    case "charset.unsupported":
+      return new ApiError("invalid_json", "request body must be UTF-8 JSON");
+    case "request.aborted":
+    case "request.size.invalid":
+      return new ApiError("invalid_json", "request body was cut short");
+    default:
+      return null;
+  }
+}
+
+/** The last middleware: a typed ApiError becomes its body; anything else is logged and answered 500 internal, without a stack. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const apiError = err instanceof ApiError ? err : bodyParserError(err ?? {});
+    if (apiError) {
+      res.status(apiError.status).json(apiError.toBody());
+      return;
+    }
+    logger.error("request failed", { method: req.method, path: req.path, err: err instanceof Error ? err.stack : String(err) });
+    if (res.headersSent) return;
+    res.status(500).json(new ApiError("internal", "internal error; retry later with the same external_id").toBody());
+  };
+}
