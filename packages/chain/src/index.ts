@@ -1,4 +1,5 @@
 export * from "./devnet-addresses";
 export * from "./key-encryption";
+export * from "./provider";
 export * from "./registry";
 export * from "./signer";

@@ -1,5 +1,6 @@
 export * from "./amount";
 export * from "./api-key";
+export * from "./api-key-cache";
 export * from "./config";
 export * from "./errors";
 export * from "./health-server";
@@ -7,3 +8,4 @@ export * from "./http-server";
 export * from "./logger";
 export * from "./run-service";
 export * from "./shutdown";
+export * from "./worker-config";

@@ -13,14 +13,18 @@ contract SweepDelegate {
     error NothingToSweep();
     error TokenTransferFailed();
     error NativeTransferFailed();
+    /// The batch's gas limit cannot give the next item its full ITEM_GAS: reverting rather
+    /// than letting the item fail for want of gas makes eth_estimateGas find a limit that is
+    /// enough for every item.
+    error BatchGasTooLow();
 
     /// One event per item, in item order. `accountAndGas` packs the deposit address (low 160
     /// bits) and the gas the item used (high 96 bits): one word less per item than separate
     /// fields. `amount` is what reached the hot wallet.
     event Swept(uint256 accountAndGas, uint256 amount);
-    /// `error` is the selector the item reverted with, or zero when it reverted without one or
+    /// `selector` is the error the item reverted with, or zero when it reverted without one or
     /// the deposit address answered without running this code (no delegation).
-    event SweepFailed(uint256 accountAndGas, bytes4 error);
+    event SweepFailed(uint256 accountAndGas, bytes4 selector);
 
     /// Item encoding in `sweepBatch`, packed to keep calldata small. Each item is
     ///   flags (1 byte) | account (20 bytes) | token (20 bytes, absent with SAME_TOKEN) |
@@ -30,6 +34,14 @@ contract SweepDelegate {
     uint256 private constant KEEP_ONE_UNIT = 0x80;
     uint256 private constant SAME_TOKEN = 0x40;
     uint256 private constant AMOUNT_LENGTH = 0x3f;
+
+    /// Most gas one item may use. Bounded so that a token that burns all the gas it gets costs
+    /// one failed item, not the rest of the batch; ample for tokens behind proxies or with
+    /// transfer hooks, and for a contract hot wallet receiving the native coin.
+    uint256 private constant ITEM_GAS = 300_000;
+    /// What must be left before an item: its ITEM_GAS, the 1/64 a call keeps back, the cold
+    /// access to the deposit address and the item's event.
+    uint256 private constant ITEM_GAS_NEEDED = ITEM_GAS + ITEM_GAS / 63 + 10_000;
 
     address public immutable hotWallet;
     address public immutable operator;
@@ -54,6 +66,8 @@ contract SweepDelegate {
         bytes4 sweepSelector = this.sweepAccount.selector;
         bytes32 sweptTopic = Swept.selector;
         bytes32 failedTopic = SweepFailed.selector;
+        bytes4 gasTooLow = BatchGasTooLow.selector;
+        uint256 itemGasNeeded = ITEM_GAS_NEEDED;
         assembly ("memory-safe") {
             // The call data of sweepAccount is built past the free memory pointer and reused
             // for every item, so memory does not grow with the batch.
@@ -63,6 +77,10 @@ contract SweepDelegate {
             let end := add(p, items.length)
             let token := 0
             for {} lt(p, end) {} {
+                if lt(gas(), itemGasNeeded) {
+                    mstore(0x00, gasTooLow)
+                    revert(0x00, 0x04)
+                }
                 let head := calldataload(p)
                 let flags := byte(0, head)
                 let account := shr(96, shl(8, head))
@@ -80,7 +98,7 @@ contract SweepDelegate {
                 mstore(add(call_, 68), shr(7, flags))
 
                 let gasBefore := gas()
-                let ok := call(gas(), account, 0, call_, 100, 0x20, 0x20)
+                let ok := call(ITEM_GAS, account, 0, call_, 100, 0x20, 0x20)
                 let accountAndGas := or(account, shl(160, sub(gasBefore, gas())))
                 mstore(0x00, accountAndGas)
                 // An address without code answers any call with success and no data: only the
@@ -134,13 +152,14 @@ contract SweepDelegate {
         return amount;
     }
 
-    function _balanceOf(address token) private view returns (uint256 balance) {
+    function _balanceOf(address token) private view returns (uint256 tokenBalance) {
         bool ok;
         assembly ("memory-safe") {
             mstore(0x00, shl(224, 0x70a08231)) // balanceOf(address)
             mstore(0x04, address())
-            ok := and(staticcall(gas(), token, 0x00, 0x24, 0x00, 0x20), gt(returndatasize(), 0x1f))
-            balance := mload(0x00)
+            ok := staticcall(gas(), token, 0x00, 0x24, 0x00, 0x20)
+            ok := and(ok, gt(returndatasize(), 0x1f))
+            tokenBalance := mload(0x00)
         }
         if (!ok) revert TokenTransferFailed();
     }

@@ -1,4 +1,4 @@
-import type { Prisma } from "@prisma/client";
+import type { OutboxMessage, Prisma } from "@prisma/client";
 import type { Db, Tx } from "./client";
 
 export interface OutboxDraft {
@@ -22,6 +22,22 @@ export function unpublishedOutbox(db: Db, limit: number) {
   return db.outboxMessage.findMany({ where: { publishedAt: null }, orderBy: { id: "asc" }, take: limit });
 }
 
-export function markOutboxPublished(db: Db, ids: bigint[]) {
+/**
+ * Locks the oldest unpublished messages of one exchange for the caller's transaction. Rows another
+ * relay holds are skipped, so concurrent relays never publish the same row at the same time; the
+ * locks go with the transaction, also when its process dies.
+ */
+export function claimUnpublishedOutbox(tx: Tx, options: { exchange: string; limit: number }): Promise<OutboxMessage[]> {
+  return tx.$queryRaw<OutboxMessage[]>`
+    SELECT id, message_id AS "messageId", exchange, routing_key AS "routingKey", type, payload,
+           created_at AS "createdAt", published_at AS "publishedAt"
+      FROM outbox
+     WHERE published_at IS NULL AND exchange = ${options.exchange}
+     ORDER BY id
+     LIMIT ${options.limit}
+       FOR UPDATE SKIP LOCKED`;
+}
+
+export function markOutboxPublished(db: Db | Tx, ids: bigint[]) {
   return db.outboxMessage.updateMany({ where: { id: { in: ids }, publishedAt: null }, data: { publishedAt: new Date() } });
 }

@@ -1,5 +1,7 @@
 import { closeServer, listen, runService } from "@sweep/common";
+import { environmentChainIds } from "@sweep/chain";
 import { createDb } from "@sweep/db";
+import { openMessaging } from "@sweep/messaging";
 import Redis from "ioredis";
 import { createApp } from "./app";
 import { loadGatewayConfig } from "./config";
@@ -11,6 +13,8 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
   const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
   await redis.connect();
 
+  const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), logger, db });
+
   const app = createApp({ logger, publicUrl: config.PUBLIC_URL });
   const server = await listen(app, config.PORT, config.HOST);
   logger.info("listening", { url: `http://${config.HOST}:${config.PORT}` });
@@ -18,6 +22,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
   return [
     { name: "database", close: () => db.$disconnect() },
     { name: "redis", close: () => redis.quit() },
+    ...messaging.closers,
     { name: "http", close: () => closeServer(server) },
   ];
 });

@@ -1,0 +1,46 @@
+import { chainRegistry, environmentChainIds, rpcUrlFor } from "./registry";
+
+const fakeDevnetAddress = (chainId: number, ticker: string) => `devnet:${chainId}:${ticker}`;
+
+describe("chain and token registry", () => {
+  it.each([
+    ["testnet", [11155111, 97]],
+    ["mainnet", [1, 56]],
+  ] as const)("%s serves chains %j", (environment, ids) => {
+    expect(environmentChainIds(environment)).toEqual(ids);
+    expect(chainRegistry(environment, fakeDevnetAddress, {}).map((c) => c.chainId)).toEqual(ids);
+  });
+
+  it.each([
+    [11155111, "ETH", 6],
+    [97, "tBNB", 18],
+  ])("testnet chain %i: native %s, USDT with %i decimals at the devnet address", (chainId, native, decimals) => {
+    const chain = chainRegistry("testnet", fakeDevnetAddress, {}).find((c) => c.chainId === chainId)!;
+    expect(chain.nativeTicker).toBe(native);
+    expect(chain.tokens).toEqual([{ ticker: "USDT", decimals, address: `devnet:${chainId}:USDT` }]);
+  });
+
+  it("takes a real node's token address and confirmation depth from the environment", () => {
+    const env = { TOKEN_97_USDT: "0x55d398326f99059fF775485246999027B3197955", CONFIRMATIONS_97: "5" };
+    const chain = chainRegistry("testnet", fakeDevnetAddress, env).find((c) => c.chainId === 97)!;
+    expect(chain.tokens[0]!.address).toBe(env.TOKEN_97_USDT);
+    expect(chain.confirmations).toBe(5);
+  });
+
+  it.each([["-1"], ["two"], ["1.5"]])("refuses CONFIRMATIONS_97=%s", (value) => {
+    expect(() => chainRegistry("testnet", fakeDevnetAddress, { CONFIRMATIONS_97: value })).toThrow();
+  });
+
+  it("mainnet lists the real USDT contracts and never the devnet", () => {
+    const chains = chainRegistry("mainnet", () => {
+      throw new Error("mainnet must not ask for devnet addresses");
+    }, {});
+    expect(chains.find((c) => c.chainId === 1)!.tokens[0]).toEqual({ ticker: "USDT", decimals: 6, address: "0xdAC17F958D2ee523a2206206994597C13D831ec7" });
+  });
+
+  it("uses RPC_URL_<chain_id> when set, the local anvil otherwise, and demands it for chains without a devnet", () => {
+    expect(rpcUrlFor({ chainId: 97, devnetPort: 8546 }, {})).toBe("http://127.0.0.1:8546");
+    expect(rpcUrlFor({ chainId: 97, devnetPort: 8546 }, { RPC_URL_97: "https://bsc.example" })).toBe("https://bsc.example");
+    expect(() => rpcUrlFor({ chainId: 1 }, {})).toThrow(/RPC_URL_1 is required/);
+  });
+});

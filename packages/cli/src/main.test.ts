@@ -1,0 +1,53 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { repoRoot } from "@sweep/db";
+
+/** sweepctl as operators run it (`pnpm sweepctl` runs the same tsx command), on the test database. */
+function sweepctl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(path.join(repoRoot, "node_modules/.bin/tsx"), ["packages/cli/src/main.ts", ...args], { cwd: repoRoot, env: process.env }, (err, stdout, stderr) =>
+      resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe("sweepctl as a process", () => {
+  it("creates a partner and prints JSON on stdout, the development key warning on stderr", async () => {
+    const { code, stdout, stderr } = await sweepctl("partner", "create", "--name", "CLI process", "--json");
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      partner_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      api_key: expect.stringMatching(/^svc_test_/),
+      gas_wallet: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+    });
+    if (!process.env.KEY_ENCRYPTION_KEY) expect(stderr).toMatch(/WARNING: KEY_ENCRYPTION_KEY is not set/);
+  });
+
+  it.each([
+    ["a malformed partner id", ["partner", "disable", "not-an-id"], /^sweepctl: not a partner id: "not-an-id"/],
+    ["an unknown partner id", ["partner", "enable", "00000000-0000-4000-8000-000000000000"], /^sweepctl: no partner with id/],
+    ["a string that is no key", ["key", "revoke", "abc"], /^sweepctl: not an API key or key id/],
+  ])("answers %s with one line on stderr and exit code 1", async (_what, args, message) => {
+    const { code, stdout, stderr } = await sweepctl(...args, "--json");
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("answers a malformed command line with exit code 2", async () => {
+    const { code, stderr } = await sweepctl("partner", "disable");
+    expect(code).toBe(2);
+    expect(stderr.trim()).toBe("error: missing required argument 'partner-id'");
+  });
+
+  it("prints the devnet's chains and tokens", async () => {
+    const { code, stdout } = await sweepctl("devnet", "info", "--json");
+    expect(code).toBe(0);
+    const info = JSON.parse(stdout) as { chains: Array<{ chain_id: number; rpc_url: string; tokens: Array<{ ticker: string; decimals: number }> }> };
+    expect(info.chains.map((c) => [c.chain_id, c.tokens.map((t) => `${t.ticker}/${t.decimals}`)])).toEqual([
+      [11155111, ["USDT/6"]],
+      [97, ["USDT/18"]],
+    ]);
+  });
+});

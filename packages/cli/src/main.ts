@@ -1,0 +1,107 @@
+/**
+ * sweepctl, the operators' command line (`pnpm sweepctl <noun> <verb>`). Each command lives in its
+ * own module; this file only maps the command line onto them. `--json` prints machine-readable
+ * JSON on stdout. Errors are one line on stderr: exit code 1, or 2 for a malformed command line.
+ */
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { openContext, type CommandContext } from "./context";
+import { showDevnetInfo, resetDevnetCommand } from "./devnet-commands";
+import { listDeadLetterQueues, purgeDeadLetters, replayDeadLetters, showDeadLetters } from "./dlq-commands";
+import { createKey, revokeKey } from "./key-commands";
+import { consoleOutput } from "./output";
+import { createPartner, setPartnerEnabled } from "./partner-commands";
+
+const program = new Command("sweepctl")
+  .description("operate the sweep service: partners, API keys, the local devnet, dead letters")
+  .option("--json", "print machine-readable JSON on stdout")
+  .exitOverride();
+
+const partner = program.command("partner").description("partners, each with its gas wallet and API keys");
+partner
+  .command("create")
+  .description("create a partner with its gas wallet and a first API key (printed once)")
+  .requiredOption("--name <name>", "the partner's name")
+  .action((options: { name: string }) => run((ctx) => createPartner(ctx, options.name)));
+partner
+  .command("disable <partner-id>")
+  .description("refuse every request of the partner (403)")
+  .action((id: string) => run((ctx) => setPartnerEnabled(ctx, id, false)));
+partner
+  .command("enable <partner-id>")
+  .description("accept the partner's requests again")
+  .action((id: string) => run((ctx) => setPartnerEnabled(ctx, id, true)));
+
+const key = program.command("key").description("partners' API keys");
+key
+  .command("create <partner-id>")
+  .description("create another API key for the partner (printed once)")
+  .action((id: string) => run((ctx) => createKey(ctx, id)));
+key
+  .command("revoke <key>")
+  .description("revoke an API key, given as the key itself or its id")
+  .action((keyOrId: string) => run((ctx) => revokeKey(ctx, keyOrId)));
+
+const devnet = program.command("devnet").description("the local chains of `pnpm start`");
+devnet
+  .command("info")
+  .description("each chain's RPC URL and tokens")
+  .action(() => run(async (ctx) => showDevnetInfo(ctx)));
+devnet
+  .command("reset")
+  .description("wipe the local chains' state and the database together (stop `pnpm start` first)")
+  .action(() => run((ctx) => resetDevnetCommand(ctx)));
+
+const dlq = program.command("dlq").description("dead-letter queues: messages that kept failing");
+dlq
+  .command("list")
+  .description("every dead-letter queue with its message count")
+  .action(() => run((ctx) => listDeadLetterQueues(ctx)));
+dlq
+  .command("show <queue>")
+  .description("the first messages of a dead-letter queue, left in place")
+  .option("--limit <n>", "how many", positiveInteger, 20)
+  .action((queue: string, options: { limit: number }) => run((ctx) => showDeadLetters(ctx, queue, options.limit)));
+dlq
+  .command("replay <queue>")
+  .description("send messages back to the work queue they died in")
+  .option("--limit <n>", "at most this many (default: all)", positiveInteger, Number.POSITIVE_INFINITY)
+  .option("--id <message-id>", "only the message with this id")
+  .action((queue: string, options: { limit: number; id?: string }) => run((ctx) => replayDeadLetters(ctx, queue, options)));
+dlq
+  .command("purge <queue>")
+  .description("delete every message of a dead-letter queue, or only one")
+  .option("--id <message-id>", "only the message with this id")
+  .action((queue: string, options: { id?: string }) => run((ctx) => purgeDeadLetters(ctx, queue, options)));
+
+async function run(command: (ctx: CommandContext) => Promise<void>): Promise<void> {
+  const ctx = openContext(consoleOutput(program.opts<{ json?: boolean }>().json === true));
+  try {
+    await command(ctx);
+  } finally {
+    await ctx.close();
+  }
+}
+
+function positiveInteger(value: string): number {
+  if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError("expected a positive integer");
+  return Number(value);
+}
+
+program.parseAsync().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    // Commander has printed its own one-line message (or the help it was asked for).
+    if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 2);
+    process.stderr.write(`sweepctl: ${errorLine(err)}\n`);
+    if (process.env.LOG_LEVEL === "debug") console.error(err);
+    process.exit(1);
+  },
+);
+
+function errorLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const lines = message.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  // Prisma's messages start with the calling code and end with the cause.
+  const prisma = err instanceof Error && err.name.startsWith("PrismaClient");
+  return (prisma ? `database: ${lines.at(-1)}` : lines[0]) ?? "unknown error";
+}

@@ -1,0 +1,92 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { parseKek, resolveKeks, storedKeySigner } from "@sweep/chain";
+import { apiKeyCacheKey, hashApiKey } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import type Redis from "ioredis";
+import { createPartner, setPartnerEnabled } from "./partner-commands";
+import { openTestConnections, testContext } from "./test-support";
+
+interface Created {
+  partner_id: string;
+  api_key: string;
+  gas_wallet: string;
+}
+
+describe("partner commands", () => {
+  let db: Db;
+  let redis: Redis;
+  let close: () => Promise<void>;
+  beforeAll(async () => ({ db, redis, close } = await openTestConnections()));
+  afterAll(() => close());
+
+  async function create(name: string, env: NodeJS.ProcessEnv = {}) {
+    const ctx = testContext(db, redis, env);
+    await createPartner(ctx, name);
+    return { created: ctx.out.results[0] as Created, out: ctx.out };
+  }
+
+  it("creates a partner with its gas wallet and an API key, in the service's environment", async () => {
+    const kek = randomBytes(32).toString("hex");
+    const { created, out } = await create("Acme", { KEY_ENCRYPTION_KEY: kek });
+
+    expect(created.api_key).toMatch(/^svc_test_/);
+    const partner = await db.partner.findUniqueOrThrow({ where: { id: created.partner_id }, include: { gasWallet: true, apiKeys: true } });
+    expect(partner).toMatchObject({ name: "Acme", environment: "testnet", enabled: true });
+    expect(partner.apiKeys).toEqual([expect.objectContaining({ hash: hashApiKey(created.api_key), prefix: created.api_key.slice(0, 15), revokedAt: null })]);
+    expect(partner.gasWallet).toMatchObject({ address: created.gas_wallet, kekId: parseKek(kek).id });
+    expect(out.notes).toEqual([]);
+    expect(out.lines.join("\n")).toContain(created.api_key);
+  });
+
+  it("seals the gas wallet key so that it decrypts to the gas wallet's address", async () => {
+    const kek = randomBytes(32).toString("base64");
+    const { created } = await create("Sealed", { KEY_ENCRYPTION_KEY: kek });
+    const wallet = await db.gasWallet.findUniqueOrThrow({ where: { partnerId: created.partner_id } });
+    expect(wallet.encryptedKey).not.toMatch(/^0x/);
+    const keks = resolveKeks({ SERVICE_ENV: "testnet", KEY_ENCRYPTION_KEY: kek }, () => {});
+    expect(storedKeySigner(wallet, keks.all).address).toBe(created.gas_wallet);
+  });
+
+  it("falls back to the development key on testnet only, and says so loudly", async () => {
+    const { created, out } = await create("No KEK", { KEY_ENCRYPTION_KEY: "" });
+    expect(out.notes.join("\n")).toMatch(/WARNING: KEY_ENCRYPTION_KEY is not set/);
+    expect(await db.gasWallet.findUniqueOrThrow({ where: { partnerId: created.partner_id } })).toMatchObject({ kekId: "dev-insecure" });
+
+    const name = `mainnet-${randomUUID()}`;
+    await expect(create(name, { SERVICE_ENV: "mainnet", KEY_ENCRYPTION_KEY: "" })).rejects.toThrow(/KEY_ENCRYPTION_KEY is required/);
+    expect(await db.partner.count({ where: { name } })).toBe(0);
+  });
+
+  it("gives a mainnet partner a svc_live_ key", async () => {
+    const { created } = await create("Live", { SERVICE_ENV: "mainnet", KEY_ENCRYPTION_KEY: randomBytes(32).toString("hex") });
+    expect(created.api_key).toMatch(/^svc_live_/);
+  });
+
+  it("refuses an empty name", async () => {
+    await expect(create("   ")).rejects.toThrow(/1 to 200 characters/);
+  });
+
+  it("disables and enables a partner and drops its cached key look-ups each time", async () => {
+    const { created } = await create("Toggle");
+    const cacheKey = apiKeyCacheKey(hashApiKey(created.api_key));
+
+    await redis.set(cacheKey, "cached", "EX", 60);
+    const disabling = testContext(db, redis);
+    await setPartnerEnabled(disabling, created.partner_id, false);
+    expect(disabling.out.results).toEqual([{ partner_id: created.partner_id, enabled: false }]);
+    expect((await db.partner.findUniqueOrThrow({ where: { id: created.partner_id } })).enabled).toBe(false);
+    expect(await redis.exists(cacheKey)).toBe(0);
+
+    await redis.set(cacheKey, "cached", "EX", 60);
+    await setPartnerEnabled(testContext(db, redis), created.partner_id, true);
+    expect((await db.partner.findUniqueOrThrow({ where: { id: created.partner_id } })).enabled).toBe(true);
+    expect(await redis.exists(cacheKey)).toBe(0);
+  });
+
+  it.each([
+    ["a malformed id", "42", /not a partner id: "42"/],
+    ["an unknown id", "00000000-0000-4000-8000-000000000000", /no partner with id 00000000-0000-4000-8000-000000000000/],
+  ])("refuses %s", async (_what, id, message) => {
+    await expect(setPartnerEnabled(testContext(db, redis), id, false)).rejects.toThrow(message);
+  });
+});

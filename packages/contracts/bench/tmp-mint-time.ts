@@ -1,0 +1,20 @@
+import { parseUnits } from "ethers";
+import { labelledWallet, startSweepChain } from "/work/main/packages/contracts/test/support/sweep-chain";
+(async () => {
+  const chain = await startSweepChain();
+  const ws = Array.from({ length: 500 }, (_, i) => labelledWallet(chain.provider, `m${i}`));
+  const mint = chain.token.getFunction("mint");
+  const { maxFeePerGas, maxPriorityFeePerGas } = await chain.provider.getFeeData();
+  let t = Date.now();
+  const sent = await Promise.all(ws.map((w) => mint(w.address, parseUnits("1", 6), { gasLimit: 100_000n, maxFeePerGas, maxPriorityFeePerGas })));
+  console.log("send", Date.now() - t); t = Date.now();
+  await Promise.all(sent.map((tx) => tx.wait()));
+  console.log("wait", Date.now() - t); t = Date.now();
+  await chain.provider.send("evm_setAutomine", [false]);
+  const sent2 = await Promise.all(ws.map((w) => mint(w.address, parseUnits("1", 6), { gasLimit: 100_000n, maxFeePerGas, maxPriorityFeePerGas })));
+  await chain.provider.send("evm_mine", []);
+  await chain.provider.send("evm_setAutomine", [true]);
+  await Promise.all(sent2.map((tx) => tx.wait()));
+  console.log("no automine", Date.now() - t);
+  await chain.stop();
+})();

@@ -1,0 +1,21 @@
+import type { Environment } from "@sweep/common";
+import { chainEndpoints } from "./chains";
+
+/** What `sweepctl devnet info --json` prints: where each chain is reached and its listed tokens. */
+export interface DevnetInfo {
+  chains: Array<{
+    chain_id: number;
+    rpc_url: string;
+    tokens: Array<{ ticker: string; address: string; decimals: number }>;
+  }>;
+}
+
+export function devnetInfo(environment: Environment, env: NodeJS.ProcessEnv = process.env): DevnetInfo {
+  return {
+    chains: chainEndpoints(environment, env).map(({ chain, rpcUrl }) => ({
+      chain_id: chain.chainId,
+      rpc_url: rpcUrl,
+      tokens: chain.tokens.map(({ ticker, address, decimals }) => ({ ticker, address, decimals })),
+    })),
+  };
+}

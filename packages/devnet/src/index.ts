@@ -1,0 +1,4 @@
+export * from "./chains";
+export * from "./deploy-platform";
+export * from "./devnet-info";
+export * from "./reset";

@@ -1,0 +1,143 @@
+/**
+ * `pnpm start`: the whole suite on this machine, in order: database migrations, the local chains,
+ * the platform contracts, then the five services under concurrently. Ctrl-C (or SIGTERM) stops
+ * the services first, then the chains, which write their state files on the way out.
+ */
+import { spawn } from "node:child_process";
+import { KillOnSignal, KillOthers, LogError, LogExit, LogOutput, Logger, createConcurrently } from "concurrently";
+import { z } from "zod";
+import { baseEnv, loadConfig, port } from "@sweep/common";
+import { migrateDatabase, repoRoot } from "@sweep/db";
+import { chainEndpoints, startLocalChains, type ChainEndpoint, type RunningChain } from "./chains";
+import { deployPlatformContracts } from "./deploy-platform";
+
+const stackEnv = z.object({
+  SERVICE_ENV: baseEnv.SERVICE_ENV,
+  DATABASE_URL: baseEnv.DATABASE_URL,
+  /** seconds between blocks of the local chains */
+  DEVNET_BLOCK_TIME: z.coerce.number().int().min(1).default(1),
+  // The api-gateway's own variables, read here only to say where it listens.
+  HOST: z.string().default("127.0.0.1"),
+  PORT: port(8080),
+});
+type StackConfig = z.infer<typeof stackEnv>;
+
+const services = [
+  { name: "api-gateway", color: "cyan" },
+  { name: "batcher", color: "green" },
+  { name: "chain-sender", color: "yellow" },
+  { name: "ledger", color: "magenta" },
+  { name: "webhook-dispatcher", color: "blue" },
+];
+
+const say = (line: string) => console.log(`[stack] ${line}`);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  // Registering a listener also keeps Node from exiting at once: the chains must be stopped first.
+  process.on(signal, () => {
+    if (!stopping) say(`${signal}: stopping`);
+    stopping = true;
+  });
+}
+
+async function main(): Promise<number> {
+  const config = loadConfig(stackEnv);
+
+  say(`database ${withoutPassword(config.DATABASE_URL)}: applying migrations`);
+  await migrateDatabase(config.DATABASE_URL);
+  if (stopping) return 130;
+
+  const endpoints = chainEndpoints(config.SERVICE_ENV);
+  for (const { chain, rpcUrl, local } of endpoints) {
+    if (!local) say(`chain ${chain.chainId}: ${rpcUrl} (RPC_URL_${chain.chainId}), not started here`);
+  }
+  const chains = await startLocalChains(
+    endpoints.flatMap((e) => (e.local ? [e.local] : [])),
+    config.DEVNET_BLOCK_TIME,
+    say,
+  );
+  try {
+    if (!stopping) await deployPlatform(endpoints.filter((e) => e.local));
+    if (stopping) return 130;
+    return await runServices(config, chains);
+  } finally {
+    stopping = true;
+    if (chains.length > 0) say("stopping the local chains");
+    await Promise.all(chains.map((chain) => chain.stop()));
+  }
+}
+
+async function deployPlatform(locals: ChainEndpoint[]): Promise<void> {
+  await Promise.all(
+    locals.map(async ({ chain, rpcUrl }) => {
+      for (const contract of await deployPlatformContracts(rpcUrl, chain.chainId, chain.tokens)) {
+        say(`chain ${chain.chainId}: ${contract.name} at ${contract.address}${contract.deployed ? " (deployed now)" : ""}`);
+      }
+    }),
+  );
+}
+
+/** Runs the services until they have all exited; resolves with the stack's exit code. */
+function runServices(config: StackConfig, chains: RunningChain[]): Promise<number> {
+  say(`starting ${services.map((s) => s.name).join(", ")}; the API listens on http://${config.HOST}:${config.PORT}`);
+  const logger = new Logger({ prefixFormat: "name" });
+  const abortController = new AbortController();
+  const { commands, result } = createConcurrently(
+    services.map(({ name, color }) => ({ name, prefixColor: color, command: `node_modules/.bin/tsx services/${name}/src/main.ts` })),
+    {
+      cwd: repoRoot,
+      logger,
+      outputStream: process.stdout,
+      abortSignal: abortController.signal,
+      // Each service gets a process group of its own, so that a Ctrl-C in the terminal reaches only
+      // this process, which passes it on once. In the terminal's group a service would get the
+      // terminal's signal and then the passed-on one, and a second signal cuts its shutdown short.
+      spawn: (command, options) => spawn(command, { ...options, shell: true, detached: true }),
+      kill: (pid, signal) => signalGroup(pid, signal ?? "SIGTERM"),
+      controllers: [
+        new LogError({ logger }),
+        new LogOutput({ logger }),
+        new LogExit({ logger }),
+        new KillOnSignal({ process, abortController }),
+        // A service that fails takes the stack down with it rather than leave it half running.
+        new KillOthers({ logger, abortController, conditions: ["failure"], killSignal: "SIGTERM" }),
+      ],
+    },
+  );
+  for (const chain of chains) {
+    chain.process?.once("exit", (code, signal) => {
+      if (stopping) return;
+      say(`chain ${chain.chainId}: anvil exited (${signal ?? `code ${code}`}); stopping the services`);
+      stopping = true;
+      for (const command of commands) command.kill("SIGTERM");
+    });
+  }
+  return result.then(
+    () => 0,
+    () => 1,
+  );
+}
+
+function signalGroup(pid: number, signal: string): void {
+  try {
+    process.kill(-pid, signal as NodeJS.Signals);
+  } catch (err) {
+    // The service and its group are already gone.
+    if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+  }
+}
+
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = "***";
+  return parsed.toString();
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    console.error(`[stack] ${err.message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,11 @@
+export { connectBroker, type BrokerConnection, type ConnectOptions } from "./connection";
+export * from "./consumer";
+export * from "./dead-letters";
+export * from "./messages";
+export * from "./names";
+export * from "./outbox-relay";
+export * from "./publisher";
+export * from "./retry-delay";
+export * from "./topology";
+export type { Envelope } from "./wire";
+export * from "./messaging-runtime";

@@ -1,0 +1,111 @@
+import type { Logger } from "@sweep/common";
+import { claimUnpublishedOutbox, markOutboxPublished, type Db } from "@sweep/db";
+import type { Publisher } from "./publisher";
+
+export interface OutboxRelayOptions {
+  db: Db;
+  publisher: Pick<Publisher, "publishEnvelope">;
+  /** The relay takes only rows bound for this exchange (the topology's work exchange, which it declared). */
+  exchange: string;
+  logger: Logger;
+  batchSize?: number;
+  pollIntervalMs?: number;
+  /** Longest pause after failed rounds (the pause doubles per failure from pollIntervalMs). */
+  maxBackoffMs?: number;
+  /** Bounds a round: claiming, publishing (publisher's own timeout) and marking. */
+  transactionTimeoutMs?: number;
+}
+
+/**
+ * Publishes outbox rows, oldest first, with publisher confirms, then marks them published.
+ *
+ * A round claims rows with FOR UPDATE SKIP LOCKED and keeps them locked while it publishes and marks
+ * them in the same transaction, so several relays can run without publishing one row concurrently.
+ * A crash before the publish leaves the row unpublished (its lock dies with the connection); a
+ * crash after the publish and before the commit publishes it again later: at least once, and the
+ * consumers are idempotent.
+ */
+export class OutboxRelay {
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private running?: Promise<void>;
+  private stopping = false;
+  private woken = false;
+  private wakeSleeper?: () => void;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.batchSize = options.batchSize ?? 100;
+    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+  }
+
+  /** Runs rounds until stop(): at once while rows keep coming, otherwise every poll interval or when woken. */
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  /** Starts a round now, e.g. right after a transaction that wrote outbox rows committed. */
+  wake(): void {
+    this.woken = true;
+    this.wakeSleeper?.();
+  }
+
+  /** Finishes the round under way. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.running;
+  }
+
+  /** One round; returns how many rows were published. */
+  async relayOnce(): Promise<number> {
+    const { db, publisher, exchange, logger } = this.options;
+    return db.$transaction(
+      async (tx) => {
+        const rows = await claimUnpublishedOutbox(tx, { exchange, limit: this.batchSize });
+        // Published concurrently on one channel: the broker keeps their order.
+        const results = await Promise.allSettled(
+          rows.map((row) =>
+            publisher.publishEnvelope(row.exchange, row.routingKey, { messageId: row.messageId, type: row.type, timestamp: row.createdAt, payload: row.payload }),
+          ),
+        );
+        const published: bigint[] = [];
+        results.forEach((result, i) => {
+          const row = rows[i]!;
+          if (result.status === "fulfilled") published.push(row.id);
+          else logger.error("outbox publish failed; will retry", { outboxId: row.id.toString(), messageId: row.messageId, error: String(result.reason) });
+        });
+        if (published.length > 0) await markOutboxPublished(tx, published);
+        return published.length;
+      },
+      { timeout: this.options.transactionTimeoutMs ?? 30_000 },
+    );
+  }
+
+  private async loop(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      this.woken = false;
+      let published = 0;
+      try {
+        published = await this.relayOnce();
+        failures = 0;
+      } catch (err) {
+        failures += 1;
+        this.options.logger.error("outbox relay round failed", { error: String(err), failures });
+      }
+      if (published === this.batchSize || this.woken) continue;
+      const pause = failures === 0 ? this.pollIntervalMs : Math.min(this.options.maxBackoffMs ?? 30_000, this.pollIntervalMs * 2 ** failures);
+      await this.sleep(pause);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakeSleeper = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => (this.wakeSleeper = undefined));
+  }
+}

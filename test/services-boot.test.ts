@@ -1,0 +1,76 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { freePort } from "@sweep/anvil";
+
+const root = path.resolve(__dirname, "..");
+const tsx = path.join(root, "node_modules", ".bin", "tsx");
+
+interface Run {
+  exitCode: Promise<number | null>;
+  output: () => string;
+  kill: (signal: NodeJS.Signals) => void;
+}
+
+function runService(name: string, env: Record<string, string>): Run {
+  const child = spawn(tsx, [path.join(root, "services", name, "src", "main.ts")], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  return {
+    exitCode: new Promise((resolve) => child.once("exit", (code) => resolve(code))),
+    output: () => output,
+    kill: (signal) => child.kill(signal),
+  };
+}
+
+async function waitForHealth(url: string, run: Run, timeoutMs = 30_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      return res.status;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`no answer from ${url}:\n${run.output()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+const services = [
+  ["api-gateway", "PORT"],
+  ["batcher", "HEALTH_PORT"],
+  ["chain-sender", "HEALTH_PORT"],
+  ["ledger", "HEALTH_PORT"],
+  ["webhook-dispatcher", "HEALTH_PORT"],
+] as const;
+
+describe("each service boots as its own process", () => {
+  it.each(services)("%s answers /healthz with 204, logs JSON, and stops cleanly on SIGTERM", async (name, portVariable) => {
+    const port = await freePort();
+    const run = runService(name, { [portVariable]: String(port) });
+    expect(await waitForHealth(`http://127.0.0.1:${port}/healthz`, run)).toBe(204);
+    run.kill("SIGTERM");
+    expect(await run.exitCode).toBe(0);
+    const lines = run.output().trim().split("\n");
+    const logs = lines.map((line) => JSON.parse(line) as { service: string; message: string });
+    expect(logs.every((l) => l.service === name)).toBe(true);
+    expect(logs.map((l) => l.message)).toEqual(expect.arrayContaining(["started", "shutting down", "stopped"]));
+  });
+
+  it.each([
+    ["batcher", { HEALTH_PORT: "eighty" }, "HEALTH_PORT"],
+    ["chain-sender", { CHAINS: "97,abc" }, "CHAINS"],
+    ["api-gateway", { DATABASE_URL: "mysql://nope" }, "DATABASE_URL"],
+    ["ledger", { SERVICE_ENV: "staging" }, "SERVICE_ENV"],
+  ])("%s refuses to start on a malformed variable and names it", async (name, env, variable) => {
+    const run = runService(name, env);
+    expect(await run.exitCode).toBe(1);
+    const first = JSON.parse(run.output().trim().split("\n")[0]!) as { level: string; message: string };
+    expect(first.level).toBe("error");
+    expect(first.message).toContain(variable);
+  });
+});
