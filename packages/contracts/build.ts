@@ -13,6 +13,7 @@ const stampFile = path.join(artifactsDir, ".build-stamp");
 
 const settings = {
   evmVersion: "prague",
+  // Many runs: a delegate is deployed once per hot wallet and then called for every sweep.
   optimizer: { enabled: true, runs: 1_000_000 },
   // No metadata hash: the delegate's address (CREATE2 over its bytecode) then changes with its
   // code, not with comments or file paths.
@@ -90,4 +91,7 @@ async function build(): Promise<void> {
   console.log(`contracts: compiled ${Object.keys(sources).length} sources into ${path.relative(process.cwd(), artifactsDir) || "."}`);
 }
 
-void build();
+build().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -14,6 +14,11 @@ export interface AnvilOptions {
   stateInterval?: number;
   /** anvil's --gas-limit for blocks */
   gasLimit?: bigint;
+  /**
+   * Its own process group, so a terminal's Ctrl-C does not reach it: the owner stops it after the
+   * processes that use it (`pnpm start` stops the services first, then the chains).
+   */
+  detached?: boolean;
 }
 
 export interface AnvilNode {
@@ -71,7 +76,7 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
   if (options.stateFile) args.push("--state", options.stateFile);
   if (options.stateInterval) args.push("--state-interval", String(options.stateInterval));
   if (options.gasLimit) args.push("--gas-limit", options.gasLimit.toString());
-  const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"], detached: options.detached ?? false });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const rpcUrl = `http://${host}:${port}`;

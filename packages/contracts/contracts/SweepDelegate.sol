@@ -20,7 +20,7 @@ contract SweepDelegate {
 
     /// One event per item, in item order. `accountAndGas` packs the deposit address (low 160
     /// bits) and the gas the item used (high 96 bits): one word less per item than separate
-    /// fields. `amount` is what reached the hot wallet.
+    /// fields. `amount` is what was sent to the hot wallet.
     event Swept(uint256 accountAndGas, uint256 amount);
     /// `selector` is the error the item reverted with, or zero when it reverted without one or
     /// the deposit address answered without running this code (no delegation).
@@ -39,8 +39,8 @@ contract SweepDelegate {
     /// one failed item, not the rest of the batch; ample for tokens behind proxies or with
     /// transfer hooks, and for a contract hot wallet receiving the native coin.
     uint256 private constant ITEM_GAS = 300_000;
-    /// What must be left before an item: its ITEM_GAS, the 1/64 a call keeps back, the cold
-    /// access to the deposit address and the item's event.
+    /// What must be left before an item: its ITEM_GAS, the 1/64 a call keeps back, and room for
+    /// the cold access to the deposit address and the item's event.
     uint256 private constant ITEM_GAS_NEEDED = ITEM_GAS + ITEM_GAS / 63 + 10_000;
 
     address public immutable hotWallet;
@@ -95,7 +95,7 @@ contract SweepDelegate {
                 p := add(p, amountLength)
                 mstore(add(call_, 4), token)
                 mstore(add(call_, 36), amount)
-                mstore(add(call_, 68), shr(7, flags))
+                mstore(add(call_, 68), gt(and(flags, KEEP_ONE_UNIT), 0))
 
                 let gasBefore := gas()
                 let ok := call(ITEM_GAS, account, 0, call_, 100, 0x20, 0x20)
@@ -118,7 +118,7 @@ contract SweepDelegate {
     /// @param token ERC-20 contract, or the zero address for the native coin
     /// @param amount amount to move; 0 moves the whole balance
     /// @param keepOneUnit leave 1 smallest unit of the token (ignored for the native coin)
-    /// @return the amount that reached the hot wallet
+    /// @return the amount sent to the hot wallet
     function sweepAccount(address token, uint256 amount, bool keepOneUnit) external returns (uint256) {
         if (msg.sender != self) revert Unauthorized();
         if (token == address(0)) return _sweepNative(amount);

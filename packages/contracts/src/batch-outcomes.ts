@@ -1,4 +1,4 @@
-import { dataLength, dataSlice, getAddress, toBigInt } from "ethers";
+import { dataLength, dataSlice, getAddress, toBeHex, toBigInt } from "ethers";
 import { sweepDelegateInterface } from "./sweep-delegate-abi";
 import { sweepFailureReason, type SweepFailureReason } from "./sweep-errors";
 
@@ -17,7 +17,7 @@ interface OutcomeBase {
 }
 export interface SweptOutcome extends OutcomeBase {
   swept: true;
-  /** smallest units that reached the hot wallet */
+  /** smallest units sent to the hot wallet */
   amount: bigint;
 }
 export interface FailedOutcome extends OutcomeBase {
@@ -33,8 +33,9 @@ const failedTopic = sweepDelegateInterface.getEvent("SweepFailed")!.topicHash;
 const ADDRESS_MASK = (1n << 160n) - 1n;
 
 /**
- * Outcome of each item of a sweepBatch transaction, in item order, from its receipt's logs.
- * Logs of other contracts (such as the tokens' Transfer events) are skipped.
+ * Outcome of each item of a sweepBatch transaction from its receipt's logs: the delegate emits
+ * exactly one event per item, in item order, so outcome i is item i's. Logs of other contracts
+ * (such as the tokens' Transfer events) are skipped.
  */
 export function decodeSweepOutcomes(logs: readonly LogLike[], delegate: string): SweepOutcome[] {
   const outcomes: SweepOutcome[] = [];
@@ -46,7 +47,7 @@ export function decodeSweepOutcomes(logs: readonly LogLike[], delegate: string):
     if (dataLength(log.data) !== 64) throw new Error(`malformed sweep event data: ${log.data}`);
     const accountAndGas = toBigInt(dataSlice(log.data, 0, 32));
     const base = {
-      account: getAddress(`0x${(accountAndGas & ADDRESS_MASK).toString(16).padStart(40, "0")}`),
+      account: getAddress(toBeHex(accountAndGas & ADDRESS_MASK, 20)),
       gasUsed: accountAndGas >> 160n,
     };
     if (topic === sweptTopic) {

@@ -1,5 +1,5 @@
 import { Contract, Wallet, concat, parseEther, parseUnits } from "ethers";
-import { NATIVE_TOKEN, SWEEP_ERROR_SELECTORS, encodeSweepBatch, sweepDelegateInterface, type SweepItem } from "../src";
+import { BATCH_GAS_TOO_LOW_SELECTOR, NATIVE_TOKEN, SWEEP_ERROR_SELECTORS, encodeSweepBatch, sweepDelegateInterface, type SweepItem } from "../src";
 import { authorize, deploy, deployDelegate, labelledWallet, sendBatch, setBalance, startSweepChain, type SweepChain } from "./support/sweep-chain";
 
 let chain: SweepChain;
@@ -47,6 +47,7 @@ describe("SweepDelegate", () => {
 
     expect(receipt.type).toBe(4);
     expect(await chain.provider.getCode(deposit.address)).toBe(concat(["0xef0100", chain.delegateAddress]).toLowerCase());
+    expect(await chain.provider.getTransactionCount(deposit.address)).toBe(1); // the authorization's nonce
     expect(await tokenBalance(deposit.address)).toBe(0n);
     expect(await tokenBalance(chain.hotWallet)).toBe(hotBefore + amount);
     expect(outcomes).toEqual([{ account: deposit.address, swept: true, amount, gasUsed: expect.any(BigInt) }]);
@@ -117,6 +118,18 @@ describe("SweepDelegate", () => {
     expect(await tokenBalance(deposit.address)).toBe(700n);
   });
 
+  test("amounts of any width are decoded from the packed items", async () => {
+    const token = await deploy("DevToken", chain.operator, "Wide", "WIDE", 18);
+    const deposit = await delegated(depositWallet());
+    const huge = (1n << 250n) + 12_345n;
+    await mint(token, deposit.address, huge + 1n);
+
+    const { outcomes } = await sendBatch(chain, [tokenItem(deposit, { token: token.target as string, amount: huge }), tokenItem(deposit, { token: token.target as string, amount: 1n })]);
+
+    expect(outcomes.map((o) => o.swept && o.amount)).toEqual([huge, 1n]);
+    expect(await tokenBalance(chain.hotWallet, token)).toBe(huge + 1n);
+  });
+
   test("an empty address is nothing to sweep, for a token and for the native coin", async () => {
     const deposit = await delegated(depositWallet());
     const { outcomes } = await sendBatch(chain, [tokenItem(deposit), tokenItem(deposit, { amount: 5n }), { account: deposit.address, token: NATIVE_TOKEN, amount: 0n, keepOneUnit: false }]);
@@ -184,7 +197,7 @@ describe("SweepDelegate", () => {
     const deposit = await delegated(depositWallet());
     await mint(chain.token, deposit.address, 10n);
     const batch = { to: chain.delegateAddress, data: encodeSweepBatch([tokenItem(deposit)]) };
-    await expect(chain.operator.call({ ...batch, gasLimit: 200_000n })).rejects.toMatchObject({ data: sweepDelegateInterface.getError("BatchGasTooLow")!.selector });
+    await expect(chain.operator.call({ ...batch, gasLimit: 200_000n })).rejects.toMatchObject({ data: BATCH_GAS_TOO_LOW_SELECTOR });
   });
 
   test("the delegate knows its hot wallet, operator and itself", async () => {

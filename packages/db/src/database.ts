@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { Client } from "pg";
 
@@ -27,9 +28,36 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
 
 export const repoRoot = path.resolve(__dirname, "../../..");
 
-/** Applies prisma/migrations with `prisma migrate deploy` (offline WASM engine via prisma.config.ts). */
+const migrationsDir = () => path.join(repoRoot, "prisma", "migrations");
+
+/** Migration folders not yet recorded as finished in `_prisma_migrations` (all of them on a new database). */
+export async function pendingMigrations(databaseUrl: string): Promise<string[]> {
+  const folders = fs
+    .readdirSync(migrationsDir(), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const table = await client.query("SELECT to_regclass('_prisma_migrations') IS NOT NULL AS present");
+    if (!table.rows[0]?.present) return folders;
+    const applied = await client.query<{ migration_name: string }>(
+      "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
+    );
+    const done = new Set(applied.rows.map((r) => r.migration_name));
+    return folders.filter((f) => !done.has(f));
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Applies prisma/migrations with `prisma migrate deploy` (offline WASM engine via prisma.config.ts).
+ * Skipped when nothing is pending: the engine takes about 12 s even then, on every start and test run.
+ */
 export async function migrateDatabase(databaseUrl: string): Promise<void> {
   await ensureDatabase(databaseUrl);
+  if ((await pendingMigrations(databaseUrl)).length === 0) return;
   const prismaBin = path.join(repoRoot, "node_modules", ".bin", "prisma");
   await new Promise<void>((resolve, reject) => {
     let output = "";

@@ -71,6 +71,7 @@ export async function startLocalChain(local: LocalChain, blockTime: number, log:
     blockTime,
     stateFile: local.stateFile,
     stateInterval: STATE_INTERVAL_SECONDS,
+    detached: true,
   }).catch((err: Error) => {
     // A dump cut short by a SIGKILL leaves a file anvil cannot load.
     const hint = resumed ? ` (if ${local.stateFile} is damaged, \`pnpm sweepctl devnet reset\` starts chains and database afresh)` : "";

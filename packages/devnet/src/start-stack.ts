@@ -4,6 +4,7 @@
  * the services first, then the chains, which write their state files on the way out.
  */
 import { spawn } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { KillOnSignal, KillOthers, LogError, LogExit, LogOutput, Logger, createConcurrently } from "concurrently";
 import { z } from "zod";
 import { baseEnv, loadConfig, port } from "@sweep/common";
@@ -33,11 +34,19 @@ const services = [
 const say = (line: string) => console.log(`[stack] ${line}`);
 
 let stopping = false;
+/**
+ * The first stop signal, for concurrently to pass on to the services. Later ones are dropped: a
+ * Ctrl-C can arrive twice (the tsx that runs this file may pass the terminal's signal on again),
+ * and a second signal would end the services' graceful shutdown.
+ */
+const stopSignal = new EventEmitter();
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  // Registering a listener also keeps Node from exiting at once: the chains must be stopped first.
+  // A listener also keeps Node from exiting at once: the chains must be stopped first.
   process.on(signal, () => {
-    if (!stopping) say(`${signal}: stopping`);
+    if (stopping) return;
     stopping = true;
+    say(`${signal}: stopping`);
+    stopSignal.emit(signal, signal);
   });
 }
 
@@ -84,22 +93,25 @@ function runServices(config: StackConfig, chains: RunningChain[]): Promise<numbe
   const logger = new Logger({ prefixFormat: "name" });
   const abortController = new AbortController();
   const { commands, result } = createConcurrently(
-    services.map(({ name, color }) => ({ name, prefixColor: color, command: `node_modules/.bin/tsx services/${name}/src/main.ts` })),
+    // tsx as a loader inside the service's own process: the tsx command would put a supervisor in
+    // between that passes signals on again when it misses the service's acknowledgement (a race),
+    // and a second signal ends a service's graceful shutdown.
+    services.map(({ name, color }) => ({ name, prefixColor: color, command: `node --import tsx services/${name}/src/main.ts` })),
     {
       cwd: repoRoot,
       logger,
       outputStream: process.stdout,
       abortSignal: abortController.signal,
       // Each service gets a process group of its own, so that a Ctrl-C in the terminal reaches only
-      // this process, which passes it on once. In the terminal's group a service would get the
-      // terminal's signal and then the passed-on one, and a second signal cuts its shutdown short.
-      spawn: (command, options) => spawn(command, { ...options, shell: true, detached: true }),
+      // this process, which passes it on once; in the terminal's group a service would get it twice.
+      // `exec`: no shell stays in between to die of the signal, so a clean shutdown reads as exit 0.
+      spawn: (command, options) => spawn("/bin/sh", ["-c", `exec ${command}`], { ...options, detached: true }),
       kill: (pid, signal) => signalGroup(pid, signal ?? "SIGTERM"),
       controllers: [
         new LogError({ logger }),
         new LogOutput({ logger }),
         new LogExit({ logger }),
-        new KillOnSignal({ process, abortController }),
+        new KillOnSignal({ process: stopSignal, abortController }),
         // A service that fails takes the stack down with it rather than leave it half running.
         new KillOthers({ logger, abortController, conditions: ["failure"], killSignal: "SIGTERM" }),
       ],

@@ -58,30 +58,35 @@ export async function startSweepChain(): Promise<SweepChain> {
   // Automine confirms each transaction at once: no reason to delay requests to batch them, and
   // ethers' 250 ms cache of identical requests would answer a balance from before a batch.
   const provider = new JsonRpcProvider(anvil.rpcUrl, CHAIN_ID, { staticNetwork: true, batchStallTime: 0, cacheTimeout: -1, pollingInterval: 20 });
-  const operatorWallet = labelledWallet(provider, "operator");
-  await setBalance(provider, operatorWallet.address, parseEther("1000"));
-  const operator = new NonceManager(operatorWallet);
-
-  const factory = await deploy("DelegateFactory", operator);
-  const hotWallet = labelledWallet(provider, "hot wallet").address;
-  const delegate = await deployDelegate(factory, operator, hotWallet, operatorWallet.address);
-  const token = await deploy("DevToken", operator, "Tether USD", "USDT", 6);
-  return {
-    provider,
-    chainId: BigInt(CHAIN_ID),
-    operator,
-    operatorAddress: operatorWallet.address,
-    hotWallet,
-    factory,
-    delegate,
-    delegateAddress: delegate.target as string,
-    token,
-    tokenAddress: token.target as string,
-    stop: async () => {
-      provider.destroy();
-      await anvil.stop();
-    },
+  const stop = async () => {
+    provider.destroy();
+    await anvil.stop();
   };
+  try {
+    const operatorWallet = labelledWallet(provider, "operator");
+    await setBalance(provider, operatorWallet.address, parseEther("1000"));
+    const operator = new NonceManager(operatorWallet);
+    const factory = await deploy("DelegateFactory", operator);
+    const hotWallet = labelledWallet(provider, "hot wallet").address;
+    const delegate = await deployDelegate(factory, operator, hotWallet, operatorWallet.address);
+    const token = await deploy("DevToken", operator, "Tether USD", "USDT", 6);
+    return {
+      provider,
+      chainId: BigInt(CHAIN_ID),
+      operator,
+      operatorAddress: operatorWallet.address,
+      hotWallet,
+      factory,
+      delegate,
+      delegateAddress: delegate.target as string,
+      token,
+      tokenAddress: token.target as string,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 export async function deploy(name: ContractName, signer: Signer, ...args: unknown[]): Promise<Contract> {
