@@ -3,3 +3,5 @@ export * from "./key-encryption";
 export * from "./provider";
 export * from "./registry";
 export * from "./signer";
+export * from "./platform-addresses";
+export * from "./tariff";

@@ -31,6 +31,8 @@ export const baseEnv = {
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default("postgresql://postgres@127.0.0.1:5432/sweep"),
   RABBITMQ_URL: z.url({ protocol: /^amqps?$/ }).default("amqp://guest:guest@127.0.0.1:5672"),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default("redis://127.0.0.1:6379"),
+  /** prefixes every exchange and queue name: several suites (or test runs) on one broker */
+  AMQP_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must be lowercase letters, digits and dashes").optional(),
 };
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);

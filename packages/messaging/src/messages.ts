@@ -1,3 +1,4 @@
+import { attemptFailureReasons } from "@sweep/common";
 import { z } from "zod";
 import type { QueueNames } from "./names";
 
@@ -11,10 +12,14 @@ function message<S extends z.ZodType>(schema: S, queue: (payload: z.output<S>, n
 /** Every message type: its payload schema (the type and the validator) and the queue it goes to. */
 export const messageRegistry = {
   "sweep.queued": message(z.object({ sweepId: id, chainId, hotWalletId: id }), (p, names) => names.batcher(p.chainId)),
+  /** a hot wallet may have sweeps to batch: its last batch settled, or a retry pause ended */
+  "hot_wallet.wake": message(z.object({ hotWalletId: id, chainId }), (p, names) => names.batcher(p.chainId)),
   "revocation.queued": message(z.object({ revocationId: id, chainId }), (p, names) => names.batcher(p.chainId)),
   "batch.ready": message(z.object({ batchId: id, chainId }), (p, names) => names.sender(p.chainId)),
   "hot_wallet.deploy": message(z.object({ hotWalletId: id, chainId }), (p, names) => names.sender(p.chainId)),
   "tx.outcome": message(z.object({ chainId, transactionId: id }), (_p, names) => names.ledger()),
+  /** a batch whose transaction never went through (an attempt failure: its items go back to queued or fail) */
+  "batch.failed": message(z.object({ batchId: id, chainId, reason: z.enum(attemptFailureReasons) }), (_p, names) => names.ledger()),
   "event.recorded": message(z.object({ eventId: id }), (_p, names) => names.events()),
 };
 

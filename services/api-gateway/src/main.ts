@@ -13,7 +13,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
   const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
   await redis.connect();
 
-  const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), logger, db });
+  const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db });
 
   const app = createApp({ logger, publicUrl: config.PUBLIC_URL });
   const server = await listen(app, config.PORT, config.HOST);

@@ -10,7 +10,7 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
   const db = createDb(config.DATABASE_URL);
   await db.$queryRaw`SELECT 1`;
 
-  const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), logger, db });
+  const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db });
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
 

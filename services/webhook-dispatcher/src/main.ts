@@ -8,7 +8,7 @@ void runService("webhook-dispatcher", () => loadWebhookDispatcherConfig(), async
   const db = createDb(config.DATABASE_URL);
   await db.$queryRaw`SELECT 1`;
 
-  const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), logger });
+  const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger });
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
 

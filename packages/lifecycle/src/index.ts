@@ -1,0 +1,3 @@
+export * from "./attempt-failure";
+export * from "./events";
+export * from "./retry-schedule";
