@@ -4,5 +4,7 @@ import { migrateDatabase } from "@sweep/db";
 export default async function globalSetup(): Promise<void> {
   process.env.DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sweep_test";
   process.env.LOG_LEVEL ??= "warn";
-  await migrateDatabase(process.env.DATABASE_URL);
+  // A template that tests running whole services copy into a database of their own (testkit's createTestDatabase).
+  process.env.TEMPLATE_DATABASE_URL ??= new URL("/sweep_template", process.env.DATABASE_URL).toString();
+  await Promise.all([migrateDatabase(process.env.DATABASE_URL), migrateDatabase(process.env.TEMPLATE_DATABASE_URL)]);
 }

@@ -10,11 +10,13 @@ export interface ServedChain extends ChainInfo {
 
 /**
  * A provider that trusts the configured chain id instead of asking the node at every call
- * (staticNetwork), so a node that is down fails calls instead of retrying network detection forever.
+ * (staticNetwork), so a node that is down fails calls instead of retrying network detection forever;
+ * and that never answers from ethers' 250 ms request cache: a stale code, nonce or balance read
+ * right after a transaction would send a wrong one.
  */
 export function createProvider(rpcUrl: string, chainId: number): JsonRpcProvider {
   const network = Network.from(chainId);
-  return new JsonRpcProvider(rpcUrl, network, { staticNetwork: network, batchMaxCount: 1 });
+  return new JsonRpcProvider(rpcUrl, network, { staticNetwork: network, batchMaxCount: 1, cacheTimeout: -1 });
 }
 
 /**

@@ -1,0 +1,4 @@
+export * from "./service-process";
+export * from "./test-chains";
+export * from "./test-database";
+export * from "./test-partner";

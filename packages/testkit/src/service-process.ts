@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { freePort } from "@sweep/anvil";
+import { repoRoot } from "@sweep/db";
+
+export type ServiceName = "api-gateway" | "batcher" | "chain-sender" | "ledger" | "webhook-dispatcher";
+
+export interface ServiceProcess {
+  name: ServiceName;
+  port: number;
+  /** everything it logged so far (JSON lines) */
+  output(): string;
+  /** SIGKILL: a crash, no shutdown */
+  kill(): Promise<void>;
+  /** SIGTERM and wait for the exit code */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Runs a service as its own process (`node --import tsx services/<name>/src/main.ts`, as `pnpm start`
+ * does) and waits until its /healthz answers 204.
+ */
+export async function startService(name: ServiceName, env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const portVariable = name === "api-gateway" ? "PORT" : "HEALTH_PORT";
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join("services", name, "src", "main.ts")], {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_LEVEL: "debug", ...env, [portVariable]: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 204) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`${name} did not become healthy:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    name,
+    port,
+    output: () => output,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { startAnvil, type AnvilNode } from "@sweep/anvil";
+import { chainRegistry, createProvider, devnetTokenAddress } from "@sweep/chain";
+import { contractAt } from "@sweep/contracts";
+import { deployPlatformContracts } from "@sweep/devnet";
+import { parseEther, type JsonRpcProvider } from "ethers";
+
+export interface TestChain {
+  chainId: number;
+  rpcUrl: string;
+  provider: JsonRpcProvider;
+  /** the devnet USDT of this chain */
+  usdt: { address: string; decimals: number };
+  anvil: AnvilNode;
+  /** RPC_URL_<chain_id> for services pointed at this chain */
+  env: Record<string, string>;
+  setBalance(address: string, wei: bigint): Promise<void>;
+  mintUsdt(to: string, amount: bigint): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real anvil for one of the testnet chains, on a free port (never the ports of a running
+ * `pnpm start`), with the platform contracts deployed at their deterministic addresses.
+ * `blockTime` undefined mines a block per transaction.
+ */
+export async function startTestChain(chainId = 97, options: { blockTime?: number } = {}): Promise<TestChain> {
+  const info = chainRegistry("testnet", devnetTokenAddress, {}).find((c) => c.chainId === chainId);
+  if (!info) throw new Error(`chain ${chainId} is not a testnet chain`);
+  const anvil = await startAnvil({ chainId, blockTime: options.blockTime });
+  try {
+    await deployPlatformContracts(anvil.rpcUrl, chainId, info.tokens);
+  } catch (err) {
+    await anvil.stop();
+    throw err;
+  }
+  const provider = createProvider(anvil.rpcUrl, chainId);
+  provider.pollingInterval = 100;
+  const usdt = info.tokens[0]!;
+  const minter = await provider.getSigner(0);
+  const token = contractAt("DevToken", usdt.address, minter);
+  return {
+    chainId,
+    rpcUrl: anvil.rpcUrl,
+    provider,
+    usdt: { address: usdt.address, decimals: usdt.decimals },
+    anvil,
+    env: { [`RPC_URL_${chainId}`]: anvil.rpcUrl },
+    setBalance: async (address, wei) => {
+      await provider.send("anvil_setBalance", [address, "0x" + wei.toString(16)]);
+    },
+    mintUsdt: async (to, amount) => {
+      await (await token.getFunction("mint")(to, amount)).wait();
+    },
+    stop: async () => {
+      provider.destroy();
+      await anvil.stop();
+    },
+  };
+}
+
+export const ONE_ETHER = parseEther("1");
