@@ -2,3 +2,4 @@ export * from "./service-process";
 export * from "./test-chains";
 export * from "./test-database";
 export * from "./test-partner";
+export * from "./stack";

@@ -1,0 +1,75 @@
+import { migrateDatabase } from "@sweep/db";
+import { createTestPartner, startStack } from "@sweep/testkit";
+import autocannon from "autocannon";
+import express from "express";
+import { Pool } from "pg";
+import { Wallet } from "ethers";
+import type { AddressInfo } from "node:net";
+import { cpus } from "node:os";
+
+// POST /v1/sweeps throughput and latency, next to a bare express + Postgres insert measured in the
+// same run on the same machine: the bare figure is the ceiling the gateway's own work is judged by.
+// Prints figures; asserts nothing.
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+async function run(title: string, url: string, headers: Record<string, string>, body: () => string) {
+  const result = await autocannon({
+    url,
+    method: "POST",
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    headers: { "content-type": "application/json", ...headers },
+    requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }],
+  });
+  const ok = result["2xx"];
+  return { title, requests: result.requests.total, ok, non2xx: result.non2xx, rps: Math.round(ok / DURATION_S), p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function bareExpressInsert(databaseUrl: string) {
+  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  await pool.query("CREATE TABLE IF NOT EXISTS bench_bare (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), body jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())");
+  const app = express();
+  app.use(express.json({ limit: 65536 }));
+  app.post("/insert", async (req, res) => {
+    const { rows } = await pool.query("INSERT INTO bench_bare (body) VALUES ($1) RETURNING id, created_at", [req.body]);
+    res.status(202).json(rows[0]);
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/insert`, close: async () => (server.close(), pool.end()) };
+}
+
+async function main() {
+  process.env.TEMPLATE_DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/sweep_template";
+  await migrateDatabase(process.env.TEMPLATE_DATABASE_URL);
+  const stack = await startStack({ services: ["api-gateway"], env: { LOG_LEVEL: "warn" } });
+  try {
+    const partner = await createTestPartner(stack.db, "bench");
+    const hotWallet = Wallet.createRandom().address;
+    // Registered as active directly: this measures the API, not the deployment.
+    await stack.db.hotWallet.create({ data: { partnerId: partner.partnerId, chainId: 97, address: hotWallet, delegate: Wallet.createRandom().address, status: "active" } });
+    const accounts = Array.from({ length: 1000 }, () => Wallet.createRandom().address);
+    let n = 0;
+    const sweepBody = () => JSON.stringify({ chain_id: 97, hot_wallet: hotWallet, account: accounts[n++ % accounts.length], token: "USDT", amount: "1000" });
+
+    const bare = await bareExpressInsert(stack.env.DATABASE_URL!);
+    const baseline = await run("bare express + Postgres insert", bare.url, {}, sweepBody);
+    await bare.close();
+    const gateway = await run("POST /v1/sweeps (api-gateway)", `${stack.api}/v1/sweeps`, partner.auth, sweepBody);
+
+    console.log(`\nPOST throughput, ${CONNECTIONS} connections, ${DURATION_S} s each, this machine (${cpus().length} cores)`);
+    console.log("| what | accepted/s | p50 ms | p99 ms | non-2xx |");
+    console.log("|---|--:|--:|--:|--:|");
+    for (const r of [baseline, gateway]) console.log(`| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} |`);
+    console.log("aim: 1,000 accepted sweeps per second with p99 under 50 ms");
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,115 @@
+import { contractAt } from "@sweep/contracts";
+import { migrateDatabase } from "@sweep/db";
+import { createTestPartner, eventually, startStack } from "@sweep/testkit";
+import { Wallet, parseEther } from "ethers";
+
+// End to end on anvil with 1 s blocks: a steady stream of first-time sweeps (each with its
+// authorization) through the API; figures: sweeps per second, POST-to-swept p50/p99, blocks from
+// arrival to inclusion, gas per sweep by kind. Prints figures; asserts nothing.
+
+const RATE = Number(process.env.BENCH_E2E_RATE ?? 100);
+const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 5);
+const CHAIN_ID = 97;
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+async function main() {
+  process.env.TEMPLATE_DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/sweep_template";
+  await migrateDatabase(process.env.TEMPLATE_DATABASE_URL);
+  const stack = await startStack({ blockTime: 1, env: { LOG_LEVEL: "warn" } });
+  try {
+    const chain = stack.chain(CHAIN_ID);
+    const partner = await createTestPartner(stack.db, "bench e2e");
+    await chain.setBalance(partner.gasWallet, parseEther("1000"));
+    const headers = { ...partner.auth, "content-type": "application/json" };
+    const post = (path: string, body: unknown) => fetch(stack.api + path, { method: "POST", headers, body: JSON.stringify(body) });
+
+    const hotWallet = Wallet.createRandom().address;
+    const delegate: string = ((await (await post("/v1/hot-wallets", { chain_id: CHAIN_ID, address: hotWallet })).json()) as { delegate: string }).delegate;
+    await eventually("the hot wallet to be active", async () => {
+      const res = await fetch(stack.api + "/v1/hot-wallets", { headers });
+      const list = (await res.json()) as { hot_wallets: Array<{ status: string }> };
+      return list.hot_wallets[0]?.status === "active" || undefined;
+    });
+
+    const total = RATE * SECONDS;
+    const owners = Array.from({ length: total }, () => Wallet.createRandom());
+    const minter = await chain.provider.getSigner(0);
+    const token = contractAt("DevToken", chain.usdt.address, minter);
+    const data = (to: string) => token.interface.encodeFunctionData("mint", [to, 1_000_000n]);
+    const hashes = await Promise.all(owners.map((o) => chain.provider.send("eth_sendTransaction", [{ from: minter.address, to: chain.usdt.address, data: data(o.address) }]) as Promise<string>));
+    await chain.provider.waitForTransaction(hashes[hashes.length - 1]!);
+
+    const bodies = owners.map((owner) => {
+      const auth = owner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) });
+      return {
+        chain_id: CHAIN_ID,
+        hot_wallet: hotWallet,
+        account: owner.address,
+        token: "USDT",
+        authorization: { chain_id: CHAIN_ID, address: delegate, nonce: 0, y_parity: auth.signature.yParity, r: auth.signature.r, s: auth.signature.s },
+      };
+    });
+
+    const sent = new Map<string, number>();
+    const started = Date.now();
+    const posts: Promise<void>[] = [];
+    for (let i = 0; i < total; i++) {
+      const due = started + (i * 1000) / RATE;
+      const wait = due - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const at = Date.now();
+      posts.push(post("/v1/sweeps", bodies[i]).then(async (res) => {
+        const body = (await res.json()) as { id: string };
+        sent.set(body.id, at);
+      }));
+    }
+    await Promise.all(posts);
+    const ids = [...sent.keys()];
+    const ended = await eventually(
+      "every sweep to end",
+      async () => {
+        const rows = await stack.db.sweep.findMany({ where: { id: { in: ids } } });
+        return rows.every((r) => r.status !== "queued" && r.status !== "processing") ? rows : undefined;
+      },
+      600_000,
+      500,
+    );
+    const finished = Date.now();
+    const swept = ended.filter((r) => r.status === "swept");
+    const latencies = swept.map((r) => r.updatedAt.getTime() - sent.get(r.id)!).sort((a, b) => a - b);
+    const txs = new Set(swept.map((r) => r.txHash));
+    const blocksToInclusion: number[] = [];
+    const blockAt = new Map<string, number>();
+    for (const hash of txs) blockAt.set(hash!, (await chain.provider.getTransactionReceipt(hash!))!.blockNumber);
+    const startBlock = async (ms: number) => {
+      // the first block mined after the sweep arrived
+      let lo = 0;
+      let hi = await chain.provider.getBlockNumber();
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((await chain.provider.getBlock(mid))!.timestamp * 1000 >= ms) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    };
+    for (const r of swept) blocksToInclusion.push(blockAt.get(r.txHash!)! - (await startBlock(sent.get(r.id)!)) + 1);
+    blocksToInclusion.sort((a, b) => a - b);
+    const byKind = new Map<string, bigint[]>();
+    for (const r of swept) byKind.set(r.kind!, [...(byKind.get(r.kind!) ?? []), r.gas!]);
+
+    console.log(`\nEnd to end on anvil, 1 s blocks: ${total} first-time token sweeps posted at ${RATE}/s for ${SECONDS} s`);
+    console.log(`swept ${swept.length}, other outcomes ${ended.length - swept.length}, in ${txs.size} transactions`);
+    console.log(`sweeps per second (first POST to last swept): ${((swept.length * 1000) / (finished - started)).toFixed(1)}`);
+    console.log(`POST to swept: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`);
+    console.log(`blocks from arrival to inclusion: p50 ${percentile(blocksToInclusion, 50)}, p99 ${percentile(blocksToInclusion, 99)}, max ${blocksToInclusion[blocksToInclusion.length - 1]}`);
+    for (const [kind, gas] of byKind) console.log(`gas per sweep, ${kind}: ${gas.reduce((a, b) => a + b, 0n) / BigInt(gas.length)} (mean of ${gas.length})`);
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,97 @@
+import { randomBytes } from "node:crypto";
+import { createDb, type Db } from "@sweep/db";
+import { startService, type ServiceName, type ServiceProcess } from "./service-process";
+import { startTestChain, type TestChain } from "./test-chains";
+import { createTestDatabase } from "./test-database";
+
+export interface Stack {
+  /** the API's base address */
+  api: string;
+  db: Db;
+  chains: Map<number, TestChain>;
+  services: Map<ServiceName, ServiceProcess>;
+  /** the environment every service of this stack runs with */
+  env: Record<string, string>;
+  chain(chainId: number): TestChain;
+  /** starts (again) one service with the stack's environment */
+  restart(name: ServiceName): Promise<ServiceProcess>;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** seconds between blocks; undefined mines a block per transaction */
+  blockTime?: number;
+  services?: ServiceName[];
+  /** extra variables for every service */
+  env?: Record<string, string>;
+}
+
+const ALL: ServiceName[] = ["ledger", "chain-sender", "batcher", "api-gateway", "webhook-dispatcher"];
+
+/**
+ * The whole suite on its own: both testnet chains on anvil (free ports, platform contracts
+ * deployed), a database of its own, a unique RabbitMQ prefix, and the services as processes.
+ */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const database = await createTestDatabase();
+  const chains = new Map<number, TestChain>();
+  const services = new Map<ServiceName, ServiceProcess>();
+  const db = createDb(database.url);
+  const stop = async () => {
+    await Promise.all([...services.values()].map((s) => s.stop()));
+    await db.$disconnect();
+    await Promise.all([...chains.values()].map((c) => c.stop()));
+    await database.drop();
+  };
+  try {
+    for (const chainId of [11155111, 97]) chains.set(chainId, await startTestChain(chainId, { blockTime: options.blockTime }));
+    const env: Record<string, string> = {
+      SERVICE_ENV: "testnet",
+      DATABASE_URL: database.url,
+      AMQP_PREFIX: `e2e-${randomBytes(4).toString("hex")}`,
+      ...Object.assign({}, ...[...chains.values()].map((c) => c.env)),
+      ...options.env,
+    };
+    const restart = async (name: ServiceName) => {
+      await services.get(name)?.stop();
+      const service = await startService(name, env);
+      services.set(name, service);
+      return service;
+    };
+    for (const name of options.services ?? ALL) await restart(name);
+    const api = `http://127.0.0.1:${services.get("api-gateway")?.port}`;
+    return {
+      api,
+      db,
+      chains,
+      services,
+      env,
+      chain: (chainId) => {
+        const chain = chains.get(chainId);
+        if (!chain) throw new Error(`no chain ${chainId} in this stack`);
+        return chain;
+      },
+      restart,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000, intervalMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}

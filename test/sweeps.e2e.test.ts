@@ -1,0 +1,204 @@
+import { createTestPartner, eventually, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { toBigInt } from "@sweep/db";
+import { contractAt } from "@sweep/contracts";
+import { Wallet, parseEther, type Authorization } from "ethers";
+
+// The story of a partner: register a hot wallet, fund deposit addresses on the chain, have their
+// owners sign EIP-7702 authorizations, and sweep them through the API: everything real (services
+// as processes, Postgres, RabbitMQ, Redis, anvil with 1 s blocks, the compiled contracts).
+
+const CHAIN_ID = 97;
+
+interface SweepBody {
+  id: string;
+  status: string;
+  kind?: string;
+  reason?: string;
+  tx_hash?: string;
+  swept_amount?: string;
+  amount?: string;
+  gas?: number;
+  gas_cost?: string;
+  fee?: string;
+  classic_gas?: number;
+  rate_bps?: number;
+  keep_one_unit?: boolean;
+  attempts: number;
+}
+
+function authorizationBody(auth: Authorization) {
+  return {
+    chain_id: Number(auth.chainId),
+    address: auth.address,
+    nonce: Number(auth.nonce),
+    y_parity: auth.signature.yParity,
+    r: auth.signature.r,
+    s: auth.signature.s,
+  };
+}
+
+describe("a partner sweeps deposit addresses into its hot wallet", () => {
+  let stack: Stack;
+  let partner: TestPartner;
+  const hotWallet = Wallet.createRandom().address;
+  let delegate: string;
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(stack.api + path, {
+      method,
+      headers: { ...partner.auth, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked by the assertions
+    return { status: res.status, body: (res.status === 204 ? undefined : await res.json()) as any };
+  };
+  const sweep = async (id: string) => (await api("GET", `/v1/sweeps/${id}`)).body as SweepBody;
+  const untilFinal = (ids: string[], timeoutMs = 90_000) =>
+    eventually(
+      `${ids.length} sweeps to end`,
+      async () => {
+        const all = await Promise.all(ids.map(sweep));
+        return all.every((s) => ["swept", "failed", "rejected"].includes(s.status)) ? all : undefined;
+      },
+      timeoutMs,
+      500,
+    );
+
+  /** A deposit address holding `usdt` units and optionally native coin, with its signed authorization. */
+  async function depositAddress(usdt: bigint, native = 0n) {
+    const owner = Wallet.createRandom();
+    const chain = stack.chain(CHAIN_ID);
+    if (usdt > 0n) await chain.mintUsdt(owner.address, usdt);
+    if (native > 0n) await chain.setBalance(owner.address, native);
+    const authorization = owner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) });
+    return { owner, authorization: authorizationBody(authorization) };
+  }
+
+  beforeAll(async () => {
+    stack = await startStack({ blockTime: 1 });
+    partner = await createTestPartner(stack.db, "story");
+    await stack.chain(CHAIN_ID).setBalance(partner.gasWallet, parseEther("100"));
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  }, 60_000);
+
+  it("registers a hot wallet: the delegate is known at once and becomes active when deployed", async () => {
+    const registered = await api("POST", "/v1/hot-wallets", { chain_id: CHAIN_ID, address: hotWallet.toLowerCase() });
+    expect(registered.status).toBe(202);
+    expect(registered.body).toMatchObject({ chain_id: CHAIN_ID, address: hotWallet, status: "pending" });
+    delegate = registered.body.delegate;
+
+    const early = await api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: Wallet.createRandom().address, token: "USDT" });
+    if (early.status !== 202) expect(early).toMatchObject({ status: 409, body: { error: { code: "hot_wallet_not_active" } } });
+
+    const active = await eventually("the hot wallet to be active", async () => {
+      const list = await api("GET", "/v1/hot-wallets");
+      const found = list.body.hot_wallets.find((h: { address: string }) => h.address === hotWallet);
+      return found?.status === "active" ? found : undefined;
+    });
+    expect(active).toMatchObject({ delegate, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(await stack.chain(CHAIN_ID).provider.getCode(delegate)).not.toBe("0x");
+    expect((await api("POST", "/v1/hot-wallets", { chain_id: CHAIN_ID, address: hotWallet })).status).toBe(200);
+  });
+
+  it("sweeps 50 deposit addresses requested at once in one transaction: first_new and first", async () => {
+    const deposits = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => depositAddress(BigInt(1_000_000 + i), i % 2 === 0 ? parseEther("0.001") : 0n)),
+    );
+    const responses = await Promise.all(
+      deposits.map((d, i) =>
+        api("POST", "/v1/sweeps", {
+          external_id: `story-${i}`,
+          chain_id: CHAIN_ID,
+          hot_wallet: hotWallet,
+          account: d.owner.address,
+          token: "usdt",
+          authorization: d.authorization,
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(50).fill(202));
+    const ids = responses.map((r) => r.body.id as string);
+
+    const ended = await untilFinal(ids);
+    expect(ended.map((s) => s.status)).toEqual(Array(50).fill("swept"));
+    expect(new Set(ended.map((s) => s.tx_hash)).size).toBe(1);
+    ended.forEach((s, i) => {
+      expect(s.kind).toBe(i % 2 === 0 ? "first" : "first_new");
+      expect(s.swept_amount).toBe(String(1_000_000 + i));
+      expect(s.fee).toMatch(/^[0-9]+$/);
+    });
+
+    const chain = stack.chain(CHAIN_ID);
+    const receipt = await chain.provider.getTransactionReceipt(ended[0]!.tx_hash!);
+    for (const s of ended) expect(BigInt(s.gas_cost!)).toBe(BigInt(s.gas!) * receipt!.gasPrice);
+    expect(ended.reduce((sum, s) => sum + BigInt(s.gas!), 0n)).toBe(receipt!.gasUsed);
+    const usdt = contractAt("DevToken", chain.usdt.address, chain.provider);
+    expect(await usdt.getFunction("balanceOf")(hotWallet)).toBe(ended.reduce((sum, s) => sum + BigInt(s.swept_amount!), 0n));
+    for (const d of deposits) expect(await chain.provider.getCode(d.owner.address)).toBe(`0xef0100${delegate.slice(2).toLowerCase()}`);
+
+    const gasEntries = await stack.db.ledgerEntry.findMany({ where: { partnerId: partner.partnerId, kind: "gas", txHash: ended[0]!.tx_hash! } });
+    expect(gasEntries.map((e) => toBigInt(e.amount))).toEqual([-(receipt!.gasUsed * receipt!.gasPrice)]);
+    expect(await stack.db.event.count({ where: { partnerId: partner.partnerId, type: "sweep.swept" } })).toBe(50);
+  });
+
+  it("sweeps an address again without an authorization (repeat), the native coin, a partial amount and keep-one-unit", async () => {
+    const chain = stack.chain(CHAIN_ID);
+    const [a, b, c] = await Promise.all([depositAddress(5_000n), depositAddress(7_000n), depositAddress(9_000n, parseEther("0.5"))]);
+    const first = await Promise.all(
+      [a, b, c].map((d) => api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: d.owner.address, token: chain.usdt.address, authorization: d.authorization })),
+    );
+    await untilFinal(first.map((r) => r.body.id));
+
+    await chain.mintUsdt(a.owner.address, 1_234n);
+    await chain.mintUsdt(b.owner.address, 1_000n);
+    await chain.mintUsdt(c.owner.address, 10n);
+    const second = await Promise.all([
+      api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: a.owner.address, token: "USDT" }),
+      api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: b.owner.address, token: "USDT", amount: "400" }),
+      api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: c.owner.address, token: "USDT", keep_one_unit: true }),
+      api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: c.owner.address, token: "native" }),
+    ]);
+    expect(second.map((r) => r.status)).toEqual([202, 202, 202, 202]);
+    const [repeat, partial, keepOne, native] = await untilFinal(second.map((r) => r.body.id));
+    expect(repeat).toMatchObject({ status: "swept", kind: "repeat", swept_amount: "1234" });
+    expect(partial).toMatchObject({ status: "swept", kind: "repeat", amount: "400", swept_amount: "400" });
+    expect(keepOne).toMatchObject({ status: "swept", keep_one_unit: true, swept_amount: "9" });
+    expect(native).toMatchObject({ status: "swept", kind: "repeat", swept_amount: parseEther("0.5").toString() });
+
+    const usdt = contractAt("DevToken", chain.usdt.address, chain.provider);
+    expect(await usdt.getFunction("balanceOf")(b.owner.address)).toBe(600n);
+    expect(await usdt.getFunction("balanceOf")(c.owner.address)).toBe(1n);
+    expect(await chain.provider.getBalance(c.owner.address)).toBe(0n);
+  });
+
+  it("rejects what a check before sending finds wrong, with the spec's reasons", async () => {
+    const chain = stack.chain(CHAIN_ID);
+    const funded = await depositAddress(50n);
+    const stale = Wallet.createRandom();
+    await chain.mintUsdt(stale.address, 5n);
+    const staleAuth = authorizationBody(stale.authorizeSync({ address: delegate, nonce: 3n, chainId: BigInt(CHAIN_ID) }));
+    const empty = await depositAddress(0n);
+    const never = Wallet.createRandom();
+    await chain.mintUsdt(never.address, 5n);
+
+    const requests = [
+      { account: never.address, token: "USDT" },
+      { account: stale.address, token: "USDT", authorization: staleAuth },
+      { account: funded.owner.address, token: "USDT", amount: "51", authorization: funded.authorization },
+      { account: empty.owner.address, token: "USDT", authorization: empty.authorization },
+    ];
+    const responses = await Promise.all(requests.map((r) => api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, ...r })));
+    expect(responses.map((r) => r.status)).toEqual([202, 202, 202, 202]);
+    const ended = await untilFinal(responses.map((r) => r.body.id));
+    expect(ended.map((s) => [s.status, s.reason])).toEqual([
+      ["rejected", "not_upgraded"],
+      ["rejected", "stale_authorization"],
+      ["rejected", "would_fail"],
+      ["rejected", "nothing_to_sweep"],
+    ]);
+    expect(await stack.db.event.count({ where: { partnerId: partner.partnerId, type: "sweep.rejected" } })).toBe(4);
+  });
+});
