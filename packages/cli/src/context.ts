@@ -43,7 +43,7 @@ export function openContext(out: Output): CommandContext & { close(): Promise<vo
       return (redis ??= connectRedis(context.config.REDIS_URL));
     },
     deadLetters() {
-      const topology = defineTopology({ chainIds: environmentChainIds(context.config.SERVICE_ENV) });
+      const topology = defineTopology({ chainIds: environmentChainIds(context.config.SERVICE_ENV), prefix: context.config.AMQP_PREFIX });
       return (deadLetters ??= openDeadLetters(context.config.RABBITMQ_URL, topology).catch((err: Error) => {
         throw new Error(`RabbitMQ: ${err.message}`);
       }));
