@@ -1,20 +1,37 @@
 import { closeServer, runService, startHealthServer } from "@sweep/common";
-import { environmentChainIds } from "@sweep/chain";
+import { configuredTariffs, environmentChainIds, servedChains } from "@sweep/chain";
 import { createDb } from "@sweep/db";
+import { DEFAULT_MAX_ATTEMPTS } from "@sweep/lifecycle";
 import { openMessaging } from "@sweep/messaging";
+import { codeCheck } from "./chain-code";
 import { loadLedgerConfig } from "./config";
+import { startLedgerConsumer } from "./ledger-consumer";
 
 void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) => {
+  // The ledger settles every chain of its environment: tariffs for the fees, nodes for the code checks.
+  const chains = servedChains(config.SERVICE_ENV, undefined);
   const db = createDb(config.DATABASE_URL);
   await db.$queryRaw`SELECT 1`;
 
   const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db });
 
+  const consumer = await startLedgerConsumer(messaging, {
+    db,
+    names: messaging.topology.names,
+    tariffs: new Map(configuredTariffs(chains).map((tariff) => [tariff.chainId, tariff])),
+    hasCode: codeCheck(chains),
+    maxAttempts: DEFAULT_MAX_ATTEMPTS,
+    now: () => new Date(),
+    outboxWritten: () => messaging.relay?.wake(),
+  }, logger);
+
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
 
   return [
+    { name: "chain providers", close: async () => chains.forEach((chain) => chain.provider.destroy()) },
     { name: "database", close: () => db.$disconnect() },
     ...messaging.closers,
+    { name: "ledger consumer", close: () => consumer.stop() },
     { name: "health", close: () => closeServer(health) },
   ];
 });

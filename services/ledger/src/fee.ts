@@ -1,0 +1,53 @@
+import { NATIVE_TRANSFER_GAS, type ChainTariff } from "@sweep/chain";
+import type { SweepKind } from "@sweep/db";
+
+const BPS = 10_000n;
+
+function nonNegative(values: Record<string, bigint | number>): void {
+  for (const [name, value] of Object.entries(values)) if (value < 0) throw new RangeError(`${name} cannot be negative, got ${value}`);
+}
+
+/**
+ * Token sweep: max(0, rate_bps/10000 × classic_gas − sweep_gas) × gas_price, computed exactly in
+ * basis points and rounded down once, at the end (the partner never pays a fraction of a wei).
+ */
+export function tokenSweepFee(input: { rateBps: number; classicGas: bigint; sweepGas: bigint; gasPrice: bigint }): bigint {
+  nonNegative(input);
+  const savedBpsGas = BigInt(input.rateBps) * input.classicGas - BPS * input.sweepGas;
+  return savedBpsGas > 0n ? (savedBpsGas * input.gasPrice) / BPS : 0n;
+}
+
+/**
+ * Native coin sweep: native_markup_bps/10000 × sweep_gas × gas_price, rounded down, and never more
+ * than the sweep saves against a plain transfer: (21000 − sweep_gas) × gas_price, not below zero.
+ */
+export function nativeSweepFee(input: { markupBps: number; sweepGas: bigint; gasPrice: bigint }): bigint {
+  nonNegative(input);
+  const markup = (BigInt(input.markupBps) * input.sweepGas * input.gasPrice) / BPS;
+  const saved = (NATIVE_TRANSFER_GAS - input.sweepGas) * input.gasPrice;
+  if (saved <= 0n) return 0n;
+  return markup < saved ? markup : saved;
+}
+
+export interface SweepFee {
+  fee: bigint;
+  /** the benchmark the fee was computed with; null when the tariff has none for the token */
+  classicGas: bigint | null;
+  /** the rate used: rate_bps for tokens, native_markup_bps for the native coin */
+  rateBps: number;
+}
+
+/**
+ * The fee of one swept item under a tariff. Tokens are measured against the classic benchmark of
+ * their ticker (`new` when the sweep created the account, `existing` otherwise); a token without a
+ * benchmark carries no fee. The native coin is measured against the plain 21,000-gas transfer.
+ */
+export function sweepFee(tariff: Pick<ChainTariff, "rateBps" | "nativeMarkupBps" | "classicGas">, sweep: { token: string; native: boolean; kind: SweepKind; gas: bigint; gasPrice: bigint }): SweepFee {
+  if (sweep.native) {
+    return { fee: nativeSweepFee({ markupBps: tariff.nativeMarkupBps, sweepGas: sweep.gas, gasPrice: sweep.gasPrice }), classicGas: NATIVE_TRANSFER_GAS, rateBps: tariff.nativeMarkupBps };
+  }
+  const benchmark = tariff.classicGas?.[sweep.token];
+  if (!benchmark) return { fee: 0n, classicGas: null, rateBps: tariff.rateBps };
+  const classicGas = sweep.kind === "first_new" ? benchmark.new : benchmark.existing;
+  return { fee: tokenSweepFee({ rateBps: tariff.rateBps, classicGas, sweepGas: sweep.gas, gasPrice: sweep.gasPrice }), classicGas, rateBps: tariff.rateBps };
+}

@@ -1,0 +1,21 @@
+import type { ChainTariff } from "@sweep/chain";
+import type { Db } from "@sweep/db";
+import type { QueueNames } from "@sweep/messaging";
+
+/** What the ledger's handlers work with; main.ts builds it, tests build their own. */
+export interface LedgerDeps {
+  db: Db;
+  /** the topology's names, so outbox rows follow AMQP_PREFIX */
+  names: QueueNames;
+  /** the configured tariff of each served chain */
+  tariffs: ReadonlyMap<number, ChainTariff>;
+  /** whether the address has code on the chain; throws when the chain does not answer */
+  hasCode(chainId: number, address: string): Promise<boolean>;
+  maxAttempts: number;
+  now(): Date;
+  /** called after a transaction that wrote outbox rows committed, so they go out at once */
+  outboxWritten(): void;
+}
+
+/** Interactive transactions of a large batch write several rows per sweep: more than Prisma's default 5 s. */
+export const SETTLEMENT_TRANSACTION = { maxWait: 10_000, timeout: 60_000 } as const;

@@ -1,0 +1,110 @@
+import type { Logger } from "@sweep/common";
+import { toBigInt, toBigIntOrNull, type Batch, type BatchItem, type HotWallet } from "@sweep/db";
+import { retryAfter, type MessagePayload, type RetryLater } from "@sweep/messaging";
+import { settleHotWallet } from "./hot-wallet-writes";
+import { SETTLEMENT_TRANSACTION, type LedgerDeps } from "./ledger-deps";
+import { bookTransactionGas } from "./ledger-entries";
+import { deploymentOutcome, settleSweepBatch, type Receipt } from "./outcomes";
+import { applySweepSettlements } from "./sweep-writes";
+import { partnerTariff } from "./tariff";
+
+/** A node that does not answer the code check is asked again after this pause, without using up deliveries. */
+const CODE_CHECK_RETRY_MS = 5_000;
+
+interface Settled {
+  partnerId: string;
+  chainId: number;
+  receipt: Receipt;
+  batch: Batch & { items: BatchItem[]; hotWallet: HotWallet | null };
+}
+
+async function loadTransaction(deps: LedgerDeps, payload: MessagePayload<"tx.outcome">) {
+  const transaction = await deps.db.chainTransaction.findUnique({
+    where: { id: payload.transactionId },
+    include: { gasWallet: { select: { partnerId: true } }, batch: { include: { items: true, hotWallet: true } } },
+  });
+  if (!transaction || transaction.chainId !== payload.chainId) throw new Error(`transaction ${payload.transactionId} of chain ${payload.chainId} is unknown`);
+  const { status, gasUsed, effectiveGasPrice, succeeded } = transaction;
+  if (status !== "confirmed" || gasUsed === null || effectiveGasPrice === null || succeeded === null) {
+    throw new Error(`transaction ${transaction.hash} is ${status}, not confirmed with a receipt`);
+  }
+  const receipt: Receipt = { hash: transaction.hash, succeeded, gasUsed, effectiveGasPrice: toBigInt(effectiveGasPrice) };
+  return { partnerId: transaction.gasWallet.partnerId, chainId: transaction.chainId, receipt, batch: transaction.batch };
+}
+
+function gasEntry({ partnerId, chainId, receipt }: Pick<Settled, "partnerId" | "chainId" | "receipt">) {
+  return { partnerId, chainId, hash: receipt.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice };
+}
+
+/**
+ * tx.outcome: books the transaction's gas and settles what it carried, in one database transaction
+ * per outcome; the guards inside make a redelivery change nothing.
+ */
+export async function settleTransaction(deps: LedgerDeps, payload: MessagePayload<"tx.outcome">, logger: Logger): Promise<void | RetryLater> {
+  const { batch, ...settled } = await loadTransaction(deps, payload);
+  // A transaction without a batch (a gap filler) and a gap filler's batch carry nothing but their gas.
+  if (!batch || batch.purpose === "gap_fill") {
+    await deps.db.$transaction((tx) => bookTransactionGas(tx, gasEntry(settled)));
+    return;
+  }
+  if (batch.purpose === "sweep") return settleSweepTransaction(deps, { ...settled, batch }, logger);
+  if (batch.purpose === "deploy_delegate") return settleDeployment(deps, { ...settled, batch }, logger);
+  throw new Error(`outcomes of ${batch.purpose} batches are not settled by this ledger yet`);
+}
+
+async function settleSweepTransaction(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
+  const { partnerId, chainId, receipt, batch } = settled;
+  const configured = deps.tariffs.get(chainId);
+  if (!configured) throw new Error(`no tariff for chain ${chainId}`);
+  if (!batch.hotWalletId) throw new Error(`sweep batch ${batch.id} has no hot wallet`);
+  const scope = { partnerId, chainId, hotWalletId: batch.hotWalletId, batchId: batch.id };
+  const items = batch.items.map((item) => ({ ...item, amount: toBigIntOrNull(item.amount) }));
+
+  const changed = await deps.db.$transaction(async (tx) => {
+    await bookTransactionGas(tx, gasEntry(settled));
+    const open = await tx.sweep.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true, token: true, tokenAddress: true } });
+    if (open.length === 0) return 0;
+    const agreement = await tx.agreement.findUnique({ where: { partnerId_chainId: { partnerId, chainId } } });
+    const settlements = settleSweepBatch({
+      receipt,
+      items,
+      openSweeps: open.map((s) => ({ id: s.id, attempts: s.attempts, token: s.token, native: s.tokenAddress === null })),
+      tariff: partnerTariff(configured, agreement),
+      maxAttempts: deps.maxAttempts,
+      now: deps.now(),
+    });
+    for (const s of settlements) {
+      if (s.outcome === "attempt_failed" && s.next.reason === "internal") logger.error("a processing sweep was not carried by its batch's transaction", { sweepId: s.sweepId, batchId: batch.id, hash: receipt.hash });
+    }
+    return applySweepSettlements(tx, deps.names, scope, settlements);
+  }, SETTLEMENT_TRANSACTION);
+
+  logger.info("sweep batch settled", { batchId: batch.id, hash: receipt.hash, succeeded: receipt.succeeded, sweepsChanged: changed });
+  if (changed > 0) deps.outboxWritten();
+}
+
+async function settleDeployment(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void | RetryLater> {
+  const { partnerId, chainId, receipt, batch } = settled;
+  const hotWallet = batch.hotWallet;
+  if (!hotWallet) throw new Error(`deployment batch ${batch.id} has no hot wallet`);
+  // A hot wallet settled before (a redelivery) needs no code check: only the gas entry is made sure of.
+  if (hotWallet.status !== "pending") {
+    await deps.db.$transaction((tx) => bookTransactionGas(tx, gasEntry(settled)));
+    return;
+  }
+  let hasCode: boolean;
+  try {
+    hasCode = await deps.hasCode(chainId, hotWallet.delegate);
+  } catch (err) {
+    logger.warn("code check of a delegate failed; retrying later", { chainId, delegate: hotWallet.delegate, error: String(err) });
+    return retryAfter(CODE_CHECK_RETRY_MS);
+  }
+  const outcome = deploymentOutcome(hasCode, receipt.succeeded);
+  const target = { hotWalletId: hotWallet.id, partnerId, batchId: batch.id, batchCreatedAt: batch.createdAt };
+  const changed = await deps.db.$transaction(async (tx) => {
+    await bookTransactionGas(tx, gasEntry(settled));
+    return settleHotWallet(tx, deps.names, target, outcome.status === "active" ? { status: "active", txHash: receipt.hash } : outcome);
+  });
+  logger.info("delegate deployment settled", { hotWalletId: hotWallet.id, hash: receipt.hash, outcome: outcome.status, changed });
+  if (changed) deps.outboxWritten();
+}

@@ -1,0 +1,115 @@
+/**
+ * The database state the other services leave for the ledger: a partner with its gas wallet, a hot
+ * wallet, sweeps claimed into a batch by the batcher, and the batch's confirmed transaction with
+ * the item outcomes the chain-sender recorded.
+ */
+import { randomBytes } from "node:crypto";
+import { createTestPartner } from "@sweep/testkit";
+import { toDecimal, type Db, type SweepKind } from "@sweep/db";
+import { getAddress, hexlify } from "ethers";
+
+export const randomAddress = () => getAddress(hexlify(randomBytes(20)));
+export const randomHash = () => hexlify(randomBytes(32));
+
+export interface Partner {
+  partnerId: string;
+  gasWalletId: string;
+  gasWallet: string;
+}
+
+export async function createPartner(db: Db): Promise<Partner> {
+  const { partnerId, gasWallet } = await createTestPartner(db, "ledger test partner");
+  const { id } = await db.gasWallet.findUniqueOrThrow({ where: { partnerId } });
+  return { partnerId, gasWalletId: id, gasWallet };
+}
+
+export async function createHotWallet(db: Db, partner: Partner, options: { chainId?: number; status: "pending" | "active"; address?: string; delegate?: string }) {
+  return db.hotWallet.create({
+    data: { partnerId: partner.partnerId, chainId: options.chainId ?? 97, address: options.address ?? randomAddress(), delegate: options.delegate ?? randomAddress(), status: options.status },
+  });
+}
+
+export interface Receipt {
+  hash?: string;
+  gasUsed: bigint;
+  effectiveGasPrice: bigint;
+  succeeded: boolean;
+}
+
+const nonces = new Map<string, bigint>();
+
+/** The chain-sender's confirmed transaction of a batch (or of no batch, as a gap filler without one). */
+export async function createConfirmedTransaction(db: Db, partner: Partner, batchId: string | null, receipt: Receipt, chainId = 97) {
+  const nonce = nonces.get(partner.gasWalletId) ?? 0n;
+  nonces.set(partner.gasWalletId, nonce + 1n);
+  return db.chainTransaction.create({
+    data: {
+      chainId,
+      gasWalletId: partner.gasWalletId,
+      batchId,
+      nonce,
+      hash: receipt.hash ?? randomHash(),
+      rawTx: "0x04",
+      status: "confirmed",
+      gasLimit: 1_000_000n,
+      maxFeePerGas: toDecimal(receipt.effectiveGasPrice * 2n),
+      maxPriorityFeePerGas: toDecimal(1n),
+      gasUsed: receipt.gasUsed,
+      effectiveGasPrice: toDecimal(receipt.effectiveGasPrice),
+      blockNumber: 1n,
+      succeeded: receipt.succeeded,
+      minedAt: new Date(),
+    },
+  });
+}
+
+export interface ItemSpec {
+  kind: SweepKind;
+  withAuthorization: boolean;
+  /** "swept", a failure reason, or null while the chain-sender has not recorded one */
+  outcome: string | null;
+  amount?: bigint;
+  gasUsed?: bigint;
+  /** attempts so far, this batch's included */
+  attempts?: number;
+  native?: boolean;
+}
+
+/** Sweeps claimed into a batch (processing, batchId, attempts counted) with their items in position order. */
+export async function createSweepBatch(db: Db, partner: Partner, hotWallet: { id: string; chainId: number }, specs: ItemSpec[]) {
+  const batch = await db.batch.create({ data: { chainId: hotWallet.chainId, gasWalletId: partner.gasWalletId, hotWalletId: hotWallet.id, purpose: "sweep", status: "confirmed" } });
+  const sweepIds: string[] = [];
+  for (const [position, spec] of specs.entries()) {
+    const sweep = await db.sweep.create({
+      data: {
+        partnerId: partner.partnerId,
+        chainId: hotWallet.chainId,
+        hotWalletId: hotWallet.id,
+        account: randomAddress(),
+        token: spec.native ? "tBNB" : "USDT",
+        tokenAddress: spec.native ? null : randomAddress(),
+        status: "processing",
+        attempts: spec.attempts ?? 1,
+        batchId: batch.id,
+      },
+    });
+    sweepIds.push(sweep.id);
+    await db.batchItem.create({
+      data: {
+        batchId: batch.id,
+        position,
+        sweepId: sweep.id,
+        withAuthorization: spec.withAuthorization,
+        kind: spec.kind,
+        outcome: spec.outcome,
+        amount: spec.amount === undefined ? null : toDecimal(spec.amount),
+        gasUsed: spec.gasUsed ?? null,
+      },
+    });
+  }
+  return { batchId: batch.id, sweepIds };
+}
+
+export function createDeployBatch(db: Db, partner: Partner, hotWallet: { id: string; chainId: number }, status: "confirmed" | "failed") {
+  return db.batch.create({ data: { chainId: hotWallet.chainId, gasWalletId: partner.gasWalletId, hotWalletId: hotWallet.id, purpose: "deploy_delegate", status } });
+}

@@ -1,0 +1,318 @@
+/**
+ * The ledger consumer through the real Postgres and RabbitMQ (a topology of its own), on the state
+ * the batcher and the chain-sender leave; a real anvil where the delegate's code decides.
+ */
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { chainRegistry, configuredTariffs, devnetTokenAddress, factoryAddress } from "@sweep/chain";
+import { createLogger } from "@sweep/common";
+import { contractAt, delegateAddress } from "@sweep/contracts";
+import { createDb, toBigInt, type Db } from "@sweep/db";
+import { openMessaging, type Consumer, type DeliveryContext, type Handlers, type MessagePayload, type Messaging } from "@sweep/messaging";
+import { startTestChain, type TestChain } from "@sweep/testkit";
+import { codeCheck } from "../src/chain-code";
+import { ledgerHandlers, startLedgerConsumer } from "../src/ledger-consumer";
+import type { LedgerDeps } from "../src/ledger-deps";
+import { settleTransaction } from "../src/settle-transaction";
+import { deleteTopology } from "./broker";
+import { createConfirmedTransaction, createDeployBatch, createHotWallet, createPartner, createSweepBatch, randomAddress, type Partner } from "./fixtures";
+
+const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
+const NOW = new Date("2026-11-21T00:00:00Z");
+const MAX_UINT256 = (1n << 256n) - 1n;
+const logger = createLogger("ledger-test", "error");
+
+describe("ledger consumer", () => {
+  let db: Db;
+  let chain: TestChain;
+  let messaging: Messaging;
+  let consumer: Consumer;
+  let deps: LedgerDeps;
+  const completed = new Map<string, number>();
+  const failures: string[] = [];
+
+  beforeAll(async () => {
+    db = createDb(process.env.DATABASE_URL!);
+    chain = await startTestChain(97);
+    messaging = await openMessaging({ url: RABBITMQ_URL, chainIds: [97, 11155111], prefix: `ledger-test-${randomUUID().slice(0, 8)}`, logger, db });
+    deps = {
+      db,
+      names: messaging.topology.names,
+      tariffs: new Map(configuredTariffs(chainRegistry("testnet", devnetTokenAddress, {}), {}).map((t) => [t.chainId, t])),
+      hasCode: codeCheck([{ chainId: 97, provider: chain.provider }]),
+      maxAttempts: 5,
+      now: () => NOW,
+      outboxWritten: () => messaging.relay?.wake(),
+    };
+    // The real handlers, counted when they finish, so a test knows when every copy was handled.
+    const real = ledgerHandlers(deps);
+    const counted = async <R>(context: DeliveryContext, handle: () => Promise<R>): Promise<R> => {
+      try {
+        return await handle();
+      } catch (err) {
+        failures.push(String(err));
+        throw err;
+      } finally {
+        completed.set(context.messageId, (completed.get(context.messageId) ?? 0) + 1);
+      }
+    };
+    const handlers: Handlers = {
+      "tx.outcome": (payload, context) => counted(context, () => real["tx.outcome"]!(payload, context)),
+      "batch.failed": (payload, context) => counted(context, () => real["batch.failed"]!(payload, context)),
+    };
+    consumer = await startLedgerConsumer(messaging, deps, logger, handlers);
+  });
+
+  afterAll(async () => {
+    await consumer?.stop();
+    if (messaging) {
+      await deleteTopology(messaging.connection, messaging.topology);
+      for (const closer of [...messaging.closers].reverse()) await closer.close();
+    }
+    await chain?.stop();
+    await db?.$disconnect();
+  });
+
+  afterEach(() => {
+    expect(failures).toEqual([]);
+  });
+
+  /** Publishes one message `copies` times under one message id (a redelivery) and waits until every copy was handled. */
+  async function deliver<T extends "tx.outcome" | "batch.failed">(type: T, payload: MessagePayload<T>, copies = 2): Promise<void> {
+    const messageId = randomUUID();
+    await Promise.all(Array.from({ length: copies }, () => messaging.publisher.publish(type, payload, { messageId })));
+    const deadline = Date.now() + 20_000;
+    while ((completed.get(messageId) ?? 0) < copies) {
+      if (Date.now() > deadline) throw new Error(`${type} was not handled ${copies} times`);
+      await sleep(20);
+    }
+  }
+
+  /** Everything the ledger writes for a partner, to see that a redelivery changes nothing. */
+  async function written(partnerId: string) {
+    const events = await db.event.findMany({ where: { partnerId }, orderBy: { createdAt: "asc" } });
+    return {
+      sweeps: await db.sweep.findMany({ where: { partnerId }, orderBy: { seq: "asc" } }),
+      hotWallets: await db.hotWallet.findMany({ where: { partnerId }, orderBy: { createdAt: "asc" } }),
+      ledger: await db.ledgerEntry.findMany({ where: { partnerId }, orderBy: { id: "asc" } }),
+      events,
+      outbox: await db.outboxMessage.count({ where: { exchange: messaging.topology.names.workExchange } }),
+    };
+  }
+
+  const amounts = (entries: Array<{ kind: string; amount: { toFixed(): string }; sweepId: string | null; txHash: string | null; dedupeKey: string }>) =>
+    entries.map((e) => ({ kind: e.kind, amount: BigInt(e.amount.toFixed()), sweepId: e.sweepId, txHash: e.txHash, dedupeKey: e.dedupeKey }));
+
+  const wakes = (hotWalletId: string) =>
+    db.outboxMessage.findMany({ where: { type: "hot_wallet.wake", payload: { path: ["hotWalletId"], equals: hotWalletId } }, select: { exchange: true, routingKey: true, payload: true } });
+
+  async function sweepBatchOf(partner: Partner, specs: Parameters<typeof createSweepBatch>[3], receipt: Parameters<typeof createConfirmedTransaction>[3]) {
+    const hotWallet = await createHotWallet(db, partner, { status: "active" });
+    const { batchId, sweepIds } = await createSweepBatch(db, partner, hotWallet, specs);
+    const transaction = await createConfirmedTransaction(db, partner, batchId, receipt);
+    return { hotWallet, batchId, sweepIds, transaction };
+  }
+
+  describe("tx.outcome of a sweep batch", () => {
+    // A gas price far beyond any chain's, so that a float or a 64-bit step anywhere would lose wei.
+    const PRICE = 10n ** 60n + 7n;
+
+    it("sweeps and fails each item with gas shares adding up to gasUsed, fees to the wei, one event per final state", async () => {
+      const partner = await createPartner(db);
+      // direct gas 18,000 / 32,500 / 45,000 / 9,000 = 104,500 against a receipt of 120,000
+      const { hotWallet, sweepIds, transaction } = await sweepBatchOf(
+        partner,
+        [
+          { kind: "repeat", withAuthorization: false, outcome: "swept", amount: 1_000_000n, gasUsed: 18_000n },
+          { kind: "first", withAuthorization: true, outcome: "swept", amount: MAX_UINT256, gasUsed: 20_000n },
+          { kind: "first_new", withAuthorization: true, outcome: "TokenTransferFailed", amount: 0n, gasUsed: 20_000n },
+          { kind: "repeat", withAuthorization: false, outcome: "swept", amount: 5n * 10n ** 17n, gasUsed: 9_000n, native: true },
+        ],
+        { gasUsed: 120_000n, effectiveGasPrice: PRICE, succeeded: true },
+      );
+
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+
+      // floors 20,669 / 37,320 / 51,674 / 10,334 leave 3 units: remainders 97,000 (item 3), 89,500 (item 0), 67,000 (item 2)
+      const shares = [20_670n, 37_320n, 51_675n, 10_335n];
+      expect(shares.reduce((a, b) => a + b)).toBe(120_000n);
+      // item 0: (0.7 × 50,547 − 20,670) × PRICE = 14,712.9 × 10^60 + 102,990.3, rounded down
+      const fee0 = 147_129n * 10n ** 59n + 102_990n;
+      // item 3 (native): 10% × 10,335 × PRICE = 1,033.5 × 10^60 + 7,234.5, under the cap of 10,665 × PRICE
+      const fee3 = 10_335n * 10n ** 59n + 7_234n;
+
+      const sweeps = await db.sweep.findMany({ where: { id: { in: sweepIds } } });
+      const byId = (id: string) => sweeps.find((s) => s.id === id)!;
+      const view = (id: string) => {
+        const s = byId(id);
+        return {
+          status: s.status,
+          reason: s.reason,
+          kind: s.kind,
+          txHash: s.txHash,
+          gas: s.gas,
+          gasCost: s.gasCost && toBigInt(s.gasCost),
+          sweptAmount: s.sweptAmount && toBigInt(s.sweptAmount),
+          fee: s.fee && toBigInt(s.fee),
+          classicGas: s.classicGas,
+          rateBps: s.rateBps,
+        };
+      };
+      const hash = transaction.hash;
+      expect(view(sweepIds[0]!)).toEqual({ status: "swept", reason: null, kind: "repeat", txHash: hash, gas: shares[0], gasCost: shares[0]! * PRICE, sweptAmount: 1_000_000n, fee: fee0, classicGas: 50_547n, rateBps: 7000 });
+      expect(view(sweepIds[1]!)).toEqual({ status: "swept", reason: null, kind: "first", txHash: hash, gas: shares[1], gasCost: shares[1]! * PRICE, sweptAmount: MAX_UINT256, fee: 0n, classicGas: 50_547n, rateBps: 7000 });
+      expect(view(sweepIds[2]!)).toEqual({ status: "failed", reason: "TokenTransferFailed", kind: "first_new", txHash: hash, gas: shares[2], gasCost: shares[2]! * PRICE, sweptAmount: null, fee: null, classicGas: null, rateBps: null });
+      expect(view(sweepIds[3]!)).toEqual({ status: "swept", reason: null, kind: "repeat", txHash: hash, gas: shares[3], gasCost: shares[3]! * PRICE, sweptAmount: 5n * 10n ** 17n, fee: fee3, classicGas: 21_000n, rateBps: 1000 });
+
+      const before = await written(partner.partnerId);
+      expect(amounts(before.ledger)).toEqual([
+        { kind: "gas", amount: -120_000n * PRICE, sweepId: null, txHash: hash, dedupeKey: `gas:${hash}` },
+        // item 1's fee is zero: nothing moves, nothing is booked
+        { kind: "fee", amount: -fee0, sweepId: sweepIds[0], txHash: hash, dedupeKey: `fee:${sweepIds[0]}` },
+        { kind: "fee", amount: -fee3, sweepId: sweepIds[3], txHash: hash, dedupeKey: `fee:${sweepIds[3]}` },
+      ]);
+      expect(before.events.map((e) => [e.type, e.subjectId]).sort()).toEqual(
+        [["sweep.swept", sweepIds[0]], ["sweep.swept", sweepIds[1]], ["sweep.failed", sweepIds[2]], ["sweep.swept", sweepIds[3]]].sort(),
+      );
+      const eventIds = before.events.map((e) => e.id);
+      expect(await db.outboxMessage.count({ where: { type: "event.recorded", OR: eventIds.map((eventId) => ({ payload: { path: ["eventId"], equals: eventId } })) } })).toBe(4);
+      expect(await wakes(hotWallet.id)).toEqual([{ exchange: messaging.topology.names.workExchange, routingKey: messaging.topology.names.batcher(97), payload: { hotWalletId: hotWallet.id, chainId: 97 } }]);
+
+      // delivered once more, later: nothing changes
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id }, 1);
+      expect(await written(partner.partnerId)).toEqual(before);
+    });
+
+    it("computes fees with the partner's agreement where it overrides the configured rate", async () => {
+      const partner = await createPartner(db);
+      await db.agreement.create({ data: { partnerId: partner.partnerId, chainId: 97, rateBps: 5000 } });
+      const { sweepIds, transaction } = await sweepBatchOf(partner, [{ kind: "repeat", withAuthorization: false, outcome: "swept", amount: 7n, gasUsed: 18_000n }], {
+        gasUsed: 25_000n,
+        effectiveGasPrice: 2_000_000_000n,
+        succeeded: true,
+      });
+
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+
+      const sweep = await db.sweep.findUniqueOrThrow({ where: { id: sweepIds[0] } });
+      // (0.5 × 50,547 − 25,000) = 273.5 gas at 2 gwei
+      expect({ gas: sweep.gas, fee: toBigInt(sweep.fee!), rateBps: sweep.rateBps, classicGas: sweep.classicGas }).toEqual({ gas: 25_000n, fee: 547_000_000_000n, rateBps: 5000, classicGas: 50_547n });
+    });
+
+    it("makes a failed receipt an attempt failure transaction_reverted for every item, final when attempts ran out", async () => {
+      const partner = await createPartner(db);
+      const { hotWallet, batchId, sweepIds, transaction } = await sweepBatchOf(
+        partner,
+        [
+          { kind: "first", withAuthorization: true, outcome: null, attempts: 1 },
+          { kind: "repeat", withAuthorization: false, outcome: null, attempts: 5 },
+        ],
+        { gasUsed: 50_000n, effectiveGasPrice: 3n, succeeded: false },
+      );
+
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+
+      const [retried, failed] = await Promise.all(sweepIds.map((id) => db.sweep.findUniqueOrThrow({ where: { id } })));
+      expect(retried).toMatchObject({ status: "queued", reason: "transaction_reverted", attempts: 1, nextAttemptAt: new Date(NOW.getTime() + 5_000), batchId: null, gas: null, txHash: null, fee: null });
+      expect(failed).toMatchObject({ status: "failed", reason: "transaction_reverted", attempts: 5, nextAttemptAt: null, batchId, gas: null, fee: null });
+      const after = await written(partner.partnerId);
+      expect(amounts(after.ledger)).toEqual([{ kind: "gas", amount: -150_000n, sweepId: null, txHash: transaction.hash, dedupeKey: `gas:${transaction.hash}` }]);
+      expect(after.events.map((e) => [e.type, e.subjectId])).toEqual([["sweep.failed", sweepIds[1]]]);
+      expect(await wakes(hotWallet.id)).toHaveLength(1);
+    });
+  });
+
+  describe("batch.failed", () => {
+    it("puts a sweep batch's items back to queued with the reason and a pause, or failed when attempts ran out", async () => {
+      const partner = await createPartner(db);
+      const hotWallet = await createHotWallet(db, partner, { status: "active" });
+      const { batchId, sweepIds } = await createSweepBatch(db, partner, hotWallet, [
+        { kind: "repeat", withAuthorization: false, outcome: null, attempts: 2 },
+        { kind: "first_new", withAuthorization: true, outcome: null, attempts: 5 },
+      ]);
+
+      await deliver("batch.failed", { batchId, chainId: 97, reason: "insufficient_gas_balance" });
+
+      const [retried, failed] = await Promise.all(sweepIds.map((id) => db.sweep.findUniqueOrThrow({ where: { id } })));
+      expect(retried).toMatchObject({ status: "queued", reason: "insufficient_gas_balance", nextAttemptAt: new Date(NOW.getTime() + 10_000), batchId: null });
+      expect(failed).toMatchObject({ status: "failed", reason: "insufficient_gas_balance", nextAttemptAt: null, batchId });
+      const after = await written(partner.partnerId);
+      expect(after.ledger).toEqual([]);
+      expect(after.events.map((e) => [e.type, e.subjectId])).toEqual([["sweep.failed", sweepIds[1]]]);
+      expect(await wakes(hotWallet.id)).toHaveLength(1);
+    });
+
+    it("fails a pending hot wallet with the reason as its error, and ignores a deployment replaced by a later registration", async () => {
+      const partner = await createPartner(db);
+      const hotWallet = await createHotWallet(db, partner, { status: "pending" });
+      const stale = await createDeployBatch(db, partner, hotWallet, "failed");
+      await sleep(5);
+      const latest = await createDeployBatch(db, partner, hotWallet, "failed");
+
+      await deliver("batch.failed", { batchId: stale.id, chainId: 97, reason: "chain_unavailable" });
+      expect(await db.hotWallet.findUniqueOrThrow({ where: { id: hotWallet.id } })).toMatchObject({ status: "pending", error: null });
+
+      await deliver("batch.failed", { batchId: latest.id, chainId: 97, reason: "insufficient_gas_balance" });
+      expect(await db.hotWallet.findUniqueOrThrow({ where: { id: hotWallet.id } })).toMatchObject({ status: "failed", error: "insufficient_gas_balance", txHash: null });
+      const after = await written(partner.partnerId);
+      expect(after.events.map((e) => [e.type, e.subjectId, e.dedupeKey])).toEqual([["hot_wallet.failed", hotWallet.id, `hot_wallet.failed:${hotWallet.id}:${latest.id}`]]);
+      expect(after.ledger).toEqual([]);
+    });
+  });
+
+  describe("tx.outcome of a delegate deployment", () => {
+    it("activates the hot wallet when its delegate has code on the chain", async () => {
+      const partner = await createPartner(db);
+      const address = randomAddress();
+      const delegate = delegateAddress(factoryAddress(97), address, partner.gasWallet);
+      const hotWallet = await createHotWallet(db, partner, { status: "pending", address, delegate });
+      const batch = await createDeployBatch(db, partner, hotWallet, "confirmed");
+      const factory = contractAt("DelegateFactory", factoryAddress(97), await chain.provider.getSigner(0));
+      const receipt = (await (await factory.getFunction("deploy")(address, partner.gasWallet)).wait())!;
+      expect(await chain.provider.getCode(delegate)).not.toBe("0x");
+      const transaction = await createConfirmedTransaction(db, partner, batch.id, { hash: receipt.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.gasPrice, succeeded: receipt.status === 1 });
+
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+
+      expect(await db.hotWallet.findUniqueOrThrow({ where: { id: hotWallet.id } })).toMatchObject({ status: "active", error: null, txHash: receipt.hash });
+      const after = await written(partner.partnerId);
+      expect(after.events.map((e) => [e.type, e.subjectId])).toEqual([["hot_wallet.active", hotWallet.id]]);
+      expect(amounts(after.ledger)).toEqual([{ kind: "gas", amount: -(receipt.gasUsed * receipt.gasPrice), sweepId: null, txHash: receipt.hash, dedupeKey: `gas:${receipt.hash}` }]);
+    });
+
+    it("fails the hot wallet not_deployed when the transaction went through and the delegate has no code", async () => {
+      const partner = await createPartner(db);
+      const hotWallet = await createHotWallet(db, partner, { status: "pending" });
+      const batch = await createDeployBatch(db, partner, hotWallet, "confirmed");
+      const transaction = await createConfirmedTransaction(db, partner, batch.id, { gasUsed: 30_000n, effectiveGasPrice: 5n, succeeded: true });
+
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+
+      expect(await db.hotWallet.findUniqueOrThrow({ where: { id: hotWallet.id } })).toMatchObject({ status: "failed", error: "not_deployed", txHash: null });
+      const after = await written(partner.partnerId);
+      expect(after.events.map((e) => [e.type, e.subjectId])).toEqual([["hot_wallet.failed", hotWallet.id]]);
+      expect(amounts(after.ledger)).toEqual([{ kind: "gas", amount: -150_000n, sweepId: null, txHash: transaction.hash, dedupeKey: `gas:${transaction.hash}` }]);
+    });
+  });
+
+  it("books only the gas of a gap filler, with or without a batch", async () => {
+    const partner = await createPartner(db);
+    const batch = await db.batch.create({ data: { chainId: 97, gasWalletId: partner.gasWalletId, purpose: "gap_fill", status: "confirmed" } });
+    const withBatch = await createConfirmedTransaction(db, partner, batch.id, { gasUsed: 21_000n, effectiveGasPrice: MAX_UINT256 / 10n ** 6n, succeeded: true });
+    const alone = await createConfirmedTransaction(db, partner, null, { gasUsed: 21_000n, effectiveGasPrice: 1n, succeeded: true });
+
+    await deliver("tx.outcome", { chainId: 97, transactionId: withBatch.id });
+    await deliver("tx.outcome", { chainId: 97, transactionId: alone.id });
+
+    const after = await written(partner.partnerId);
+    expect(amounts(after.ledger)).toEqual([
+      { kind: "gas", amount: -21_000n * (MAX_UINT256 / 10n ** 6n), sweepId: null, txHash: withBatch.hash, dedupeKey: `gas:${withBatch.hash}` },
+      { kind: "gas", amount: -21_000n, sweepId: null, txHash: alone.hash, dedupeKey: `gas:${alone.hash}` },
+    ]);
+    expect(after.events).toEqual([]);
+  });
+
+  it("refuses an outcome of a transaction it does not know, so the message ends in the dead-letter queue", async () => {
+    await expect(settleTransaction(deps, { chainId: 97, transactionId: randomUUID() }, logger)).rejects.toThrow(/is unknown/);
+  });
+});
