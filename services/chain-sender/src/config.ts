@@ -1,6 +1,40 @@
+import { parseKek } from "@sweep/chain";
 import { loadConfig, perChainWorkerEnv } from "@sweep/common";
-import type { z } from "zod";
+import { z } from "zod";
 
-export const chainSenderEnv = perChainWorkerEnv(8082);
+const isKek = (value: string) => {
+  try {
+    parseKek(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const kekMessage = "must be 32 bytes, as 64 hex characters or base64";
+
+const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).max(3_600_000).default(fallback);
+
+export const chainSenderEnv = perChainWorkerEnv(8082).extend({
+  /** the key-encryption key the gas wallet keys are sealed under (32 bytes, hex or base64); testnet may run without */
+  KEY_ENCRYPTION_KEY: z.string().refine(isKek, kekMessage).optional(),
+  /** earlier key-encryption keys, comma-separated, still accepted for decrypting */
+  KEY_ENCRYPTION_KEYS_OLD: z
+    .string()
+    .refine((value) => value.split(",").filter(Boolean).every(isKek), `each ${kekMessage}`)
+    .optional(),
+  /** how often each chain's in-flight transactions are checked (receipts, rebroadcast, replacement, nonce gaps) */
+  WATCH_INTERVAL_MS: ms(500, 10),
+  /** a transaction not mined this long after its broadcast is replaced at the same nonce with higher fees */
+  REPLACE_AFTER_MS: ms(15_000),
+  /** a nonce missing below our in-flight transactions is filled with a self-transfer once the gap lasted this long */
+  NONCE_GAP_GRACE_MS: ms(10_000, 0),
+  /** a head-of-line transaction the node keeps refusing this long is abandoned and its nonce filled */
+  DROP_AFTER_MS: ms(60_000),
+  /** one JSON-RPC call longer than this counts as chain_unavailable */
+  RPC_TIMEOUT_MS: ms(10_000, 100),
+  /** headroom on eth_estimateGas, basis points (2000 = +20%), never beyond the block gas limit */
+  GAS_LIMIT_MARGIN_BPS: z.coerce.number().int().min(0).max(10_000).default(2_000),
+});
+
 export type Config = z.infer<typeof chainSenderEnv>;
 export const loadChainSenderConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(chainSenderEnv, env);

@@ -1,22 +1,55 @@
 import { closeServer, runService, startHealthServer } from "@sweep/common";
-import { environmentChainIds, servedChains } from "@sweep/chain";
+import { environmentChainIds, resolveKeks, servedChains } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
+import { BatchSender } from "./batch-sender";
+import { ChainClient } from "./chain-client";
 import { loadChainSenderConfig } from "./config";
+import { startSenderConsumers } from "./consumers";
+import { DeployRequests } from "./deploy-requests";
+import { GasWalletSigners } from "./gas-wallet-signers";
+import { ChainWatcher } from "./watcher";
 
 void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, logger }) => {
   const chains = servedChains(config.SERVICE_ENV, config.CHAINS);
-  logger.info("serving chains", { chains: chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })) });
+  logger.info("serving chains", { chains: chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl, confirmations: c.confirmations })) });
+  const signers = new GasWalletSigners(resolveKeks(config, (message) => logger.warn(message)).all);
   const db = createDb(config.DATABASE_URL);
   await db.$queryRaw`SELECT 1`;
 
   const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db });
+  const names = messaging.topology.names;
+
+  const perChain = chains.map((chain) => {
+    const client = new ChainClient(chain, config.RPC_TIMEOUT_MS);
+    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, logger });
+    const deploys = new DeployRequests({ db, client, sender, logger });
+    const watcher = new ChainWatcher({
+      db,
+      names,
+      client,
+      signers,
+      logger,
+      intervalMs: config.WATCH_INTERVAL_MS,
+      replaceAfterMs: config.REPLACE_AFTER_MS,
+      gapGraceMs: config.NONCE_GAP_GRACE_MS,
+      dropAfterMs: config.DROP_AFTER_MS,
+    });
+    return { chainId: chain.chainId, sender, deploys, watcher, provider: chain.provider };
+  });
+
+  // Resuming stored transactions first: a batch.ready for a batch already sent only needs the watcher.
+  for (const { watcher } of perChain) watcher.start();
+  const consumers = await startSenderConsumers(messaging, perChain, logger);
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
 
   return [
     { name: "database", close: () => db.$disconnect() },
+    { name: "chain providers", close: () => perChain.forEach((c) => c.provider.destroy()) },
     ...messaging.closers,
+    { name: "watchers", close: () => Promise.all(perChain.map((c) => c.watcher.stop())) },
+    { name: "consumers", close: () => Promise.all(consumers.map((c) => c.stop())) },
     { name: "health", close: () => closeServer(health) },
   ];
 });

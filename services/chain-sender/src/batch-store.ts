@@ -1,0 +1,168 @@
+import type { AttemptFailureReason } from "@sweep/common";
+import { enqueueOutbox, toBigInt, toBigIntOrNull, toDecimal, type Db, type Tx } from "@sweep/db";
+import { recordEvent } from "@sweep/lifecycle";
+import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import type { GasWalletRow } from "./gas-wallet-signers";
+import { chooseNonce } from "./nonces";
+import type { SignedTransaction } from "./signing";
+import type { BatchItemRow } from "./sweep-plan";
+
+interface BatchBase {
+  id: string;
+  chainId: number;
+  partnerId: string;
+  gasWallet: GasWalletRow;
+  hotWalletId: string;
+  /** fees accrued and not withdrawn: kept on the gas wallet, not spent on gas */
+  feesDue: bigint;
+}
+export type SweepBatchToSend = BatchBase & { purpose: "sweep"; delegate: string; items: BatchItemRow[] };
+export type DeployBatchToSend = BatchBase & { purpose: "deploy_delegate"; hotWallet: string };
+export type BatchToSend = SweepBatchToSend | DeployBatchToSend;
+
+/** An open batch this sender can send, or why there is nothing to do. */
+export async function loadOpenBatch(db: Db, batchId: string, chainId: number): Promise<{ batch: BatchToSend } | { skip: string }> {
+  const batch = await db.batch.findUnique({ where: { id: batchId }, include: { hotWallet: true } });
+  if (!batch) return { skip: "no such batch" };
+  if (batch.chainId !== chainId) return { skip: `the batch is of chain ${batch.chainId}` };
+  if (batch.status !== "open") return { skip: `the batch is ${batch.status}` };
+  if (!batch.hotWallet) return { skip: `a ${batch.purpose} batch without a hot wallet` };
+  const gasWallet = await db.gasWallet.findUniqueOrThrow({
+    where: { id: batch.gasWalletId },
+    select: { id: true, address: true, encryptedKey: true, kekId: true, partnerId: true },
+  });
+  const base = {
+    id: batch.id,
+    chainId,
+    partnerId: gasWallet.partnerId,
+    gasWallet: { id: gasWallet.id, address: gasWallet.address, encryptedKey: gasWallet.encryptedKey, kekId: gasWallet.kekId },
+    hotWalletId: batch.hotWallet.id,
+    feesDue: await feesDue(db, gasWallet.partnerId, chainId),
+  };
+  if (batch.purpose === "deploy_delegate") return { batch: { ...base, purpose: "deploy_delegate", hotWallet: batch.hotWallet.address } };
+  if (batch.purpose !== "sweep") return { skip: `${batch.purpose} batches are not sent by this version` };
+  // Items whose sweep is no longer processing in this batch were settled by an earlier attempt (dropped by simulation).
+  const items = await db.batchItem.findMany({
+    where: { batchId, sweep: { status: "processing", batchId } },
+    include: { sweep: true },
+    orderBy: { position: "asc" },
+  });
+  return {
+    batch: {
+      ...base,
+      purpose: "sweep",
+      delegate: batch.hotWallet.delegate,
+      items: items.map((item) => ({
+        position: item.position,
+        sweepId: item.sweep!.id,
+        withAuthorization: item.withAuthorization,
+        sweep: {
+          account: item.sweep!.account,
+          tokenAddress: item.sweep!.tokenAddress,
+          amount: toBigIntOrNull(item.sweep!.amount),
+          keepOneUnit: item.sweep!.keepOneUnit,
+          authorization: item.sweep!.authorization,
+        },
+      })),
+    },
+  };
+}
+
+/**
+ * Fees accrued minus credits, less what was withdrawn (with its gas): ledger amounts carry the sign
+ * of the gas wallet's balance, so fees and charges are negative, credits and withdrawals too.
+ */
+async function feesDue(db: Db, partnerId: string, chainId: number): Promise<bigint> {
+  const sums = await db.ledgerEntry.groupBy({
+    by: ["kind"],
+    where: { partnerId, chainId, kind: { in: ["fee", "fee_charge", "fee_credit", "withdrawal"] } },
+    _sum: { amount: true },
+  });
+  const sum = (kind: string) => {
+    const value = sums.find((s) => s.kind === kind)?._sum.amount;
+    return value ? toBigInt(value) : 0n;
+  };
+  const due = -(sum("fee") + sum("fee_charge") + sum("fee_credit")) + sum("withdrawal");
+  return due > 0n ? due : 0n;
+}
+
+/** What one attempt at a batch came to. `dropped` are the sweeps the simulation showed would fail. */
+export type Attempt =
+  | { type: "failed"; reason: AttemptFailureReason; dropped: string[] }
+  | { type: "empty"; dropped: string[] }
+  | { type: "send"; dropped: string[]; chainPending: bigint; sign: (nonce: bigint) => Promise<SignedTransaction> };
+
+export interface StoredTransaction {
+  id: string;
+  hash: string;
+  rawTx: string;
+  nonce: bigint;
+}
+
+/**
+ * Records an attempt in one database transaction, guarded by the batch still being open (a
+ * redelivered message or a second instance changes nothing): dropped sweeps rejected would_fail;
+ * then the batch failed (batch.failed), settled without a transaction (hot_wallet.wake: no ledger
+ * work follows), or sent with its signed transaction stored and the gas wallet's next nonce
+ * advanced, before anything is broadcast. Returns the stored transaction to broadcast.
+ */
+export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSend, attempt: Attempt): Promise<StoredTransaction | null> {
+  return db.$transaction(
+    async (tx) => {
+      // The gas wallet's nonce row is locked first, so attempts of one gas wallet serialize.
+      await tx.$executeRaw`INSERT INTO gas_wallet_chain_states (gas_wallet_id, chain_id, updated_at)
+                           VALUES (${batch.gasWallet.id}::uuid, ${batch.chainId}, now()) ON CONFLICT DO NOTHING`;
+      const [state] = await tx.$queryRaw<Array<{ next_nonce: bigint | null }>>`
+        SELECT next_nonce FROM gas_wallet_chain_states
+         WHERE gas_wallet_id = ${batch.gasWallet.id}::uuid AND chain_id = ${batch.chainId} FOR UPDATE`;
+      const status = attempt.type === "failed" ? "failed" : attempt.type === "empty" ? "confirmed" : "sent";
+      const reason = attempt.type === "failed" ? attempt.reason : null;
+      const claimed = await tx.batch.updateMany({ where: { id: batch.id, status: "open" }, data: { status, reason } });
+      if (claimed.count === 0) return null;
+      await rejectWouldFail(tx, names, batch, attempt.dropped);
+
+      if (attempt.type === "failed") {
+        await enqueueOutbox(tx, outboxDraft("batch.failed", { batchId: batch.id, chainId: batch.chainId, reason: attempt.reason }, names));
+        return null;
+      }
+      if (attempt.type === "empty") {
+        await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: batch.hotWalletId, chainId: batch.chainId }, names));
+        return null;
+      }
+      const highest = await tx.chainTransaction.aggregate({ where: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id }, _max: { nonce: true } });
+      const nonce = chooseNonce({ nextNonce: state?.next_nonce ?? null, chainPending: attempt.chainPending, highestStored: highest._max.nonce });
+      const signed = await attempt.sign(nonce);
+      const stored = await tx.chainTransaction.create({
+        data: {
+          chainId: batch.chainId,
+          gasWalletId: batch.gasWallet.id,
+          batchId: batch.id,
+          nonce,
+          hash: signed.hash,
+          rawTx: signed.rawTx,
+          status: "signed",
+          gasLimit: signed.gasLimit,
+          maxFeePerGas: toDecimal(signed.fees.maxFeePerGas),
+          maxPriorityFeePerGas: toDecimal(signed.fees.maxPriorityFeePerGas),
+        },
+        select: { id: true, hash: true, rawTx: true, nonce: true },
+      });
+      await tx.gasWalletChainState.update({
+        where: { gasWalletId_chainId: { gasWalletId: batch.gasWallet.id, chainId: batch.chainId } },
+        data: { nextNonce: nonce + 1n },
+      });
+      return stored;
+    },
+    { timeout: 30_000 },
+  );
+}
+
+async function rejectWouldFail(tx: Tx, names: QueueNames, batch: BatchToSend, sweepIds: readonly string[]): Promise<void> {
+  for (const sweepId of sweepIds) {
+    const rejected = await tx.sweep.updateMany({
+      where: { id: sweepId, batchId: batch.id, status: "processing" },
+      data: { status: "rejected", reason: "would_fail", nextAttemptAt: null },
+    });
+    if (rejected.count > 0) await recordEvent(tx, names, { partnerId: batch.partnerId, type: "sweep.rejected", subjectId: sweepId });
+  }
+}

@@ -1,0 +1,21 @@
+import type { Logger } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import type { ChainClient } from "./chain-client";
+import { countsAsSent, type BroadcastVerdict } from "./node-errors";
+import { markBroadcast } from "./transaction-store";
+
+/**
+ * Sends a stored transaction's raw bytes. "Already known", "nonce too low" and "replacement
+ * underpriced" mean a transaction of ours holds or held the nonce: it counts as sent, and the
+ * receipts of the nonce's stored transactions tell which one was mined.
+ */
+export async function broadcastStored(db: Db, client: ChainClient, stored: { id: string; rawTx: string }, logger: Logger): Promise<"accepted" | BroadcastVerdict> {
+  const verdict = await client.broadcast(stored.rawTx);
+  if (countsAsSent(verdict)) {
+    await markBroadcast(db, stored.id);
+    logger.info("transaction broadcast", { verdict });
+  } else {
+    logger.warn("transaction not broadcast", { verdict });
+  }
+  return verdict;
+}

@@ -1,0 +1,67 @@
+import { BATCH_GAS_TOO_LOW_SELECTOR } from "@sweep/contracts";
+import { makeError } from "ethers";
+import { AttemptFailure, ChainCallError, broadcastVerdict, countsAsSent, estimateFailureReason, failureReason, isUnsupportedMethod } from "./node-errors";
+
+/** An error as ethers raises it for a JSON-RPC error answer. */
+const rpcError = (message: string, code = -32000) => makeError("could not coalesce error", "UNKNOWN_ERROR", { error: { code, message } });
+const connectionRefused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:8545"), { code: "ECONNREFUSED" });
+
+describe("failure reasons", () => {
+  it.each([
+    ["this service's own verdict", new AttemptFailure("insufficient_gas_balance", "short"), "insufficient_gas_balance"],
+    ["a node that failed a call", new ChainCallError("eth_getBalance", connectionRefused), "chain_unavailable"],
+    ["a call that timed out", new ChainCallError("eth_call", new Error("no answer within 10000 ms")), "chain_unavailable"],
+    ["anything else, never the node's words", new TypeError("Cannot read properties of undefined"), "internal"],
+    ["not even an Error", "boom", "internal"],
+  ])("%s", (_name, err, reason) => {
+    expect(failureReason(err)).toBe(reason);
+  });
+
+  it.each([
+    ["the delegate's BatchGasTooLow", makeError("execution reverted", "CALL_EXCEPTION", { data: BATCH_GAS_TOO_LOW_SELECTOR, action: "estimateGas", reason: null, transaction: { to: null, data: "0x" }, invocation: null, revert: null }), "gas_limit_exceeded"],
+    ["geth: gas required exceeds allowance", rpcError("gas required exceeds allowance (30000000)"), "gas_limit_exceeded"],
+    ["exceeds block gas limit", rpcError("exceeds block gas limit"), "gas_limit_exceeded"],
+    ["insufficient funds", makeError("insufficient funds", "INSUFFICIENT_FUNDS", { transaction: {} }), "insufficient_gas_balance"],
+    ["another revert (Unauthorized)", makeError("execution reverted", "CALL_EXCEPTION", { data: "0x82b42900", action: "estimateGas", reason: null, transaction: { to: null, data: "0x" }, invocation: null, revert: null }), "internal"],
+    ["no connection", connectionRefused, "chain_unavailable"],
+    ["an odd error answer", rpcError("header not found"), "chain_unavailable"],
+  ])("estimate refused by %s", (_name, err, reason) => {
+    expect(estimateFailureReason(new ChainCallError("eth_estimateGas", err))).toBe(reason);
+  });
+});
+
+describe("broadcast verdicts", () => {
+  it.each([
+    ["geth: already known", rpcError("already known"), "known", true],
+    ["anvil: transaction already imported", rpcError("transaction already imported", -32003), "known", true],
+    ["nethermind: AlreadyKnown", rpcError("AlreadyKnown"), "known", true],
+    ["nonce too low (ethers' NONCE_EXPIRED)", makeError("nonce has already been used", "NONCE_EXPIRED", { transaction: {} }), "nonce_used", true],
+    ["nonce too low (raw)", rpcError("nonce too low: next nonce 5, tx nonce 4"), "nonce_used", true],
+    ["replacement underpriced", makeError("replacement fee too low", "REPLACEMENT_UNDERPRICED", { transaction: {} }), "underpriced", true],
+    ["replacement underpriced (raw)", rpcError("replacement transaction underpriced"), "underpriced", true],
+    ["insufficient funds", makeError("insufficient funds for intrinsic transaction cost", "INSUFFICIENT_FUNDS", { transaction: {} }), "insufficient_funds", false],
+    ["fee cap below the base fee", rpcError("max fee per gas less than block base fee", -32003), "refused", false],
+    ["no connection", connectionRefused, "unavailable", false],
+    ["a timeout", new Error("no answer within 10000 ms"), "unavailable", false],
+  ])("%s", (_name, err, verdict, sent) => {
+    const v = broadcastVerdict(new ChainCallError("eth_sendRawTransaction", err));
+    expect(v).toBe(verdict);
+    expect(countsAsSent(v)).toBe(sent);
+  });
+
+  it("counts an accepted transaction as sent", () => {
+    expect(countsAsSent("accepted")).toBe(true);
+  });
+});
+
+describe("unsupported methods", () => {
+  it.each([
+    ["anvil: Method not found", rpcError("Method not found", -32601), true],
+    ["geth: the method does not exist", rpcError("the method eth_simulateV1 does not exist/is not available"), true],
+    ["ethers' UNSUPPORTED_OPERATION", makeError("unsupported operation", "UNSUPPORTED_OPERATION", { operation: "eth_simulateV1" }), true],
+    ["another error answer", rpcError("header not found"), false],
+    ["no connection", connectionRefused, false],
+  ])("%s: %s", (_name, err, expected) => {
+    expect(isUnsupportedMethod(new ChainCallError("eth_simulateV1", err))).toBe(expected);
+  });
+});

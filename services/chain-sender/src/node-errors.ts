@@ -1,0 +1,115 @@
+import type { AttemptFailureReason } from "@sweep/common";
+import { BATCH_GAS_TOO_LOW_SELECTOR } from "@sweep/contracts";
+
+/** An attempt that cannot go on, for a reason of the spec's (found by this service's own checks). */
+export class AttemptFailure extends Error {
+  constructor(
+    readonly reason: AttemptFailureReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = "AttemptFailure";
+  }
+}
+
+/** A JSON-RPC call that failed: no answer in time, no connection, or an error answer. */
+export class ChainCallError extends Error {
+  constructor(
+    readonly method: string,
+    override readonly cause: unknown,
+  ) {
+    super(`${method} failed: ${nodeMessage(cause)}`);
+    this.name = "ChainCallError";
+  }
+}
+
+interface ErrorShape {
+  code?: unknown;
+  message?: unknown;
+  shortMessage?: unknown;
+  data?: unknown;
+  error?: { code?: unknown; message?: unknown; data?: unknown };
+  info?: { error?: { code?: unknown; message?: unknown; data?: unknown } };
+}
+
+function shape(err: unknown): ErrorShape {
+  return typeof err === "object" && err !== null ? (err as ErrorShape) : {};
+}
+
+/** The node's own words for an error (ethers keeps them under `error` or `info.error`), for logs and pattern checks only. */
+export function nodeMessage(err: unknown): string {
+  const e = shape(err instanceof ChainCallError ? err.cause : err);
+  for (const candidate of [e.error?.message, e.info?.error?.message, e.shortMessage, e.message]) {
+    if (typeof candidate === "string" && candidate !== "") return candidate;
+  }
+  return String(err);
+}
+
+/** The node answered with a JSON-RPC error (as opposed to a connection failure or a timeout). */
+function isNodeAnswer(err: unknown): boolean {
+  const e = shape(err);
+  if (["NONCE_EXPIRED", "REPLACEMENT_UNDERPRICED", "INSUFFICIENT_FUNDS", "CALL_EXCEPTION"].includes(String(e.code))) return true;
+  return typeof e.error?.code === "number" || typeof e.info?.error?.code === "number";
+}
+
+/** The reason an attempt failed: this service's own verdict, chain_unavailable for a node that failed us, internal otherwise. */
+export function failureReason(err: unknown): AttemptFailureReason {
+  if (err instanceof AttemptFailure) return err.reason;
+  if (err instanceof ChainCallError) return "chain_unavailable";
+  return "internal";
+}
+
+/** The node does not offer the method (JSON-RPC -32601, "method not found"). */
+export function isUnsupportedMethod(err: unknown): boolean {
+  const cause = err instanceof ChainCallError ? err.cause : err;
+  const e = shape(cause);
+  if (e.code === "UNSUPPORTED_OPERATION" || e.error?.code === -32601 || e.info?.error?.code === -32601) return true;
+  return /method not found|does not exist\/is not available|not supported/i.test(nodeMessage(cause));
+}
+
+/**
+ * Why eth_estimateGas refused a transaction: the delegate's BatchGasTooLow or the node's "gas
+ * required exceeds allowance" mean no block can hold it; "insufficient funds" that the gas wallet
+ * cannot pay; another revert means the call itself is wrong (internal); anything else is the node
+ * failing us.
+ */
+export function estimateFailureReason(err: unknown): AttemptFailureReason {
+  const cause = err instanceof ChainCallError ? err.cause : err;
+  const e = shape(cause);
+  const data = [e.data, e.error?.data, e.info?.error?.data].find((d) => typeof d === "string") as string | undefined;
+  if (data?.toLowerCase().startsWith(BATCH_GAS_TOO_LOW_SELECTOR)) return "gas_limit_exceeded";
+  const message = nodeMessage(cause);
+  if (/gas required exceeds|exceeds block gas limit|intrinsic gas too high|out of gas/i.test(message)) return "gas_limit_exceeded";
+  if (e.code === "INSUFFICIENT_FUNDS" || /insufficient funds/i.test(message)) return "insufficient_gas_balance";
+  if (e.code === "CALL_EXCEPTION") return "internal";
+  return "chain_unavailable";
+}
+
+/**
+ * What an eth_sendRawTransaction error says about a transaction we stored:
+ * - known: the node has it already ("already known", anvil's "already imported");
+ * - nonce_used: its nonce was mined (ours or another transaction: the receipts tell);
+ * - underpriced: a transaction of ours with that nonce and higher or equal fees is in the pool;
+ * - insufficient_funds: the gas wallet cannot pay for it now;
+ * - refused: the node answered with another error;
+ * - unavailable: no answer (connection, timeout).
+ * The first three count as sent.
+ */
+export type BroadcastVerdict = "known" | "nonce_used" | "underpriced" | "insufficient_funds" | "refused" | "unavailable";
+
+export function broadcastVerdict(err: unknown): BroadcastVerdict {
+  const cause = err instanceof ChainCallError ? err.cause : err;
+  const code = String(shape(cause).code);
+  const message = nodeMessage(cause);
+  if (/already known|already imported|known transaction|already in (the )?(mem)?pool|alreadyknown/i.test(message)) return "known";
+  if (code === "NONCE_EXPIRED" || /nonce too low|nonce has already been used/i.test(message)) return "nonce_used";
+  if (code === "REPLACEMENT_UNDERPRICED" || /replacement transaction underpriced|replacement fee too low/i.test(message)) return "underpriced";
+  if (code === "INSUFFICIENT_FUNDS" || /insufficient funds/i.test(message)) return "insufficient_funds";
+  return isNodeAnswer(cause) ? "refused" : "unavailable";
+}
+
+export type SentVerdict = "accepted" | "known" | "nonce_used" | "underpriced";
+
+export function countsAsSent(verdict: BroadcastVerdict | "accepted"): verdict is SentVerdict {
+  return verdict === "accepted" || verdict === "known" || verdict === "nonce_used" || verdict === "underpriced";
+}

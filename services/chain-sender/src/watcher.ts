@@ -1,0 +1,246 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { NATIVE_TRANSFER_GAS } from "@sweep/chain";
+import type { Logger } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import type { QueueNames } from "@sweep/messaging";
+import { broadcastStored } from "./broadcast";
+import type { ChainClient } from "./chain-client";
+import { bumpFees, highestFees, initialFees, type Fees } from "./fees";
+import type { GasWalletRow, GasWalletSigners } from "./gas-wallet-signers";
+import { countsAsSent } from "./node-errors";
+import { nonceGaps } from "./nonces";
+import { contentOf, signTransaction, type SignedTransaction } from "./signing";
+import {
+  abandonNonce,
+  confirmedNoncesFrom,
+  gasWalletsById,
+  inFlightTransactions,
+  settleMined,
+  storeGapFill,
+  storeReplacement,
+  transactionsAtNonces,
+  type InFlightTransaction,
+} from "./transaction-store";
+import { isFinal, isStuck, nonceTakenByOther } from "./watch-rules";
+
+export interface WatcherOptions {
+  db: Db;
+  names: QueueNames;
+  client: ChainClient;
+  signers: GasWalletSigners;
+  logger: Logger;
+  intervalMs: number;
+  replaceAfterMs: number;
+  gapGraceMs: number;
+  dropAfterMs: number;
+}
+
+interface WalletView {
+  wallet: GasWalletRow;
+  head: number;
+  /** the chain's nonce count at the latest block, at the confirmation depth, and with the node's pool */
+  latest: bigint;
+  atDepth: bigint;
+  pending: bigint;
+  now: number;
+  logger: Logger;
+}
+
+/**
+ * Watches one chain's stored, unsettled transactions, from the database alone (so a restarted or
+ * second instance resumes where the last one stopped): settles what was mined at the confirmation
+ * depth, rebroadcasts what the node does not know, replaces what is stuck at the same nonce with the
+ * same content and higher fees, gives up a nonce another transaction took, and fills nonce gaps
+ * with self-transfers.
+ */
+export class ChainWatcher {
+  /** `<gas wallet id>:<nonce>` → since when the node refuses every transaction of that nonce */
+  private readonly refusedSince = new Map<string, number>();
+  /** `<gas wallet id>:<nonce>` → when the gap was first seen */
+  private readonly gapSince = new Map<string, number>();
+  private readonly stopping = new AbortController();
+  private running?: Promise<void>;
+  private resumed = false;
+
+  constructor(private readonly options: WatcherOptions) {}
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping.signal.aborted) {
+      try {
+        await this.runOnce();
+      } catch (err) {
+        this.options.logger.warn("watch round failed", { chainId: this.options.client.chainId, error: err instanceof Error ? err.message : String(err) });
+      }
+      await sleep(this.options.intervalMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+    }
+  }
+
+  /** One round over every unsettled transaction of the chain. */
+  async runOnce(): Promise<void> {
+    const { db, client, logger } = this.options;
+    const rows = await inFlightTransactions(db, client.chainId);
+    if (!this.resumed) {
+      this.resumed = true;
+      if (rows.length > 0) logger.info("resuming stored transactions", { chainId: client.chainId, count: rows.length });
+    }
+    const nonces = new Set(rows.map((r) => nonceKey(r.gasWalletId, r.nonce)));
+    for (const key of this.refusedSince.keys()) if (!nonces.has(key)) this.refusedSince.delete(key);
+    if (rows.length === 0) {
+      this.gapSince.clear();
+      return;
+    }
+    const head = await client.headNumber();
+    const wallets = await gasWalletsById(db, [...new Set(rows.map((r) => r.gasWalletId))]);
+    for (const wallet of wallets) {
+      const walletLogger = logger.child({ chainId: client.chainId, gasWallet: wallet.address });
+      try {
+        await this.watchWallet(wallet, rows.filter((r) => r.gasWalletId === wallet.id), head, walletLogger);
+      } catch (err) {
+        walletLogger.warn("could not watch the gas wallet's transactions this round", { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
+  private async watchWallet(wallet: GasWalletRow, rows: InFlightTransaction[], head: number, logger: Logger): Promise<void> {
+    const { client } = this.options;
+    const confirmations = client.chain.confirmations;
+    // Nonce counts are read before any receipt, so a transaction of ours mined in between cannot pass for another's.
+    const [latest, pending] = await Promise.all([client.nonceAt(wallet.address, "latest"), client.nonceAt(wallet.address, "pending")]);
+    const atDepth = confirmations <= 1 ? latest : await client.nonceAt(wallet.address, Math.max(0, head - confirmations + 1));
+    const view: WalletView = { wallet, head, latest, atDepth, pending: pending > latest ? pending : latest, now: Date.now(), logger };
+
+    const byNonce = new Map<bigint, InFlightTransaction[]>();
+    for (const row of rows) byNonce.set(row.nonce, [...(byNonce.get(row.nonce) ?? []), row]);
+    for (const [nonce, group] of byNonce) {
+      await this.watchNonce(view, nonce, group, logger.child({ nonce: nonce.toString(), batchId: group[0]!.batch?.id }));
+    }
+    await this.fillGaps(view, [...byNonce.keys()]);
+  }
+
+  private async watchNonce(view: WalletView, nonce: bigint, group: InFlightTransaction[], logger: Logger): Promise<void> {
+    const { db, names, client } = this.options;
+    const receipts = await Promise.all(group.map((row) => client.receipt(row.hash)));
+    const minedAt = receipts.findIndex((r) => r !== null);
+    if (minedAt >= 0) {
+      const receipt = receipts[minedAt]!;
+      const mined = group[minedAt]!;
+      if (!isFinal(receipt.blockNumber, view.head, client.chain.confirmations)) return;
+      if (await settleMined(db, names, mined, receipt, logger)) {
+        logger.info("transaction confirmed", { transactionId: mined.id, hash: mined.hash, blockNumber: receipt.blockNumber, succeeded: receipt.succeeded });
+      }
+      return;
+    }
+    if (nonceTakenByOther(nonce, view.atDepth)) {
+      const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason: "nonce_conflict" });
+      if (abandoned) logger.warn("another transaction took the nonce; batch failed", { batchIds: abandoned.batchIds, reason: "nonce_conflict" });
+      return;
+    }
+
+    const current = group[group.length - 1]!;
+    const txLogger = logger.child({ transactionId: current.id, hash: current.hash });
+    const stuck = nonce === view.latest && isStuck(current.broadcastAt ?? current.createdAt, new Date(view.now), this.options.replaceAfterMs);
+    if (current.status === "broadcast" && (await client.isKnown(current.hash))) {
+      if (stuck) await this.replace(view, current, txLogger);
+      return;
+    }
+    const key = nonceKey(view.wallet.id, nonce);
+    const verdict = await broadcastStored(db, client, current, txLogger);
+    if (countsAsSent(verdict)) {
+      this.refusedSince.delete(key);
+      return;
+    }
+    if (verdict === "unavailable") return;
+    // An earlier version of this nonce still in the pool holds it: nothing is blocked (say, a replacement the gas wallet cannot pay for).
+    for (const earlier of group.slice(0, -1)) if (await client.isKnown(earlier.hash)) return;
+    const since = this.refusedSince.get(key) ?? view.now;
+    this.refusedSince.set(key, since);
+    // Only the next nonce to mine blocks the others; a gap filler is never given up (another would take its place).
+    if (nonce !== view.latest) return;
+    if (current.batch?.purpose !== "gap_fill" && view.now - since >= this.options.dropAfterMs) await this.dropAndFill(view, nonce, verdict, txLogger);
+    // Higher fees may be what the node wants (a fee cap below the base fee); they cannot help a gas wallet that cannot pay.
+    else if (verdict === "refused" && stuck) await this.replace(view, current, txLogger);
+  }
+
+  /** The same content at the same nonce with fees above every earlier transaction of that nonce and the current market. */
+  private async replace(view: WalletView, current: InFlightTransaction, logger: Logger): Promise<void> {
+    const { db, client } = this.options;
+    const { fees, replacement } = await this.nextAtNonce(view, current.nonce);
+    const signed = await signTransaction(this.signer(view), client.chain.provider, contentOf(current.rawTx), fees);
+    const stored = await storeReplacement(db, current, signed, replacement);
+    if (!stored) return;
+    const replacementLogger = logger.child({ transactionId: stored.id, hash: stored.hash, replaces: current.hash, replacement });
+    replacementLogger.info("replacing a stuck transaction", { maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() });
+    await broadcastStored(db, client, stored, replacementLogger);
+  }
+
+  /**
+   * The node keeps refusing the transaction that blocks the others: it is given up (its batch fails:
+   * insufficient_gas_balance when the gas wallet cannot pay, nonce_conflict otherwise) and a
+   * self-transfer takes its nonce, stored in the same database transaction.
+   */
+  private async dropAndFill(view: WalletView, nonce: bigint, verdict: "insufficient_funds" | "refused", logger: Logger): Promise<void> {
+    const { db, names, client } = this.options;
+    const reason = verdict === "insufficient_funds" ? "insufficient_gas_balance" : "nonce_conflict";
+    const { fees, replacement } = await this.nextAtNonce(view, nonce);
+    const signed = await this.signGapFill(view, nonce, fees);
+    const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason, gapFill: { signed, replacement } });
+    if (!abandoned?.gapFill) return;
+    const fillLogger = logger.child({ transactionId: abandoned.gapFill.id, hash: abandoned.gapFill.hash });
+    fillLogger.warn("gave up a transaction the node refuses; its nonce is filled with a self-transfer", { batchIds: abandoned.batchIds, reason, verdict });
+    await broadcastStored(db, client, abandoned.gapFill, fillLogger);
+  }
+
+  /** Nonces below our in-flight ones that nothing will fill get a self-transfer once the gap has lasted the grace period. */
+  private async fillGaps(view: WalletView, inFlight: bigint[]): Promise<void> {
+    const { db, client, gapGraceMs } = this.options;
+    const settled = await confirmedNoncesFrom(db, client.chainId, view.wallet.id, view.latest);
+    const gaps = nonceGaps({ latest: view.latest, pending: view.pending, inFlight, settled });
+    const keys = new Set(gaps.map((nonce) => nonceKey(view.wallet.id, nonce)));
+    for (const key of this.gapSince.keys()) if (key.startsWith(`${view.wallet.id}:`) && !keys.has(key)) this.gapSince.delete(key);
+    for (const nonce of gaps) {
+      const key = nonceKey(view.wallet.id, nonce);
+      const since = this.gapSince.get(key) ?? view.now;
+      this.gapSince.set(key, since);
+      if (view.now - since < gapGraceMs) continue;
+      const { fees, replacement } = await this.nextAtNonce(view, nonce);
+      const stored = await storeGapFill(db, client.chainId, view.wallet.id, await this.signGapFill(view, nonce, fees), replacement);
+      if (!stored) continue;
+      this.gapSince.delete(key);
+      const logger = view.logger.child({ nonce: nonce.toString(), transactionId: stored.id, hash: stored.hash });
+      logger.warn("closing a nonce gap with a self-transfer", { latest: view.latest.toString() });
+      await broadcastStored(db, client, stored, logger);
+    }
+  }
+
+  /** Fees and replacement number for a new transaction at a nonce that may have earlier ones (of any status). */
+  private async nextAtNonce(view: WalletView, nonce: bigint): Promise<{ fees: Fees; replacement: number }> {
+    const { db, client } = this.options;
+    const [earlier, market] = await Promise.all([transactionsAtNonces(db, client.chainId, view.wallet.id, [nonce]), client.feeMarket()]);
+    const outbid = highestFees(earlier.map((t) => t.fees));
+    return {
+      fees: outbid ? bumpFees(outbid, market) : initialFees(market),
+      replacement: earlier.length === 0 ? 0 : Math.max(...earlier.map((t) => t.replacement)) + 1,
+    };
+  }
+
+  private signGapFill(view: WalletView, nonce: bigint, fees: Fees): Promise<SignedTransaction> {
+    const { client } = this.options;
+    const content = { chainId: BigInt(client.chainId), nonce, to: view.wallet.address, data: "0x", value: 0n, gasLimit: NATIVE_TRANSFER_GAS, authorizationList: [] };
+    return signTransaction(this.signer(view), client.chain.provider, content, fees);
+  }
+
+  private signer(view: WalletView) {
+    return this.options.signers.signerFor(view.wallet);
+  }
+}
+
+const nonceKey = (gasWalletId: string, nonce: bigint) => `${gasWalletId}:${nonce}`;

@@ -1,0 +1,179 @@
+/**
+ * A chain-sender wired to real parts for tests: a database of its own (the watcher scans every
+ * row), a real anvil with the platform contracts, a partner whose gas wallet key is sealed like in
+ * production, and the sender, deploy handler and watcher of chain 97.
+ */
+import { randomBytes } from "node:crypto";
+import { developmentKek, factoryAddress, servedChains } from "@sweep/chain";
+import { createLogger } from "@sweep/common";
+import { contractAt, delegateAddress } from "@sweep/contracts";
+import { createDb, toDecimal, type Db, type SweepKind } from "@sweep/db";
+import { queueNames, type Messaging, type QueueNames } from "@sweep/messaging";
+import { createTestDatabase, createTestPartner, startTestChain, type TestChain, type TestPartner } from "@sweep/testkit";
+import { Wallet, parseEther, type BaseWallet } from "ethers";
+import { BatchSender } from "../src/batch-sender";
+import { ChainClient } from "../src/chain-client";
+import { DeployRequests } from "../src/deploy-requests";
+import { GasWalletSigners } from "../src/gas-wallet-signers";
+import { ChainWatcher, type WatcherOptions } from "../src/watcher";
+
+export const CHAIN_ID = 97;
+// Expected warnings (refused broadcasts, failed attempts) would drown the test output; CHAIN_SENDER_TEST_LOG_LEVEL shows them.
+export const logger = createLogger("chain-sender-test", process.env.CHAIN_SENDER_TEST_LOG_LEVEL ?? "error");
+
+export interface Harness {
+  db: Db;
+  databaseUrl: string;
+  chain: TestChain;
+  names: QueueNames;
+  prefix: string;
+  signers: GasWalletSigners;
+  client: ChainClient;
+  sender: BatchSender;
+  deploys: DeployRequests;
+  watcher(overrides?: Partial<WatcherOptions>): ChainWatcher;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(options: { blockTime?: number } = {}): Promise<Harness> {
+  const database = await createTestDatabase();
+  const db = createDb(database.url);
+  let chain: TestChain | undefined;
+  try {
+    chain = await startTestChain(CHAIN_ID, { blockTime: options.blockTime });
+    const served = servedChains("testnet", [CHAIN_ID], chain.env)[0]!;
+    const prefix = `cs-${randomBytes(4).toString("hex")}`;
+    const names = queueNames(prefix);
+    const signers = new GasWalletSigners([developmentKek]);
+    const client = new ChainClient(served, 5_000);
+    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: 2_000, logger });
+    const deploys = new DeployRequests({ db, client, sender, logger });
+    const testChain = chain;
+    return {
+      db,
+      databaseUrl: database.url,
+      chain,
+      names,
+      prefix,
+      signers,
+      client,
+      sender,
+      deploys,
+      watcher: (overrides = {}) =>
+        new ChainWatcher({ db, names, client, signers, logger, intervalMs: 50, replaceAfterMs: 60_000, gapGraceMs: 0, dropAfterMs: 60_000, ...overrides }),
+      stop: async () => {
+        served.provider.destroy();
+        await db.$disconnect();
+        await testChain.stop();
+        await database.drop();
+      },
+    };
+  } catch (err) {
+    await db.$disconnect();
+    await chain?.stop();
+    await database.drop();
+    throw err;
+  }
+}
+
+export interface FundedPartner extends TestPartner {
+  gasWalletId: string;
+}
+
+export async function partnerWithGasWallet(h: Harness, funds: bigint = parseEther("10")): Promise<FundedPartner> {
+  const partner = await createTestPartner(h.db);
+  if (funds > 0n) await h.chain.setBalance(partner.gasWallet, funds);
+  const gasWallet = await h.db.gasWallet.findUniqueOrThrow({ where: { partnerId: partner.partnerId } });
+  return { ...partner, gasWalletId: gasWallet.id };
+}
+
+/** A hot wallet as the API registers it: pending, its delegate known from the factory. */
+export async function registerHotWallet(h: Harness, partner: FundedPartner, address = Wallet.createRandom().address) {
+  return h.db.hotWallet.create({
+    data: { partnerId: partner.partnerId, chainId: CHAIN_ID, address, delegate: delegateAddress(factoryAddress(CHAIN_ID), address, partner.gasWallet), status: "pending" },
+  });
+}
+
+/** A hot wallet whose delegate is on chain (deployed directly through the factory) and that the ledger marked active. */
+export async function activeHotWallet(h: Harness, partner: FundedPartner) {
+  const hotWallet = await registerHotWallet(h, partner);
+  const deployer = await h.chain.provider.getSigner(0);
+  const factory = contractAt("DelegateFactory", factoryAddress(CHAIN_ID), deployer);
+  await (await factory.getFunction("deploy")(hotWallet.address, partner.gasWallet)).wait();
+  return h.db.hotWallet.update({ where: { id: hotWallet.id }, data: { status: "active" } });
+}
+
+export interface SweepSpec {
+  owner: BaseWallet;
+  /** null for the native coin */
+  tokenAddress: string | null;
+  kind: SweepKind;
+  withAuthorization: boolean;
+  amount?: bigint;
+  keepOneUnit?: boolean;
+}
+
+/** A batch as the batcher leaves it: open, its sweeps processing with attempts counted, items in transaction order. */
+export async function openSweepBatch(h: Harness, partner: FundedPartner, hotWallet: { id: string; delegate: string }, specs: SweepSpec[]) {
+  return h.db.$transaction(async (tx) => {
+    const batch = await tx.batch.create({ data: { chainId: CHAIN_ID, gasWalletId: partner.gasWalletId, hotWalletId: hotWallet.id, purpose: "sweep" } });
+    const sweepIds: string[] = [];
+    for (const [position, spec] of specs.entries()) {
+      const nonce = await h.chain.provider.getTransactionCount(spec.owner.address);
+      const auth = spec.owner.authorizeSync({ address: hotWallet.delegate, nonce, chainId: BigInt(CHAIN_ID) });
+      const sweep = await tx.sweep.create({
+        data: {
+          partnerId: partner.partnerId,
+          chainId: CHAIN_ID,
+          hotWalletId: hotWallet.id,
+          account: spec.owner.address,
+          token: spec.tokenAddress ? "USDT" : "tBNB",
+          tokenAddress: spec.tokenAddress,
+          amount: spec.amount === undefined ? null : toDecimal(spec.amount),
+          keepOneUnit: spec.keepOneUnit ?? false,
+          authorization: { chain_id: CHAIN_ID, address: hotWallet.delegate, nonce, y_parity: auth.signature.yParity, r: auth.signature.r, s: auth.signature.s },
+          status: "processing",
+          attempts: 1,
+          batchId: batch.id,
+        },
+      });
+      await tx.batchItem.create({ data: { batchId: batch.id, position, sweepId: sweep.id, withAuthorization: spec.withAuthorization, kind: spec.kind } });
+      sweepIds.push(sweep.id);
+    }
+    return { batchId: batch.id, sweepIds };
+  });
+}
+
+/** Runs watcher rounds until `check` returns a value, or fails after `timeoutMs`. */
+export async function watchUntil<T>(watcher: ChainWatcher, what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await watcher.runOnce();
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function outboxOf(h: Harness, type: string) {
+  return h.db.outboxMessage.findMany({ where: { type }, orderBy: { id: "asc" } });
+}
+
+/** Removes the test's queues and exchanges from the shared broker. */
+export async function deleteTopology(messaging: Messaging): Promise<void> {
+  const { topology } = messaging;
+  const channel = messaging.connection.createChannel({ name: "test cleanup" });
+  try {
+    await channel.waitForConnect();
+    for (const queue of topology.workQueues) {
+      await channel.deleteQueue(queue.name);
+      await channel.deleteQueue(topology.names.deadLetter(queue.name));
+      for (const ms of topology.retryDelaysMs) await channel.deleteQueue(topology.names.delay(queue.name, ms));
+    }
+    await channel.deleteQueue(topology.names.unrouted());
+    for (const exchange of [topology.names.workExchange, topology.names.deadLetterExchange, topology.names.unroutedExchange]) await channel.deleteExchange(exchange);
+  } finally {
+    await channel.close();
+  }
+}

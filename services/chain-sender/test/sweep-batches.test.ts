@@ -1,0 +1,184 @@
+import { servedChains } from "@sweep/chain";
+import { contractAt } from "@sweep/contracts";
+import { toBigInt } from "@sweep/db";
+import { openMessaging, outboxDraft, type Consumer, type Messaging } from "@sweep/messaging";
+import { Transaction, Wallet, parseEther } from "ethers";
+import { BatchSender } from "../src/batch-sender";
+import { ChainClient } from "../src/chain-client";
+import { startSenderConsumers } from "../src/consumers";
+import type { ChainWatcher } from "../src/watcher";
+import { CHAIN_ID, activeHotWallet, deleteTopology, logger, openSweepBatch, outboxOf, partnerWithGasWallet, registerHotWallet, startHarness, type Harness } from "./support";
+
+const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
+
+describe("chain-sender: batches through RabbitMQ onto anvil", () => {
+  let h: Harness;
+  let messaging: Messaging;
+  let consumers: Consumer[];
+  let watcher: ChainWatcher;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    messaging = await openMessaging({ url: RABBITMQ_URL, chainIds: [CHAIN_ID], prefix: h.prefix, logger, db: h.db });
+    consumers = await startSenderConsumers(messaging, [{ chainId: CHAIN_ID, sender: h.sender, deploys: h.deploys }], logger);
+    watcher = h.watcher();
+    watcher.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    await watcher?.stop();
+    await Promise.all((consumers ?? []).map((c) => c.stop()));
+    if (messaging) {
+      await deleteTopology(messaging);
+      for (const closer of [...messaging.closers].reverse()) await closer.close();
+    }
+    await h?.stop();
+  }, 60_000);
+
+  /** What the batcher does: the message in the outbox, published by the relay. */
+  async function announce(type: "batch.ready" | "hot_wallet.deploy", payload: { batchId: string; chainId: number } | { hotWalletId: string; chainId: number }) {
+    await h.db.outboxMessage.create({ data: outboxDraft(type, payload as never, h.names) });
+    messaging.relay?.wake();
+  }
+
+  async function batchEnds(batchId: string, timeoutMs = 30_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const batch = await h.db.batch.findUniqueOrThrow({ where: { id: batchId } });
+      if (batch.status === "confirmed" || batch.status === "failed") return batch;
+      if (Date.now() > deadline) throw new Error(`batch ${batchId} is still ${batch.status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  const usdt = () => contractAt("DevToken", h.chain.usdt.address, h.chain.provider);
+  const tokenBalance = async (who: string) => (await usdt().getFunction("balanceOf")(who)) as bigint;
+
+  it("sends first_new, repeat and native items as one type-4 transaction and records each item's outcome", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const hotWallet = await activeHotWallet(h, partner);
+    const [a, b, c, empty] = [Wallet.createRandom(), Wallet.createRandom(), Wallet.createRandom(), Wallet.createRandom()];
+
+    // A first batch delegates a: its next sweep is a repeat.
+    await h.chain.mintUsdt(a.address, 1_000n);
+    const first = await openSweepBatch(h, partner, hotWallet, [{ owner: a, tokenAddress: h.chain.usdt.address, kind: "first_new", withAuthorization: true }]);
+    await announce("batch.ready", { batchId: first.batchId, chainId: CHAIN_ID });
+    expect((await batchEnds(first.batchId)).status).toBe("confirmed");
+
+    await h.chain.mintUsdt(a.address, 500n);
+    await h.chain.mintUsdt(b.address, 700n);
+    await h.chain.setBalance(c.address, parseEther("1"));
+    const second = await openSweepBatch(h, partner, hotWallet, [
+      { owner: a, tokenAddress: h.chain.usdt.address, kind: "repeat", withAuthorization: false },
+      { owner: b, tokenAddress: h.chain.usdt.address, kind: "first_new", withAuthorization: true, keepOneUnit: true },
+      { owner: empty, tokenAddress: h.chain.usdt.address, kind: "first_new", withAuthorization: true },
+      { owner: c, tokenAddress: null, kind: "first", withAuthorization: true },
+    ]);
+    await announce("batch.ready", { batchId: second.batchId, chainId: CHAIN_ID });
+    expect((await batchEnds(second.batchId)).status).toBe("confirmed");
+
+    const [sent] = await h.db.chainTransaction.findMany({ where: { batchId: second.batchId } });
+    expect(await h.db.chainTransaction.count({ where: { batchId: second.batchId } })).toBe(1);
+    expect(sent).toMatchObject({ status: "confirmed", succeeded: true, nonce: 1n, replacement: 0 });
+    expect(sent!.gasUsed).toBeGreaterThan(0n);
+    expect(toBigInt(sent!.effectiveGasPrice!)).toBeGreaterThan(0n);
+    const decoded = Transaction.from(sent!.rawTx);
+    expect(decoded.type).toBe(4);
+    expect(decoded.to).toBe(hotWallet.delegate);
+    // The empty address was left out, its authorization with it; b's and c's are carried.
+    expect(decoded.authorizationList!.map((auth) => auth.nonce)).toEqual([0n, 0n]);
+    const onChain = await h.chain.provider.getTransaction(sent!.hash);
+    expect(onChain?.blockNumber).toBe(Number(sent!.blockNumber));
+
+    const items = await h.db.batchItem.findMany({ where: { batchId: second.batchId }, orderBy: { position: "asc" } });
+    expect(items.map((i) => [i.outcome, i.amount === null ? null : toBigInt(i.amount)])).toEqual([
+      ["swept", 500n],
+      ["swept", 699n],
+      [null, null],
+      ["swept", parseEther("1")],
+    ]);
+    for (const item of [items[0]!, items[1]!, items[3]!]) expect(item.gasUsed).toBeGreaterThan(0n);
+    expect(await tokenBalance(hotWallet.address)).toBe(2_199n);
+    expect(await h.chain.provider.getBalance(hotWallet.address)).toBe(parseEther("1"));
+
+    const rejected = await h.db.sweep.findUniqueOrThrow({ where: { id: second.sweepIds[2]! } });
+    expect(rejected).toMatchObject({ status: "rejected", reason: "would_fail" });
+    expect(await h.db.event.count({ where: { type: "sweep.rejected", subjectId: rejected.id } })).toBe(1);
+    // The others wait for the ledger, which tx.outcome tells.
+    expect(await h.db.sweep.count({ where: { id: { in: second.sweepIds }, status: "processing" } })).toBe(3);
+    expect((await outboxOf(h, "tx.outcome")).map((m) => m.payload)).toContainEqual({ chainId: CHAIN_ID, transactionId: sent!.id });
+    const state = await h.db.gasWalletChainState.findUniqueOrThrow({ where: { gasWalletId_chainId: { gasWalletId: partner.gasWalletId, chainId: CHAIN_ID } } });
+    expect(state.nextNonce).toBe(2n);
+
+    // A redelivered batch.ready for a confirmed batch changes nothing.
+    await h.sender.send(second.batchId);
+    expect(await h.db.chainTransaction.count({ where: { gasWalletId: partner.gasWalletId } })).toBe(2);
+    expect(await h.db.event.count({ where: { type: "sweep.rejected" } })).toBe(1);
+  });
+
+  it("settles a batch whose every item would fail without a transaction, and wakes its hot wallet", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const hotWallet = await activeHotWallet(h, partner);
+    const { batchId, sweepIds } = await openSweepBatch(h, partner, hotWallet, [{ owner: Wallet.createRandom(), tokenAddress: null, kind: "first_new", withAuthorization: true }]);
+    await announce("batch.ready", { batchId, chainId: CHAIN_ID });
+    expect((await batchEnds(batchId)).status).toBe("confirmed");
+    expect(await h.db.chainTransaction.count({ where: { batchId } })).toBe(0);
+    expect(await h.db.sweep.findUniqueOrThrow({ where: { id: sweepIds[0]! } })).toMatchObject({ status: "rejected", reason: "would_fail" });
+    expect((await outboxOf(h, "hot_wallet.wake")).map((m) => m.payload)).toContainEqual({ hotWalletId: hotWallet.id, chainId: CHAIN_ID });
+  });
+
+  it("deploys a hot wallet's delegate through the factory, once", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const hotWallet = await registerHotWallet(h, partner);
+    await announce("hot_wallet.deploy", { hotWalletId: hotWallet.id, chainId: CHAIN_ID });
+    const deadline = Date.now() + 30_000;
+    let batch = await h.db.batch.findFirst({ where: { hotWalletId: hotWallet.id, purpose: "deploy_delegate" } });
+    while (batch?.status !== "confirmed" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      batch = await h.db.batch.findFirst({ where: { hotWalletId: hotWallet.id, purpose: "deploy_delegate" } });
+    }
+    expect(batch?.status).toBe("confirmed");
+    expect(await h.chain.provider.getCode(hotWallet.delegate)).not.toBe("0x");
+    const [deployTx] = await h.db.chainTransaction.findMany({ where: { batchId: batch!.id } });
+    expect(deployTx).toMatchObject({ status: "confirmed", succeeded: true, nonce: 0n });
+    expect(Transaction.from(deployTx!.rawTx).type).toBe(2);
+    expect((await outboxOf(h, "tx.outcome")).map((m) => m.payload)).toContainEqual({ chainId: CHAIN_ID, transactionId: deployTx!.id });
+    expect((await h.db.hotWallet.findUniqueOrThrow({ where: { id: hotWallet.id } })).attempts).toBe(1);
+
+    // Redelivered before the ledger marked the hot wallet active: the delegate is there, nothing new is sent.
+    await h.deploys.handle(hotWallet.id);
+    expect(await h.db.batch.count({ where: { hotWalletId: hotWallet.id } })).toBe(1);
+  });
+
+  it("fails a batch with insufficient_gas_balance when the gas wallet cannot pay, and sends nothing", async () => {
+    const partner = await partnerWithGasWallet(h, 0n);
+    const hotWallet = await activeHotWallet(h, partner);
+    const owner = Wallet.createRandom();
+    await h.chain.mintUsdt(owner.address, 10n);
+    const { batchId, sweepIds } = await openSweepBatch(h, partner, hotWallet, [{ owner, tokenAddress: h.chain.usdt.address, kind: "first_new", withAuthorization: true }]);
+    await announce("batch.ready", { batchId, chainId: CHAIN_ID });
+    expect(await batchEnds(batchId)).toMatchObject({ status: "failed", reason: "insufficient_gas_balance" });
+    expect(await h.db.chainTransaction.count({ where: { gasWalletId: partner.gasWalletId } })).toBe(0);
+    expect((await outboxOf(h, "batch.failed")).map((m) => m.payload)).toContainEqual({ batchId, chainId: CHAIN_ID, reason: "insufficient_gas_balance" });
+    // Back to queued is the ledger's decision.
+    expect((await h.db.sweep.findUniqueOrThrow({ where: { id: sweepIds[0]! } })).status).toBe("processing");
+
+    const unfundedDeploy = await registerHotWallet(h, partner);
+    await h.deploys.handle(unfundedDeploy.id);
+    expect(await h.db.batch.findFirst({ where: { hotWalletId: unfundedDeploy.id } })).toMatchObject({ status: "failed", reason: "insufficient_gas_balance" });
+  });
+
+  it("fails a batch with chain_unavailable when the node does not answer", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const hotWallet = await activeHotWallet(h, partner);
+    const { batchId } = await openSweepBatch(h, partner, hotWallet, [{ owner: Wallet.createRandom(), tokenAddress: null, kind: "first_new", withAuthorization: true }]);
+    const deadNode = servedChains("testnet", [CHAIN_ID], { [`RPC_URL_${CHAIN_ID}`]: "http://127.0.0.1:1" })[0]!;
+    try {
+      const sender = new BatchSender({ db: h.db, names: h.names, client: new ChainClient(deadNode, 2_000), signers: h.signers, gasLimitMarginBps: 2_000, logger });
+      await sender.send(batchId);
+    } finally {
+      deadNode.provider.destroy();
+    }
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batchId } })).toMatchObject({ status: "failed", reason: "chain_unavailable" });
+  });
+});

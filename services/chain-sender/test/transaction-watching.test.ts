@@ -1,0 +1,226 @@
+import { toBigInt } from "@sweep/db";
+import { Transaction } from "ethers";
+import { BatchSender } from "../src/batch-sender";
+import { broadcastStored } from "../src/broadcast";
+import { ChainClient } from "../src/chain-client";
+import { DeployRequests } from "../src/deploy-requests";
+import { contentOf } from "../src/signing";
+import { CHAIN_ID, logger, outboxOf, partnerWithGasWallet, registerHotWallet, startHarness, watchUntil, type FundedPartner, type Harness } from "./support";
+
+/** A node that takes nothing at the moment of broadcasting: the process is as good as dead between storing and broadcasting. */
+class NodeGoneAtBroadcast extends ChainClient {
+  override async broadcast(): Promise<"unavailable"> {
+    return "unavailable";
+  }
+}
+
+describe("chain-sender: watching stored transactions on anvil", () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 60_000);
+
+  afterEach(async () => {
+    await h.chain.provider.send("evm_setAutomine", [true]);
+  });
+
+  afterAll(async () => {
+    await h?.stop();
+  }, 60_000);
+
+  const automine = (on: boolean) => h.chain.provider.send("evm_setAutomine", [on]);
+  const mine = () => h.chain.provider.send("evm_mine", []);
+  const transactionsOf = (partner: FundedPartner) => h.db.chainTransaction.findMany({ where: { gasWalletId: partner.gasWalletId }, orderBy: [{ nonce: "asc" }, { replacement: "asc" }] });
+
+  /** A pending hot wallet's deploy batch, sent by the real sender: one stored transaction. */
+  async function sendDeploy(partner: FundedPartner, deploys = h.deploys) {
+    const hotWallet = await registerHotWallet(h, partner);
+    await deploys.handle(hotWallet.id);
+    const batch = await h.db.batch.findFirstOrThrow({ where: { hotWalletId: hotWallet.id } });
+    return { hotWallet, batch };
+  }
+
+  it("replaces a stuck transaction at the same nonce with the same content and fees 12.5% higher; only one is mined", async () => {
+    await automine(false);
+    const partner = await partnerWithGasWallet(h);
+    const { batch } = await sendDeploy(partner);
+    const watcher = h.watcher({ replaceAfterMs: 300 });
+
+    const replaced = await watchUntil(watcher, "a replacement", async () => {
+      const rows = await transactionsOf(partner);
+      return rows.length >= 2 ? rows : undefined;
+    });
+    const [original, replacement] = replaced;
+    expect(replacement).toMatchObject({ nonce: original!.nonce, replacement: 1, batchId: batch.id, status: "broadcast" });
+    expect(toBigInt(replacement!.maxFeePerGas) * 8n).toBeGreaterThanOrEqual(toBigInt(original!.maxFeePerGas) * 9n);
+    expect(toBigInt(replacement!.maxPriorityFeePerGas) * 8n).toBeGreaterThanOrEqual(toBigInt(original!.maxPriorityFeePerGas) * 9n);
+    expect(contentOf(replacement!.rawTx)).toEqual(contentOf(original!.rawTx));
+    expect(Transaction.from(replacement!.rawTx).from).toBe(partner.gasWallet);
+
+    await mine();
+    await watchUntil(watcher, "the batch confirmed", async () => ((await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).status === "confirmed" ? true : undefined));
+    const rows = await transactionsOf(partner);
+    const confirmed = rows.filter((r) => r.status === "confirmed");
+    expect(confirmed).toHaveLength(1);
+    expect(rows.filter((r) => r.status !== "confirmed").every((r) => r.status === "replaced")).toBe(true);
+    for (const row of rows) expect(Boolean(await h.chain.provider.getTransactionReceipt(row.hash))).toBe(row.status === "confirmed");
+    expect(await h.chain.provider.getTransactionCount(partner.gasWallet)).toBe(1);
+    // Each replacement outbids the one before it.
+    for (let i = 1; i < rows.length; i++) expect(toBigInt(rows[i]!.maxFeePerGas) * 8n).toBeGreaterThanOrEqual(toBigInt(rows[i - 1]!.maxFeePerGas) * 9n);
+  });
+
+  it("resumes a transaction stored before a crash that kept it from the node, without signing another", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const deadAtBroadcast = new NodeGoneAtBroadcast(h.client.chain, 5_000);
+    const sender = new BatchSender({ db: h.db, names: h.names, client: deadAtBroadcast, signers: h.signers, gasLimitMarginBps: 2_000, logger });
+    const { batch } = await sendDeploy(partner, new DeployRequests({ db: h.db, client: h.client, sender, logger }));
+
+    const [stored] = await transactionsOf(partner);
+    expect(stored).toMatchObject({ status: "signed", nonce: 0n });
+    expect(await h.client.isKnown(stored!.hash)).toBe(false);
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "sent" });
+
+    // A redelivered hot_wallet.deploy / batch.ready finds the batch sent and leaves it to the watcher.
+    await h.sender.send(batch.id);
+    expect(await transactionsOf(partner)).toHaveLength(1);
+
+    const restarted = h.watcher();
+    await watchUntil(restarted, "the stored transaction confirmed", async () => ((await h.db.chainTransaction.findUniqueOrThrow({ where: { id: stored!.id } })).status === "confirmed" ? true : undefined));
+    const rows = await transactionsOf(partner);
+    expect(rows).toHaveLength(1);
+    expect((await h.chain.provider.getTransactionReceipt(stored!.hash))?.status).toBe(1);
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "confirmed" });
+  });
+
+  it("outbids a base fee that climbed above a lost transaction's fee cap: no cap leaves it stuck", async () => {
+    await automine(false);
+    const partner = await partnerWithGasWallet(h);
+    const { batch } = await sendDeploy(partner);
+    const [lost] = await transactionsOf(partner);
+    await h.chain.provider.send("anvil_dropTransaction", [lost!.hash]);
+    // The base fee jumps to ten times the transaction's fee cap; the node now refuses it.
+    const baseFee = toBigInt(lost!.maxFeePerGas) * 10n;
+    await h.chain.provider.send("anvil_setNextBlockBaseFeePerGas", ["0x" + baseFee.toString(16)]);
+    await mine();
+
+    const watcher = h.watcher({ replaceAfterMs: 0 });
+    const replacement = await watchUntil(watcher, "a replacement the node takes", async () => {
+      const rows = await transactionsOf(partner);
+      return rows.find((r) => r.replacement > 0 && r.status === "broadcast");
+    });
+    expect(toBigInt(replacement.maxFeePerGas)).toBeGreaterThanOrEqual(baseFee * 2n);
+    expect(contentOf(replacement.rawTx)).toEqual(contentOf(lost!.rawTx));
+    await mine();
+    await watchUntil(watcher, "the batch confirmed", async () => ((await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).status === "confirmed" ? true : undefined));
+    expect((await transactionsOf(partner)).filter((r) => r.status === "confirmed")).toHaveLength(1);
+  });
+
+  it("treats 'already known' and 'nonce too low' for a stored transaction as sent", async () => {
+    await automine(false);
+    const partner = await partnerWithGasWallet(h);
+    await sendDeploy(partner);
+    const [stored] = await transactionsOf(partner);
+    expect(stored!.status).toBe("broadcast");
+
+    // As if the process died after the node took it and before it was marked.
+    await h.db.chainTransaction.update({ where: { id: stored!.id }, data: { status: "signed", broadcastAt: null } });
+    const watcher = h.watcher();
+    await watcher.runOnce();
+    expect(await h.db.chainTransaction.findUniqueOrThrow({ where: { id: stored!.id } })).toMatchObject({ status: "broadcast" });
+    expect(await broadcastStored(h.db, h.client, stored!, logger)).toBe("known");
+
+    await mine();
+    expect(await broadcastStored(h.db, h.client, stored!, logger)).toBe("nonce_used");
+    await watchUntil(watcher, "the transaction confirmed", async () => ((await h.db.chainTransaction.findUniqueOrThrow({ where: { id: stored!.id } })).status === "confirmed" ? true : undefined));
+    expect(await transactionsOf(partner)).toHaveLength(1);
+  });
+
+  it("lets two instances watch at once: replacements never collide and the outcome is recorded once", async () => {
+    await automine(false);
+    const partner = await partnerWithGasWallet(h);
+    const { batch } = await sendDeploy(partner);
+    const [first, second] = [h.watcher({ replaceAfterMs: 0 }), h.watcher({ replaceAfterMs: 0 })];
+    for (let round = 0; round < 3; round++) await Promise.all([first.runOnce(), second.runOnce()]);
+    const rows = await transactionsOf(partner);
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows.map((r) => r.replacement)).toEqual(rows.map((_r, i) => i));
+    for (const row of rows) expect(contentOf(row.rawTx)).toEqual(contentOf(rows[0]!.rawTx));
+
+    await mine();
+    await Promise.all([first.runOnce(), second.runOnce()]);
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "confirmed" });
+    const settled = await transactionsOf(partner);
+    expect(settled.filter((r) => r.status === "confirmed")).toHaveLength(1);
+    const outcomes = (await outboxOf(h, "tx.outcome")).filter((m) => settled.some((r) => (m.payload as { transactionId: string }).transactionId === r.id));
+    expect(outcomes).toHaveLength(1);
+  });
+
+  it("closes a nonce gap below its transactions with a self-transfer of 0", async () => {
+    const partner = await partnerWithGasWallet(h);
+    // Nonce 0 was taken by a transaction that vanished (say, signed elsewhere and dropped by the node).
+    await h.db.gasWalletChainState.create({ data: { gasWalletId: partner.gasWalletId, chainId: CHAIN_ID, nextNonce: 1n } });
+    const { batch } = await sendDeploy(partner);
+    const [queued] = await transactionsOf(partner);
+    expect(queued).toMatchObject({ nonce: 1n, status: "broadcast" });
+    expect(await h.chain.provider.getTransactionCount(partner.gasWallet, "latest")).toBe(0);
+
+    const watcher = h.watcher();
+    await watchUntil(watcher, "both nonces confirmed", async () => {
+      const rows = await transactionsOf(partner);
+      return rows.length === 2 && rows.every((r) => r.status === "confirmed") ? rows : undefined;
+    });
+    const [fill] = await transactionsOf(partner);
+    const decoded = Transaction.from(fill!.rawTx);
+    expect(decoded).toMatchObject({ nonce: 0, to: partner.gasWallet, value: 0n, data: "0x", gasLimit: 21_000n });
+    const fillBatch = await h.db.batch.findUniqueOrThrow({ where: { id: fill!.batchId! } });
+    expect(fillBatch).toMatchObject({ purpose: "gap_fill", status: "confirmed", gasWalletId: partner.gasWalletId });
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "confirmed" });
+    expect(await h.chain.provider.getTransactionCount(partner.gasWallet, "latest")).toBe(2);
+    expect((await outboxOf(h, "tx.outcome")).map((m) => m.payload)).toContainEqual({ chainId: CHAIN_ID, transactionId: fill!.id });
+  });
+
+  it("fails the batch with nonce_conflict when another transaction took its nonce", async () => {
+    await automine(false);
+    const partner = await partnerWithGasWallet(h);
+    const { batch } = await sendDeploy(partner);
+    const [ours] = await transactionsOf(partner);
+    // Someone else with the key: ours leaves the pool, theirs takes nonce 0.
+    await h.chain.provider.send("anvil_dropTransaction", [ours!.hash]);
+    const theirs = await partner.signer.connect(h.chain.provider).sendTransaction({ to: partner.gasWallet, value: 1n, nonce: 0 });
+    await mine();
+    expect((await h.chain.provider.getTransactionReceipt(theirs.hash))?.status).toBe(1);
+
+    await h.watcher().runOnce();
+    expect(await h.db.chainTransaction.findUniqueOrThrow({ where: { id: ours!.id } })).toMatchObject({ status: "dropped" });
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "failed", reason: "nonce_conflict" });
+    expect((await outboxOf(h, "batch.failed")).map((m) => m.payload)).toContainEqual({ batchId: batch.id, chainId: CHAIN_ID, reason: "nonce_conflict" });
+    expect(await transactionsOf(partner)).toHaveLength(1);
+  });
+
+  it("gives up a blocking transaction the node keeps refusing and fills its nonce", async () => {
+    await automine(false);
+    const partner = await partnerWithGasWallet(h);
+    const { batch } = await sendDeploy(partner);
+    const [refused] = await transactionsOf(partner);
+    // The node loses it, and the gas wallet can no longer pay for it (but can for a plain transfer).
+    await h.chain.provider.send("anvil_dropTransaction", [refused!.hash]);
+    await h.chain.setBalance(partner.gasWallet, 21_000n * 50_000_000_000n);
+
+    const watcher = h.watcher({ dropAfterMs: 0 });
+    await watcher.runOnce();
+    expect(await h.db.chainTransaction.findUniqueOrThrow({ where: { id: refused!.id } })).toMatchObject({ status: "dropped" });
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "failed", reason: "insufficient_gas_balance" });
+    expect((await outboxOf(h, "batch.failed")).map((m) => m.payload)).toContainEqual({ batchId: batch.id, chainId: CHAIN_ID, reason: "insufficient_gas_balance" });
+
+    await mine();
+    const fill = await watchUntil(watcher, "the filler confirmed", async () => {
+      const rows = await transactionsOf(partner);
+      return rows.find((r) => r.status === "confirmed");
+    });
+    expect(fill).toMatchObject({ nonce: 0n, replacement: 1 });
+    expect(toBigInt(fill.maxFeePerGas) * 8n).toBeGreaterThanOrEqual(toBigInt(refused!.maxFeePerGas) * 9n);
+    expect(Transaction.from(fill.rawTx)).toMatchObject({ to: partner.gasWallet, value: 0n });
+    expect(await h.chain.provider.getTransactionCount(partner.gasWallet)).toBe(1);
+  });
+});
