@@ -2,6 +2,8 @@ import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { stringify } from "yaml";
 import { registry } from "./registry";
 import "./routes/health";
+import "./routes/hot-wallets";
+import "./routes/sweeps";
 
 /** The OpenAPI 3.1 document of API version 1, generated from the same schemas that validate requests. */
 export function openApiDocument(serverUrl?: string) {

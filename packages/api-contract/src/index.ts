@@ -1,4 +1,7 @@
 export * from "./document";
+export * from "./presenters";
 export * from "./registry";
+export * from "./requests";
+export * from "./responses";
 export * from "./scalars";
 export { z } from "./zod";

@@ -1,8 +1,11 @@
 import { OpenAPIRegistry, type RouteConfig } from "@asteasolutions/zod-to-openapi";
-import { ErrorBody } from "./scalars";
+import { Address, Amount, ChainId, ErrorBody, Gas, NextCursor, SignedAmount } from "./scalars";
 
 /** Every endpoint registers itself here; the document is generated from it, never written by hand. */
 export const registry = new OpenAPIRegistry();
+
+// The scalars first: a field that adds its own description to one must not become the component.
+for (const [name, schema] of Object.entries({ Address, Amount, SignedAmount, ChainID: ChainId, Gas, NextCursor })) registry.register(name, schema);
 
 registry.registerComponent("securitySchemes", "bearer", {
   type: "http",
@@ -10,7 +13,10 @@ registry.registerComponent("securitySchemes", "bearer", {
   description: "API key: svc_test_… on the testnet API, svc_live_… on mainnet",
 });
 
-const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: ErrorBody } } });
+/** A JSON body of this schema, for requests and responses. */
+export const jsonContent = <S>(schema: S) => ({ content: { "application/json": { schema } } });
+
+const errorResponse = (description: string) => ({ description, ...jsonContent(ErrorBody) });
 
 /** The responses every authenticated endpoint can give, so each route need not repeat them. */
 export const authenticatedResponses = {

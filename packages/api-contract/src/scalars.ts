@@ -1,10 +1,18 @@
 import { z } from "./zod";
 
-/** The spec's scalar types; each is the validator, the TypeScript type and the OpenAPI schema. */
+/**
+ * The spec's scalar types; each is the validator, the TypeScript type and the OpenAPI schema.
+ * The `error` texts finish a message that the API starts with the field's name.
+ */
 export const Address = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .regex(/^0x[0-9a-fA-F]{40}$/, { error: "must be a 0x-address of 40 hex digits" })
   .openapi("Address", { description: "0x-hex address; any case in requests, EIP-55 checksum in responses", example: "0x52908400098527886E0F7030069857D2E4169EE7" });
+
+const zeroAddress = /^0x0{40}$/;
+
+/** An address that may receive or hold funds: the zero address is refused. */
+export const NonZeroAddress = Address.refine((value) => !zeroAddress.test(value), { error: "must not be the zero address" });
 
 export const Amount = z
   .string()
@@ -16,7 +24,23 @@ export const SignedAmount = z
   .regex(/^-?[0-9]+$/)
   .openapi("SignedAmount", { description: "an integer in wei with a sign", example: "-21000000000000" });
 
-export const ChainId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).openapi("ChainID", { description: "EIP-155 chain id", example: 11155111, format: "int64" });
+const maxUint256 = (1n << 256n) - 1n;
+
+/** A requested amount: digits, above zero, at most 2^256-1 (what the chain can move). */
+export const PositiveAmount = z
+  .string()
+  .regex(/^[0-9]+$/, { error: "must be a string of decimal digits, in the smallest unit", abort: true })
+  .refine((value) => BigInt(value) > 0n, { error: "must be above zero" })
+  .refine((value) => BigInt(value) <= maxUint256, { error: "must be at most 2^256-1" })
+  .openapi({ description: "an integer above zero in the smallest unit of the asset", pattern: "^[0-9]+$", example: "1000000" });
+
+const chainIdRule = "must be an integer chain id of at least 1";
+
+export const ChainId = z
+  .number()
+  .int({ error: chainIdRule })
+  .min(1, { error: chainIdRule })
+  .openapi("ChainID", { description: "EIP-155 chain id", example: 11155111, format: "int64" });
 
 export const Gas = z.number().int().min(0).openapi("Gas", { description: "an amount of gas", format: "int64" });
 

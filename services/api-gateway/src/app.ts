@@ -1,12 +1,33 @@
 import { openApiYaml } from "@sweep/api-contract";
-import type { Logger } from "@sweep/common";
+import type { Environment, Logger } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import type { QueueNames } from "@sweep/messaging";
 import express from "express";
+import type Redis from "ioredis";
+import type { Pool } from "pg";
+import { ApiKeyLookup } from "./auth/api-key-lookup";
+import { authenticate } from "./auth/authenticate";
+import type { GatewayChain } from "./chains";
+import { hotWalletRoutes } from "./hot-wallets/routes";
 import { errorHandler, notFound } from "./http/errors";
 import { jsonBody } from "./http/json-body";
+import { HotWalletDirectory } from "./sweeps/hot-wallet-directory";
+import { sweepRoutes } from "./sweeps/routes";
 
 export interface AppDeps {
   logger: Logger;
+  db: Db;
+  /** Postgres through pg, for the insert of POST /v1/sweeps (see sweeps/sweep-insert.ts) */
+  pool: Pool;
+  redis: Redis;
+  environment: Environment;
+  chains: readonly GatewayChain[];
+  /** messaging's topology names, so outbox rows follow AMQP_PREFIX */
+  names: QueueNames;
+  apiKeyCacheTtlSeconds: number;
   publicUrl?: string;
+  /** called after a transaction wrote outbox rows (the relay publishes them at once) */
+  onOutbox?: () => void;
 }
 
 /** The partner API as an express app; main.ts gives it its connections. */
@@ -23,7 +44,15 @@ export function createApp(deps: AppDeps): express.Express {
     res.type("application/yaml").send(openApi);
   });
 
+  // A request without a valid key is refused before its body is read.
+  app.use("/v1", authenticate(new ApiKeyLookup(deps.db, deps.redis, deps.apiKeyCacheTtlSeconds, deps.logger), deps.environment));
   app.use(jsonBody);
+
+  const chains = new Map(deps.chains.map((chain) => [chain.chainId, chain]));
+  const onOutbox = deps.onOutbox ?? (() => {});
+  app.use(hotWalletRoutes({ db: deps.db, names: deps.names, chains, onOutbox }));
+  app.use(sweepRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, hotWallets: new HotWalletDirectory(deps.db), onOutbox }));
+
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

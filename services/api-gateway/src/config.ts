@@ -7,6 +7,12 @@ export const gatewayEnv = z.object({
   HOST: z.string().default("127.0.0.1"),
   /** the address partners use, written into the OpenAPI document's servers */
   PUBLIC_URL: z.url().optional(),
+  /** how long an API key look-up is cached; sweepctl drops it at once on revoke or disable */
+  API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Postgres connections of Prisma (reads, registrations) */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(5),
+  /** Postgres connections of the POST /v1/sweeps insert */
+  SWEEP_INSERT_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayEnv>;

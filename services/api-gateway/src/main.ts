@@ -3,24 +3,43 @@ import { environmentChainIds } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import Redis from "ioredis";
+import { Pool } from "pg";
 import { createApp } from "./app";
+import { gatewayChains } from "./chains";
 import { loadGatewayConfig } from "./config";
 
 void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logger }) => {
-  const db = createDb(config.DATABASE_URL);
-  await db.$queryRaw`SELECT 1`;
+  const chains = gatewayChains(config.SERVICE_ENV);
 
-  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  const db = createDb(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
+  await db.$queryRaw`SELECT 1`;
+  const pool = new Pool({ connectionString: config.DATABASE_URL, max: config.SWEEP_INSERT_POOL_SIZE });
+  await pool.query("SELECT 1");
+
+  // Auto-pipelining: the key look-ups of concurrent requests share one write to Redis.
+  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true });
   await redis.connect();
 
   const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db });
 
-  const app = createApp({ logger, publicUrl: config.PUBLIC_URL });
+  const app = createApp({
+    logger,
+    db,
+    pool,
+    redis,
+    environment: config.SERVICE_ENV,
+    chains,
+    names: messaging.topology.names,
+    apiKeyCacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
+    publicUrl: config.PUBLIC_URL,
+    onOutbox: () => messaging.relay?.wake(),
+  });
   const server = await listen(app, config.PORT, config.HOST);
   logger.info("listening", { url: `http://${config.HOST}:${config.PORT}` });
 
   return [
     { name: "database", close: () => db.$disconnect() },
+    { name: "database pool", close: () => pool.end() },
     { name: "redis", close: () => redis.quit() },
     ...messaging.closers,
     { name: "http", close: () => closeServer(server) },

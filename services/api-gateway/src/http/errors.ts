@@ -24,10 +24,15 @@ function bodyParserError(err: { type?: string; status?: number }): ApiError | nu
   }
 }
 
+/** The router cannot decode a path segment (bad percent-encoding): no resource has such a name. */
+function undecodablePath(err: unknown): ApiError | null {
+  return err instanceof URIError ? new ApiError("not_found", "the path is not valid percent-encoded UTF-8") : null;
+}
+
 /** The last middleware: a typed ApiError becomes its body; anything else is logged and answered 500 internal, without a stack. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const apiError = err instanceof ApiError ? err : bodyParserError(err ?? {});
+    const apiError = err instanceof ApiError ? err : (bodyParserError(err ?? {}) ?? undecodablePath(err));
     if (apiError) {
       res.status(apiError.status).json(apiError.toBody());
       return;

@@ -1,0 +1,109 @@
+import { Address, ChainId, NonZeroAddress, PositiveAmount } from "./scalars";
+import { z } from "./zod";
+
+/** Request bodies and queries. Unknown fields are refused (strict objects): the spec's invalid_json. */
+
+const hexWord = (name: string) =>
+  z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{1,64}$/, { error: "must be 0x-hex of 1 to 64 digits" })
+    .openapi({ description: `${name} of the signature, up to 32 bytes`, example: "0x3f1c0b7a9e5d2c4b6a8f0e1d3c5b7a9f2e4d6c8b0a1f3e5d7c9b1a3f5e7d9c1b" });
+
+export const Authorization = z
+  .strictObject({
+    chain_id: z
+      .number()
+      .int({ error: "must be an integer" })
+      .min(0, { error: "must not be negative" })
+      .openapi({ format: "int64", description: "the chain of the request; 0 (any chain) is refused" }),
+    address: Address.openapi({ description: "the hot wallet's delegate; the zero address for a revocation" }),
+    nonce: z
+      .number()
+      .int({ error: "must be an integer of at most 2^53-1" })
+      .min(0, { error: "must not be negative" })
+      .openapi({ format: "int64", description: "the deposit address's current nonce" }),
+    y_parity: z.number().int({ error: "must be 0 or 1" }).min(0, { error: "must be 0 or 1" }).max(1, { error: "must be 0 or 1" }),
+    r: hexWord("r"),
+    s: hexWord("s").openapi({ description: "s of the signature, up to 32 bytes, in the lower half of the curve order (EIP-2)" }),
+  })
+  .openapi("Authorization", { description: "EIP-7702 authorization signed by the deposit address's key" });
+
+export type Authorization = z.infer<typeof Authorization>;
+
+/** Characters as people count them (code points), as JSON Schema's maxLength does. */
+const characters = (value: string) => [...value].length;
+
+export const ExternalId = z
+  .string()
+  .refine((value) => characters(value) >= 1 && characters(value) <= 128, { error: "must be 1 to 128 characters" })
+  // Postgres text cannot hold NUL; a lone surrogate would be stored altered and match nothing.
+  .refine((value) => !value.includes("\u0000") && Buffer.from(value, "utf8").toString("utf8") === value, {
+    error: "must be valid Unicode text without NUL characters",
+  })
+  .openapi({ minLength: 1, maxLength: 128, description: "your id for the request, unique within the account; a repeat returns the existing object" });
+
+export const SweepRequest = z
+  .strictObject({
+    external_id: ExternalId.optional(),
+    chain_id: ChainId,
+    hot_wallet: NonZeroAddress.openapi({ description: "the partner's hot wallet on this chain; its delegate must be active" }),
+    account: NonZeroAddress.openapi({ description: "the deposit address" }),
+    token: z.string().openapi({
+      description: "a listed token's ticker on the chain (any case), the contract address of a listed token, or `native` (or the native coin's ticker) for the native coin",
+      example: "USDT",
+    }),
+    amount: PositiveAmount.optional().openapi({ description: "above zero; omitted means the whole balance" }),
+    keep_one_unit: z
+      .boolean()
+      .optional()
+      .openapi({ description: "leave 1 smallest unit of the token on the deposit address; defaults to the account setting; ignored for the native coin" }),
+    authorization: Authorization.optional().openapi({
+      description: "needed until the deposit address is delegated to this hot wallet's delegate; afterwards unused, but one that is sent must still be valid",
+    }),
+  })
+  .openapi("SweepRequest");
+
+export type SweepRequest = z.infer<typeof SweepRequest>;
+
+export const HotWalletRequest = z
+  .strictObject({
+    chain_id: ChainId,
+    address: NonZeroAddress.openapi({ description: "the hot wallet, where sweeps send the funds" }),
+  })
+  .openapi("HotWalletRequest");
+
+export type HotWalletRequest = z.infer<typeof HotWalletRequest>;
+
+export const sweepStatuses = ["queued", "processing", "swept", "failed", "rejected"] as const;
+
+const pageLimitRule = "must be an integer from 1 to 200";
+
+/** Query values are strings; these parse them strictly (no exponents, signs or spaces). */
+export const PageLimit = z
+  .string()
+  .regex(/^[0-9]{1,3}$/, { error: pageLimitRule, abort: true })
+  .transform(Number)
+  .pipe(z.number().min(1, { error: pageLimitRule }).max(200, { error: pageLimitRule }))
+  .optional()
+  .openapi({ type: "integer", minimum: 1, maximum: 200, default: 50, description: "page size" });
+
+export const PageCursor = z.string().optional().openapi({ description: "the next_cursor of the previous page; omitted for the first page; opaque" });
+
+const QueryChainId = z
+  .string()
+  .regex(/^[1-9][0-9]{0,15}$/, { error: "must be a chain id", abort: true })
+  .transform(Number)
+  .pipe(ChainId)
+  .optional()
+  .openapi({ type: "integer", format: "int64", minimum: 1 });
+
+export const SweepListQuery = z.strictObject({
+  limit: PageLimit,
+  cursor: PageCursor,
+  status: z.enum(sweepStatuses, { error: `must be one of ${sweepStatuses.join(", ")}` }).optional(),
+  chain_id: QueryChainId,
+  account: Address.optional().openapi({ description: "deposit address" }),
+  hot_wallet: Address.optional(),
+});
+
+export type SweepListQuery = z.infer<typeof SweepListQuery>;

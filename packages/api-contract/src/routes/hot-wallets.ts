@@ -1,0 +1,28 @@
+import { authenticatedResponses, errorResponse, jsonContent, registry } from "../registry";
+import { HotWalletRequest } from "../requests";
+import { HotWallet, HotWalletList } from "../responses";
+
+registry.registerPath({
+  method: "get",
+  path: "/v1/hot-wallets",
+  summary: "List hot wallets",
+  description: "The account's hot wallets on every chain.",
+  security: [{ bearer: [] }],
+  responses: { 200: { description: "the hot wallets", ...jsonContent(HotWalletList) }, ...authenticatedResponses },
+});
+
+registry.registerPath({
+  method: "post",
+  path: "/v1/hot-wallets",
+  summary: "Register a hot wallet",
+  description: "Registers the hot wallet and deploys its delegate; `delegate` is known at once. Registering again returns it; after failed it restarts the deployment.",
+  security: [{ bearer: [] }],
+  request: { body: { required: true, ...jsonContent(HotWalletRequest) } },
+  responses: {
+    200: { description: "the hot wallet is already active", ...jsonContent(HotWallet) },
+    202: { description: "the delegate is being deployed", ...jsonContent(HotWallet) },
+    400: errorResponse("invalid_json"),
+    422: errorResponse("unknown_chain (not supported in this environment); invalid_address (address is not a non-zero 0x-address)"),
+    ...authenticatedResponses,
+  },
+});

@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import { apiKeyCacheKey, sameHash, type Logger } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import type Redis from "ioredis";
+import type { ApiKeyRecord } from "./api-key-verdict";
+
+/** What the cache keeps for a key hash: the record, or that no such key exists. */
+type CachedLookup = { found: true; record: ApiKeyRecord } | { found: false; hash: string };
+
+/**
+ * Writes `value` only while the key still holds this request's reservation. `sweepctl` drops the
+ * key after it changed the database; if that happened while the database was being read, the
+ * reservation is gone and the possibly stale answer is not cached.
+ */
+const SET_IF_RESERVED = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) end return nil`;
+
+const RESERVATION = "reserved:";
+
+/**
+ * Looks up API keys by hash: Redis first, else the database, whose answer is cached for
+ * `ttlSeconds`. The cache is only ever written from a database read made after a reservation,
+ * so a revocation or a disabling (which drops the key) is never overwritten by an older answer.
+ * When Redis fails, the database answers alone.
+ */
+export class ApiKeyLookup {
+  constructor(
+    private readonly db: Db,
+    private readonly redis: Redis,
+    private readonly ttlSeconds: number,
+    private readonly logger: Logger,
+  ) {}
+
+  async find(hash: string): Promise<ApiKeyRecord | null> {
+    const cacheKey = apiKeyCacheKey(hash);
+    const cached = await this.cached(cacheKey);
+    const lookup = cached === null || cached.startsWith(RESERVATION) ? null : parseCached(cached);
+    // The cache is keyed by the hash already; compared again in constant time all the same.
+    if (lookup && sameHash(lookup.found ? lookup.record.hash : lookup.hash, hash)) return lookup.found ? lookup.record : null;
+    // Another request holding a reservation is reading the database: read it too, cache nothing.
+    const reservation = cached === null ? await this.reserve(cacheKey) : null;
+    const record = await this.fromDatabase(hash);
+    if (reservation) await this.store(cacheKey, reservation, record ? { found: true, record } : { found: false, hash });
+    return record;
+  }
+
+  private async fromDatabase(hash: string): Promise<ApiKeyRecord | null> {
+    const key = await this.db.apiKey.findUnique({
+      where: { hash },
+      select: { hash: true, revokedAt: true, partner: { select: { id: true, enabled: true, environment: true, gasWallet: { select: { address: true } } } } },
+    });
+    if (!key || !sameHash(key.hash, hash)) return null;
+    return {
+      hash: key.hash,
+      partnerId: key.partner.id,
+      revoked: key.revokedAt !== null,
+      enabled: key.partner.enabled,
+      environment: key.partner.environment,
+      gasWallet: key.partner.gasWallet?.address ?? null,
+    };
+  }
+
+  private async cached(cacheKey: string): Promise<string | null> {
+    try {
+      return await this.redis.get(cacheKey);
+    } catch (err) {
+      this.logger.warn("API key cache unavailable; reading the database", { error: (err as Error).message });
+      return null;
+    }
+  }
+
+  private async reserve(cacheKey: string): Promise<string | null> {
+    const reservation = RESERVATION + randomUUID();
+    try {
+      // Short-lived: a request that dies holding it blocks caching only briefly.
+      return (await this.redis.set(cacheKey, reservation, "EX", 5, "NX")) === "OK" ? reservation : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private async store(cacheKey: string, reservation: string, lookup: CachedLookup): Promise<void> {
+    try {
+      await this.redis.eval(SET_IF_RESERVED, 1, cacheKey, reservation, JSON.stringify(lookup), this.ttlSeconds);
+    } catch (err) {
+      this.logger.warn("could not cache an API key look-up", { error: (err as Error).message });
+    }
+  }
+}
+
+/** An entry this code did not write (another version, a hand edit) counts as a miss. */
+function parseCached(value: string): CachedLookup | null {
+  try {
+    const lookup = JSON.parse(value) as CachedLookup;
+    return typeof (lookup.found ? lookup.record?.hash : lookup.hash) === "string" ? lookup : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,40 @@
+import { checksumAddress, gatewayChains, resolveToken } from "./chains";
+
+const USDT = "0xdAC17F958D2ee523a2206206994597C13D831ec7";
+const chain = { nativeTicker: "tBNB", tokens: [{ ticker: "USDT", decimals: 18, address: USDT }] };
+
+describe("resolveToken", () => {
+  it.each([
+    ["USDT", { ticker: "USDT", address: USDT }],
+    ["usdt", { ticker: "USDT", address: USDT }],
+    [USDT.toLowerCase(), { ticker: "USDT", address: USDT }],
+    [USDT.toUpperCase().replace("0X", "0x"), { ticker: "USDT", address: USDT }],
+    ["native", { ticker: "tBNB", address: null }],
+    ["NATIVE", { ticker: "tBNB", address: null }],
+    ["tbnb", { ticker: "tBNB", address: null }],
+    ["TBNB", { ticker: "tBNB", address: null }],
+    ["ETH", null],
+    ["", null],
+    ["0x0000000000000000000000000000000000000000", null],
+  ])("resolves %j", (token, expected) => {
+    expect(resolveToken(chain, token)).toEqual(expected);
+  });
+});
+
+describe("the gateway's chains", () => {
+  it("are the environment's, with EIP-55 token addresses and the factory (overridable per chain)", () => {
+    const factory = "0x1111111111111111111111111111111111111111";
+    const chains = gatewayChains("testnet", { FACTORY_ADDRESS_97: factory, TOKEN_97_USDT: USDT.toLowerCase() });
+    expect(chains.map((c) => [c.chainId, c.nativeTicker])).toEqual([
+      [11155111, "ETH"],
+      [97, "tBNB"],
+    ]);
+    expect(chains[1]).toMatchObject({ factory, tokens: [{ ticker: "USDT", address: USDT }] });
+    expect(gatewayChains("mainnet", {}).map((c) => c.chainId)).toEqual([1, 56]);
+  });
+
+  it("checksums an address given in any case", () => {
+    expect(checksumAddress(USDT.toLowerCase())).toBe(USDT);
+    expect(checksumAddress("0xDAC17F958D2EE523A2206206994597C13D831EC7")).toBe(USDT);
+  });
+});

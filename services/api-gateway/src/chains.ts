@@ -1,0 +1,43 @@
+import { chainRegistry, devnetTokenAddress, factoryAddress, type TokenListing } from "@sweep/chain";
+import type { Environment } from "@sweep/common";
+import { getAddress } from "ethers";
+
+/** What the API knows of a chain of its environment: listed tokens and the delegate factory. No node is ever asked. */
+export interface GatewayChain {
+  chainId: number;
+  nativeTicker: string;
+  tokens: TokenListing[];
+  factory: string;
+}
+
+export function gatewayChains(environment: Environment, env: NodeJS.ProcessEnv = process.env): GatewayChain[] {
+  return chainRegistry(environment, devnetTokenAddress, env).map((chain) => ({
+    chainId: chain.chainId,
+    nativeTicker: chain.nativeTicker,
+    tokens: chain.tokens.map((token) => ({ ...token, address: getAddress(token.address) })),
+    factory: factoryAddress(chain.chainId, env),
+  }));
+}
+
+/** An address in any letter case, as the spec accepts it, in its EIP-55 form (a wrong mixed-case checksum is not refused). */
+export function checksumAddress(address: string): string {
+  return getAddress(address.toLowerCase());
+}
+
+export interface ResolvedToken {
+  /** the listed ticker or the chain's native ticker, as the sweep stores it */
+  ticker: string;
+  /** EIP-55 contract address; null for the native coin */
+  address: string | null;
+}
+
+/**
+ * The token a request names: a listed ticker (any case), a listed contract address (any case),
+ * or `native` / the native ticker (any case). Null when the chain lists no such token.
+ */
+export function resolveToken(chain: Pick<GatewayChain, "nativeTicker" | "tokens">, token: string): ResolvedToken | null {
+  const wanted = token.toLowerCase();
+  if (wanted === "native" || wanted === chain.nativeTicker.toLowerCase()) return { ticker: chain.nativeTicker, address: null };
+  const listed = chain.tokens.find((t) => t.ticker.toLowerCase() === wanted || t.address.toLowerCase() === wanted);
+  return listed ? { ticker: listed.ticker, address: listed.address } : null;
+}

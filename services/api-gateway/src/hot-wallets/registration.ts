@@ -1,0 +1,63 @@
+import { randomUUID } from "node:crypto";
+import { delegateAddress } from "@sweep/contracts";
+import { Prisma, type Db, type HotWallet } from "@sweep/db";
+import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import type { GatewayChain } from "../chains";
+
+export interface Registration {
+  /** 200 when the hot wallet is active, 202 while its delegate is being deployed */
+  status: 200 | 202;
+  hotWallet: HotWallet;
+}
+
+export interface RegistrationRequest {
+  partnerId: string;
+  gasWallet: string;
+  chain: GatewayChain;
+  /** EIP-55 */
+  address: string;
+}
+
+const answer = (hotWallet: HotWallet): Registration => ({ status: hotWallet.status === "active" ? 200 : 202, hotWallet });
+
+/**
+ * POST /v1/hot-wallets: a new hot wallet is stored pending with its delegate's CREATE2 address,
+ * and hot_wallet.deploy is queued in the same transaction. Pending and active ones are returned
+ * as they are; a failed one starts over (pending, error and attempts cleared, deployment queued).
+ */
+export async function registerHotWallet(db: Db, names: QueueNames, request: RegistrationRequest): Promise<Registration> {
+  const where = { partnerId_chainId_address: { partnerId: request.partnerId, chainId: request.chain.chainId, address: request.address } };
+  const existing = await db.hotWallet.findUnique({ where });
+  if (existing?.status === "failed") return answer(await restartDeployment(db, names, existing));
+  if (existing) return answer(existing);
+  try {
+    return answer(await createHotWallet(db, names, request));
+  } catch (err) {
+    // A concurrent registration of the same wallet won: answer with its row.
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return answer(await db.hotWallet.findUniqueOrThrow({ where }));
+    throw err;
+  }
+}
+
+async function createHotWallet(db: Db, names: QueueNames, request: RegistrationRequest): Promise<HotWallet> {
+  const id = randomUUID();
+  const { chainId } = request.chain;
+  const delegate = delegateAddress(request.chain.factory, request.address, request.gasWallet);
+  const [hotWallet] = await db.$transaction([
+    db.hotWallet.create({ data: { id, partnerId: request.partnerId, chainId, address: request.address, delegate, status: "pending" } }),
+    db.outboxMessage.create({ data: outboxDraft("hot_wallet.deploy", { hotWalletId: id, chainId }, names) }),
+  ]);
+  return hotWallet;
+}
+
+async function restartDeployment(db: Db, names: QueueNames, failed: HotWallet): Promise<HotWallet> {
+  return db.$transaction(async (tx) => {
+    // Guarded by the status: of concurrent restarts, one queues the deployment.
+    const { count } = await tx.hotWallet.updateMany({
+      where: { id: failed.id, status: "failed" },
+      data: { status: "pending", error: null, txHash: null, attempts: 0 },
+    });
+    if (count === 1) await tx.outboxMessage.create({ data: outboxDraft("hot_wallet.deploy", { hotWalletId: failed.id, chainId: failed.chainId }, names) });
+    return tx.hotWallet.findUniqueOrThrow({ where: { id: failed.id } });
+  });
+}

@@ -1,0 +1,41 @@
+import { HotWalletRequest, presentHotWallet } from "@sweep/api-contract";
+import { ApiError } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import type { QueueNames } from "@sweep/messaging";
+import { Router } from "express";
+import { partnerOf } from "../auth/authenticate";
+import { checksumAddress, type GatewayChain } from "../chains";
+import { parseRequest, type ValidationCodes } from "../http/validation";
+import { registerHotWallet } from "./registration";
+
+const bodyCodes: ValidationCodes = { shapeCode: "invalid_json", noun: "field", valueCodes: { chain_id: "unknown_chain", address: "invalid_address" } };
+
+export interface HotWalletRoutesDeps {
+  db: Db;
+  names: QueueNames;
+  chains: ReadonlyMap<number, GatewayChain>;
+  /** the outbox has rows to publish */
+  onOutbox: () => void;
+}
+
+export function hotWalletRoutes(deps: HotWalletRoutesDeps): Router {
+  const router = Router();
+
+  router.get("/v1/hot-wallets", async (_req, res) => {
+    const rows = await deps.db.hotWallet.findMany({ where: { partnerId: partnerOf(res).partnerId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    res.json({ hot_wallets: rows.map(presentHotWallet) });
+  });
+
+  router.post("/v1/hot-wallets", async (req, res) => {
+    const body = parseRequest(HotWalletRequest, req.body, bodyCodes);
+    const chain = deps.chains.get(body.chain_id);
+    if (!chain) throw new ApiError("unknown_chain", `chain_id ${body.chain_id} is not supported here; use one of ${[...deps.chains.keys()].join(", ")}`);
+    const partner = partnerOf(res);
+    if (!partner.gasWallet) throw new Error(`partner ${partner.partnerId} has no gas wallet`);
+    const registration = await registerHotWallet(deps.db, deps.names, { partnerId: partner.partnerId, gasWallet: partner.gasWallet, chain, address: checksumAddress(body.address) });
+    if (registration.status === 202) deps.onOutbox();
+    res.status(registration.status).json(presentHotWallet(registration.hotWallet));
+  });
+
+  return router;
+}

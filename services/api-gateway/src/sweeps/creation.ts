@@ -1,0 +1,142 @@
+import { randomUUID } from "node:crypto";
+import type { Authorization, SweepRequest } from "@sweep/api-contract";
+import { ApiError } from "@sweep/common";
+import { toDecimal, type Db, type Prisma } from "@sweep/db";
+import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import type { Pool } from "pg";
+import { verifySweepAuthorization, type AuthorizationExpectation, type StoredAuthorization } from "../authorization";
+import { checksumAddress, resolveToken, type GatewayChain } from "../chains";
+import type { HotWalletDirectory } from "./hot-wallet-directory";
+import { DuplicateExternalId, insertSweep, type InsertedSweep, type SweepDraft } from "./sweep-insert";
+
+/** The columns a sweep is answered with, its hot wallet's address included. */
+export const sweepSelect = {
+  id: true,
+  externalId: true,
+  chainId: true,
+  hotWallet: { select: { address: true } },
+  account: true,
+  token: true,
+  tokenAddress: true,
+  amount: true,
+  keepOneUnit: true,
+  status: true,
+  reason: true,
+  attempts: true,
+  sweptAmount: true,
+  txHash: true,
+  kind: true,
+  gas: true,
+  gasCost: true,
+  fee: true,
+  classicGas: true,
+  rateBps: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.SweepSelect;
+
+export type SweepView = Prisma.SweepGetPayload<{ select: typeof sweepSelect }>;
+
+export interface SweepCreationDeps {
+  db: Db;
+  /** the hot path's own connections (see sweep-insert.ts) */
+  pool: Pool;
+  names: QueueNames;
+  chains: ReadonlyMap<number, GatewayChain>;
+  hotWallets: HotWalletDirectory;
+}
+
+export interface SweepCreation {
+  /** 202 for a new sweep, 200 for the existing one of this external_id */
+  status: 200 | 202;
+  sweep: SweepView;
+}
+
+/**
+ * POST /v1/sweeps after the schema: the checks of the spec in its order, then the sweep and its
+ * sweep.queued message in one statement. No chain is asked: the batcher checks the chain state.
+ */
+export async function createSweep(deps: SweepCreationDeps, partnerId: string, request: SweepRequest): Promise<SweepCreation> {
+  const chain = deps.chains.get(request.chain_id);
+  if (!chain) throw new ApiError("unknown_chain", `chain_id ${request.chain_id} is not supported here; use one of ${[...deps.chains.keys()].join(", ")}`);
+  const token = resolveToken(chain, request.token);
+  if (!token) {
+    const listed = [...chain.tokens.map((t) => t.ticker), `native (${chain.nativeTicker})`].join(", ");
+    throw new ApiError("unknown_token", `token ${JSON.stringify(request.token)} is not listed on chain ${chain.chainId}; listed: ${listed}`);
+  }
+  const account = checksumAddress(request.account);
+  const native = token.address === null;
+
+  const hotWallet = await deps.hotWallets.find(partnerId, chain.chainId, request.hot_wallet);
+  if (!hotWallet) throw new ApiError("unknown_hot_wallet", `hot wallet ${checksumAddress(request.hot_wallet)} is not registered on chain ${chain.chainId}; register it with POST /v1/hot-wallets`);
+  if (hotWallet.status !== "active") {
+    const why = hotWallet.status === "pending" ? "its delegate is still being deployed; retry shortly" : "its deployment failed; register it again with POST /v1/hot-wallets";
+    throw new ApiError("hot_wallet_not_active", `hot wallet ${hotWallet.address} is not active: ${why}`);
+  }
+
+  // One that is sent is checked even when the address is delegated already and will not need it.
+  const authorization = request.authorization ? verified(request.authorization, { chainId: chain.chainId, delegate: hotWallet.delegate, signer: account }) : null;
+
+  const draft: SweepDraft = {
+    id: randomUUID(),
+    partnerId,
+    externalId: request.external_id ?? null,
+    chainId: chain.chainId,
+    hotWalletId: hotWallet.id,
+    account,
+    token: token.ticker,
+    tokenAddress: token.address,
+    amount: request.amount === undefined ? null : BigInt(request.amount),
+    // Ignored for the native coin; otherwise the request's choice, else the account setting (read by the insert).
+    keepOneUnit: native ? false : (request.keep_one_unit ?? null),
+    authorization,
+  };
+  const message = outboxDraft("sweep.queued", { sweepId: draft.id, chainId: draft.chainId, hotWalletId: draft.hotWalletId }, deps.names);
+  try {
+    const inserted = await insertSweep(deps.pool, draft, message);
+    return { status: 202, sweep: newSweepView(draft, hotWallet.address, inserted) };
+  } catch (err) {
+    // The insert waited for the sweep that took this external_id, so it is committed and readable.
+    if (err instanceof DuplicateExternalId && draft.externalId !== null) return { status: 200, sweep: await existingSweep(deps.db, partnerId, draft.externalId) };
+    throw err;
+  }
+}
+
+function verified(authorization: Authorization, expected: AuthorizationExpectation): StoredAuthorization {
+  const verdict = verifySweepAuthorization(authorization, expected);
+  if (!verdict.ok) throw new ApiError("invalid_authorization", verdict.message);
+  return verdict.authorization;
+}
+
+/** A sweep just inserted, as GET would read it. */
+function newSweepView(draft: SweepDraft, hotWallet: string, inserted: InsertedSweep): SweepView {
+  return {
+    id: draft.id,
+    externalId: draft.externalId,
+    chainId: draft.chainId,
+    hotWallet: { address: hotWallet },
+    account: draft.account,
+    token: draft.token,
+    tokenAddress: draft.tokenAddress,
+    amount: draft.amount === null ? null : toDecimal(draft.amount),
+    keepOneUnit: inserted.keepOneUnit,
+    status: "queued",
+    reason: null,
+    attempts: 0,
+    sweptAmount: null,
+    txHash: null,
+    kind: null,
+    gas: null,
+    gasCost: null,
+    fee: null,
+    classicGas: null,
+    rateBps: null,
+    createdAt: inserted.createdAt,
+    updatedAt: inserted.updatedAt,
+  };
+}
+
+/** The sweep that took this external_id first. */
+function existingSweep(db: Db, partnerId: string, externalId: string): Promise<SweepView> {
+  return db.sweep.findUniqueOrThrow({ where: { partnerId_externalId: { partnerId, externalId } }, select: sweepSelect });
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import type { OutboxDraft } from "@sweep/db";
+import type { Pool } from "pg";
+import type { StoredAuthorization } from "../authorization";
+
+/** A new sweep as the request resolved it; the database adds the times and the account's keep_one_unit setting. */
+export interface SweepDraft {
+  id: string;
+  partnerId: string;
+  externalId: string | null;
+  chainId: number;
+  hotWalletId: string;
+  account: string;
+  token: string;
+  tokenAddress: string | null;
+  /** null: the whole balance */
+  amount: bigint | null;
+  /** null: the account's setting */
+  keepOneUnit: boolean | null;
+  authorization: StoredAuthorization | null;
+}
+
+export interface InsertedSweep {
+  keepOneUnit: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * The sweep and its outbox message in ONE statement: atomic like a transaction, one round trip,
+ * and the account's keep_one_unit setting read in the same statement. This is the hot path of
+ * POST /v1/sweeps, so it goes to Postgres through pg rather than Prisma, whose query compiler costs
+ * some 2 ms of CPU per create (measured: 10 ms for a create of a sweep and its outbox row in a
+ * batch transaction, against 0.3 ms for this statement).
+ */
+const INSERT_SWEEP = `
+WITH sweep AS (
+  INSERT INTO sweeps (id, partner_id, external_id, chain_id, hot_wallet_id, account, token, token_address, amount, keep_one_unit, "authorization", updated_at)
+  SELECT $1::uuid, p.id, $3, $4, $5::uuid, $6, $7, $8, $9::numeric, COALESCE($10::boolean, p.keep_one_unit), $11::jsonb, now()
+    FROM partners p WHERE p.id = $2::uuid
+  RETURNING keep_one_unit, created_at, updated_at
+), message AS (
+  INSERT INTO outbox (message_id, exchange, routing_key, type, payload)
+  SELECT $12::uuid, $13, $14, $15, $16::jsonb FROM sweep
+)
+SELECT keep_one_unit AS "keepOneUnit", created_at AS "createdAt", updated_at AS "updatedAt" FROM sweep`;
+
+/** Postgres refused the row: this account already has a sweep of this external_id. */
+export class DuplicateExternalId extends Error {
+  constructor() {
+    super("external_id is taken");
+  }
+}
+
+export async function insertSweep(pool: Pool, sweep: SweepDraft, message: OutboxDraft): Promise<InsertedSweep> {
+  try {
+    const { rows } = await pool.query<InsertedSweep>(INSERT_SWEEP, [
+      sweep.id,
+      sweep.partnerId,
+      sweep.externalId,
+      sweep.chainId,
+      sweep.hotWalletId,
+      sweep.account,
+      sweep.token,
+      sweep.tokenAddress,
+      sweep.amount?.toString(10) ?? null,
+      sweep.keepOneUnit,
+      sweep.authorization === null ? null : JSON.stringify(sweep.authorization),
+      randomUUID(),
+      message.exchange,
+      message.routingKey,
+      message.type,
+      JSON.stringify(message.payload),
+    ]);
+    const inserted = rows[0];
+    if (!inserted) throw new Error(`partner ${sweep.partnerId} does not exist`);
+    return inserted;
+  } catch (err) {
+    if (isExternalIdConflict(err)) throw new DuplicateExternalId();
+    throw err;
+  }
+}
+
+function isExternalIdConflict(err: unknown): boolean {
+  const pgError = err as { code?: string; constraint?: string };
+  return pgError.code === "23505" && pgError.constraint === "sweeps_partner_id_external_id_key";
+}

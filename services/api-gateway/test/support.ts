@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { createLogger } from "@sweep/common";
+import { delegateAddress } from "@sweep/contracts";
+import { createDb, type Db } from "@sweep/db";
+import { queueNames, type QueueNames } from "@sweep/messaging";
+import { createTestPartner, type TestPartner } from "@sweep/testkit";
+import { Wallet } from "ethers";
+import type express from "express";
+import Redis from "ioredis";
+import { Pool } from "pg";
+import { createApp } from "../src/app";
+import { gatewayChains, type GatewayChain } from "../src/chains";
+
+export const SEPOLIA = 11155111;
+export const BSC_TESTNET = 97;
+
+/** The gateway on the shared test database and the local Redis, with a topology prefix of its own. */
+export interface TestGateway {
+  app: express.Express;
+  db: Db;
+  pool: Pool;
+  redis: Redis;
+  names: QueueNames;
+  chains: GatewayChain[];
+  close(): Promise<void>;
+}
+
+export async function startTestGateway(): Promise<TestGateway> {
+  const db = createDb(process.env.DATABASE_URL!, { poolSize: 10 });
+  const pool = new Pool({ connectionString: process.env.DATABASE_URL!, max: 10 });
+  const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  const names = queueNames(`gw-test-${randomBytes(4).toString("hex")}`);
+  const chains = gatewayChains("testnet", {});
+  const app = createApp({ logger: createLogger("api-gateway-test", "error"), db, pool, redis, environment: "testnet", chains, names, apiKeyCacheTtlSeconds: 30 });
+  return {
+    app,
+    db,
+    pool,
+    redis,
+    names,
+    chains,
+    close: async () => {
+      await Promise.all([db.$disconnect(), pool.end(), redis.quit()]);
+    },
+  };
+}
+
+export const randomAddress = () => Wallet.createRandom().address;
+
+export function chainOf(gateway: TestGateway, chainId: number): GatewayChain {
+  return gateway.chains.find((c) => c.chainId === chainId)!;
+}
+
+/** A hot wallet of the partner, as registration stores it, in the given state. */
+export async function hotWalletIn(
+  gateway: TestGateway,
+  partner: TestPartner,
+  status: "pending" | "active" | "failed",
+  chainId = SEPOLIA,
+): Promise<{ id: string; address: string; delegate: string }> {
+  const address = randomAddress();
+  const delegate = delegateAddress(chainOf(gateway, chainId).factory, address, partner.gasWallet);
+  const row = await gateway.db.hotWallet.create({
+    data: { partnerId: partner.partnerId, chainId, address, delegate, status, error: status === "failed" ? "insufficient_gas_balance" : null },
+  });
+  return { id: row.id, address, delegate };
+}
+
+export { createTestPartner };

@@ -1,0 +1,158 @@
+import type { Sweep } from "@sweep/api-contract";
+import type { TestPartner } from "@sweep/testkit";
+import request from "supertest";
+import { BSC_TESTNET, SEPOLIA, createTestPartner, hotWalletIn, randomAddress, startTestGateway, type TestGateway } from "./support";
+
+describe("reading sweeps", () => {
+  let gateway: TestGateway;
+  let partner: TestPartner;
+  let sepoliaWallet: { address: string };
+  let bscWallet: { address: string };
+  beforeAll(async () => {
+    gateway = await startTestGateway();
+    partner = await createTestPartner(gateway.db);
+    sepoliaWallet = await hotWalletIn(gateway, partner, "active", SEPOLIA);
+    bscWallet = await hotWalletIn(gateway, partner, "active", BSC_TESTNET);
+  });
+  afterAll(() => gateway.close());
+
+  const create = async (who: TestPartner, body: object) => {
+    const res = await request(gateway.app).post("/v1/sweeps").set(who.auth).send(body);
+    expect(res.status).toBe(202);
+    return res.body as Sweep;
+  };
+  const sweepOn = (chainId: number, fields: object = {}) =>
+    create(partner, { chain_id: chainId, hot_wallet: chainId === SEPOLIA ? sepoliaWallet.address : bscWallet.address, account: randomAddress(), token: "native", ...fields });
+  const list = (query: Record<string, string | number>, who: TestPartner = partner) => request(gateway.app).get("/v1/sweeps").query(query).set(who.auth);
+
+  async function allPages(query: Record<string, string | number>, between?: () => Promise<unknown>): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await list(cursor ? { ...query, cursor } : query);
+      expect(res.status).toBe(200);
+      ids.push(...res.body.items.map((s: Sweep) => s.id));
+      cursor = res.body.next_cursor;
+      if (between) await between();
+    } while (cursor);
+    return ids;
+  }
+
+  describe("GET /v1/sweeps/{id}", () => {
+    it("returns the sweep as POST answered it", async () => {
+      const sweep = await sweepOn(SEPOLIA, { amount: "10", external_id: "read-1" });
+      const res = await request(gateway.app).get(`/v1/sweeps/${sweep.id}`).set(partner.auth);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(sweep);
+    });
+
+    it.each([
+      ["a malformed id", "not-a-uuid"],
+      ["an unknown id", "0b0f6a0e-9d43-4a53-9d0a-0f3d3cf5c2a1"],
+    ])("answers %s with 404 not_found", async (_what, id) => {
+      const res = await request(gateway.app).get(`/v1/sweeps/${id}`).set(partner.auth);
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe("not_found");
+    });
+
+    it("answers another partner's sweep with 404 and leaves it out of lists", async () => {
+      const other = await createTestPartner(gateway.db);
+      const wallet = await hotWalletIn(gateway, other, "active");
+      const theirs = await create(other, { chain_id: SEPOLIA, hot_wallet: wallet.address, account: randomAddress(), token: "USDT" });
+      expect((await request(gateway.app).get(`/v1/sweeps/${theirs.id}`).set(partner.auth)).status).toBe(404);
+      expect(await allPages({ limit: 200 })).not.toContain(theirs.id);
+      expect((await list({}, other)).body.items.map((s: Sweep) => s.id)).toEqual([theirs.id]);
+    });
+  });
+
+  describe("GET /v1/sweeps", () => {
+    it("lists newest first, 50 by default, with filters combined", async () => {
+      const reader = await createTestPartner(gateway.db);
+      const walletA = await hotWalletIn(gateway, reader, "active", SEPOLIA);
+      const walletB = await hotWalletIn(gateway, reader, "active", BSC_TESTNET);
+      const account = randomAddress();
+      const made: Sweep[] = [];
+      for (let i = 0; i < 55; i++) {
+        const onA = i % 2 === 0;
+        made.push(await create(reader, { chain_id: onA ? SEPOLIA : BSC_TESTNET, hot_wallet: onA ? walletA.address : walletB.address, account: i % 3 === 0 ? account : randomAddress(), token: "native" }));
+      }
+      await reader_swept(made[0]!.id);
+      const newestFirst = made.map((s) => s.id).reverse();
+
+      const first = await list({}, reader);
+      expect(first.body.items.map((s: Sweep) => s.id)).toEqual(newestFirst.slice(0, 50));
+      expect(first.body.next_cursor).toEqual(expect.any(String));
+
+      const byChain = await list({ chain_id: BSC_TESTNET, limit: 200 }, reader);
+      expect(byChain.body.items.map((s: Sweep) => s.id)).toEqual(made.filter((_, i) => i % 2 === 1).map((s) => s.id).reverse());
+      expect(byChain.body.next_cursor).toBeNull();
+
+      const combined = await list({ chain_id: SEPOLIA, account: account.toLowerCase(), hot_wallet: walletA.address.toLowerCase(), status: "queued" }, reader);
+      expect(combined.body.items.map((s: Sweep) => s.id)).toEqual(made.filter((_, i) => i % 2 === 0 && i % 3 === 0 && i !== 0).map((s) => s.id).reverse());
+
+      const swept = await list({ status: "swept" }, reader);
+      expect(swept.body.items.map((s: Sweep) => s.id)).toEqual([made[0]!.id]);
+
+      const byOtherWallet = await list({ hot_wallet: walletB.address, chain_id: SEPOLIA }, reader);
+      expect(byOtherWallet.body).toEqual({ items: [], next_cursor: null });
+
+      async function reader_swept(id: string) {
+        await gateway.db.sweep.update({ where: { id }, data: { status: "swept" } });
+      }
+    });
+
+    it("pages with limit and cursor: rows added between requests neither shift pages nor repeat", async () => {
+      const pager = await createTestPartner(gateway.db);
+      const wallet = await hotWalletIn(gateway, pager, "active");
+      const add = () => create(pager, { chain_id: SEPOLIA, hot_wallet: wallet.address, account: randomAddress(), token: "USDT" });
+      const before: string[] = [];
+      for (let i = 0; i < 7; i++) before.push((await add()).id);
+
+      const added: string[] = [];
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await list(cursor ? { limit: 2, cursor } : { limit: 2 }, pager);
+        expect(res.status).toBe(200);
+        expect(res.body.items.length).toBeLessThanOrEqual(2);
+        seen.push(...res.body.items.map((s: Sweep) => s.id));
+        cursor = res.body.next_cursor;
+        added.push((await add()).id);
+      } while (cursor);
+
+      expect(seen).toEqual([...before].reverse());
+      expect(new Set(seen).size).toBe(seen.length);
+      // The rows added meanwhile lead the next listing.
+      const fresh = await list({ limit: added.length }, pager);
+      expect(fresh.body.items.map((s: Sweep) => s.id)).toEqual([...added].reverse());
+    });
+
+    it("answers the last page with next_cursor null and an empty account with an empty page", async () => {
+      const empty = await createTestPartner(gateway.db);
+      expect((await list({}, empty)).body).toEqual({ items: [], next_cursor: null });
+    });
+
+    it.each<[string, Record<string, string | number>, RegExp]>([
+      ["limit 0", { limit: 0 }, /^limit /],
+      ["limit 201", { limit: 201 }, /^limit /],
+      ["limit abc", { limit: "abc" }, /^limit /],
+      ["a forged cursor", { cursor: "bm90LWEtY3Vyc29y" }, /^cursor /],
+      ["an unknown status", { status: "done" }, /^status /],
+      ["a chain outside the environment", { chain_id: 1 }, /^chain_id 1 /],
+      ["a malformed chain_id", { chain_id: "x" }, /^chain_id /],
+      ["a malformed account", { account: "0x1" }, /^account /],
+      ["a malformed hot_wallet", { hot_wallet: "main" }, /^hot_wallet /],
+      ["an unknown parameter", { sort: "asc" }, /^unknown query parameter sort$/],
+    ])("refuses %s with 400 invalid_query naming the parameter", async (_what, query, message) => {
+      const res = await list(query);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: { code: "invalid_query", message: expect.stringMatching(message) } });
+    });
+
+    it("refuses a repeated parameter with invalid_query", async () => {
+      const res = await request(gateway.app).get("/v1/sweeps?status=queued&status=swept").set(partner.auth);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual({ code: "invalid_query", message: "status must be given once" });
+    });
+  });
+});
