@@ -1,6 +1,24 @@
 import { loadConfig, perChainWorkerEnv } from "@sweep/common";
-import type { z } from "zod";
+import { z } from "zod";
 
-export const batcherEnv = perChainWorkerEnv(8081);
+const ms = (fallback: number, min = 0) => z.coerce.number().int().min(min).max(3_600_000).default(fallback);
+
+export const batcherEnv = perChainWorkerEnv(8081).extend({
+  /** a hot wallet's batch is claimed this long after the last sweep arrived (debounce)… */
+  BATCH_WINDOW_MS: ms(150),
+  /** …but never later than this after the first one (this wins over a longer BATCH_WINDOW_MS) */
+  BATCH_WINDOW_MAX_MS: ms(600),
+  /** how often to look for due sweeps no message announced (lost messages, retry pauses that ended) */
+  POLL_INTERVAL_MS: ms(1_000, 10),
+  /** share of the chain's gas limit a batch may plan for, basis points: the sender adds headroom to its estimate */
+  BATCH_GAS_MARGIN_BPS: z.coerce.number().int().min(1).max(10_000).default(8_000),
+  /** queued sweeps one claim considers at most (about 430 items fit under the 2^24 cap); the rest wait for the next batch */
+  BATCH_MAX_SWEEPS: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** messages handled at once per chain queue: a window holds its messages until the claim, so keep it above a burst */
+  BATCHER_PREFETCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** addresses and token balances read at once per claim (the calls go in JSON-RPC batches) */
+  CHAIN_READ_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+});
+
 export type Config = z.infer<typeof batcherEnv>;
 export const loadBatcherConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(batcherEnv, env);

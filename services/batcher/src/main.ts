@@ -2,21 +2,48 @@ import { closeServer, runService, startHealthServer } from "@sweep/common";
 import { environmentChainIds, servedChains } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
+import { createBatchRound } from "./batch-round";
+import { readProvider } from "./chain-reads";
 import { loadBatcherConfig } from "./config";
+import { startBatcherConsumers } from "./consumers";
+import { startDuePoller } from "./due-poller";
+import { GatherWindow } from "./gather-window";
 
 void runService("batcher", () => loadBatcherConfig(), async ({ config, logger }) => {
   const chains = servedChains(config.SERVICE_ENV, config.CHAINS);
   logger.info("serving chains", { chains: chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })) });
+  const chainIds = chains.map((c) => c.chainId);
   const db = createDb(config.DATABASE_URL);
   await db.$queryRaw`SELECT 1`;
 
   const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db });
 
+  const providers = new Map(chains.map((c) => [c.chainId, readProvider(c.rpcUrl, c.chainId)]));
+  const round = createBatchRound({
+    db,
+    names: messaging.topology.names,
+    providers,
+    settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxSweeps: config.BATCH_MAX_SWEEPS, readConcurrency: config.CHAIN_READ_CONCURRENCY },
+    logger,
+    wrote: () => messaging.relay?.wake(),
+  });
+  const windows = new GatherWindow({ quietMs: config.BATCH_WINDOW_MS, maxMs: config.BATCH_WINDOW_MAX_MS }, round);
+  const request = (hotWalletId: string) => windows.request(hotWalletId);
+
+  const consumers = await startBatcherConsumers({ messaging, chainIds, request, prefetch: config.BATCHER_PREFETCH, logger });
+  const pollers = chainIds.map((chainId) => startDuePoller({ db, chainId, intervalMs: config.POLL_INTERVAL_MS, request, logger }));
+
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
 
+  // Closed in reverse: health, pollers and consumers stop asking, then the rounds under way finish
+  // (a claim is one transaction either way), then the relay sends what they wrote.
   return [
     { name: "database", close: () => db.$disconnect() },
     ...messaging.closers,
+    { name: "providers", close: () => [...chains.map((c) => c.provider), ...providers.values()].forEach((p) => p.destroy()) },
+    { name: "batch rounds", close: () => windows.stop() },
+    { name: "consumers", close: () => Promise.all(consumers.map((c) => c.stop())) },
+    { name: "pollers", close: () => Promise.all(pollers.map((p) => p.stop())) },
     { name: "health", close: () => closeServer(health) },
   ];
 });

@@ -1,0 +1,134 @@
+import type { Db, Tx } from "@sweep/db";
+import { toBigIntOrNull } from "@sweep/db";
+import { recordEvent } from "@sweep/lifecycle";
+import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import { accountKey, isRead, planBatch, type CandidateSweep, type ChainView, type Plan } from "./batch-plan";
+import { inFlightBatch } from "./due-work";
+import { sameAddress } from "./pre-send-checks";
+import { authorizationClaim } from "./stored-authorization";
+
+export interface ClaimRequest {
+  hotWalletId: string;
+  /** the chain as read just before; sweeps it does not cover wait for the next batch */
+  chain: ChainView;
+  gasBudget: bigint;
+  /** queued sweeps considered at most */
+  limit: number;
+  /**
+   * Whether sweeps the chain view does not cover may wait for the next batch. When false, the
+   * claim writes nothing and names them (outcome unread), so the caller reads them and tries
+   * again: a sweep that arrived during the reads still joins this batch.
+   */
+  lastPass: boolean;
+}
+
+export type ClaimResult =
+  | { outcome: "inactive" | "in_flight" }
+  | { outcome: "unread"; sweeps: Array<{ account: string; tokenAddress: string | null }> }
+  /** batchId null: every sweep was rejected or waits */
+  | { outcome: "planned"; chainId: number; plan: Plan; batchId: string | null; unreadableAuthorizations: string[] };
+
+/**
+ * One transaction: lock the hot wallet (two batcher replicas never batch one hot wallet at once),
+ * make sure it is active with no batch in flight, lock its due sweeps (SKIP LOCKED), decide the
+ * checks and the batch, reject what failed for good (guarded by status queued, with its event),
+ * and claim the rest into a Batch with its items, announced by batch.ready.
+ */
+export function claimBatch(db: Db, names: QueueNames, request: ClaimRequest): Promise<ClaimResult> {
+  return db.$transaction((tx) => claimInTransaction(tx, names, request), { maxWait: 10_000, timeout: 60_000 });
+}
+
+async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimRequest): Promise<ClaimResult> {
+  const { hotWalletId } = request;
+  const hotWallet = await lockHotWallet(tx, hotWalletId);
+  if (hotWallet?.status !== "active") return { outcome: "inactive" };
+  if (await tx.batch.findFirst({ where: { hotWalletId, ...inFlightBatch }, select: { id: true } })) return { outcome: "in_flight" };
+
+  const now = new Date();
+  const locked = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id::text AS id FROM sweeps
+     WHERE hot_wallet_id = ${hotWalletId}::uuid AND status = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
+     ORDER BY seq LIMIT ${request.limit}
+       FOR UPDATE SKIP LOCKED`;
+  const ids = locked.map((row) => row.id);
+  const rows = await tx.sweep.findMany({ where: { id: { in: ids } }, orderBy: { seq: "asc" } });
+  const unread = rows.filter((s) => !isRead(s, request.chain));
+  if (unread.length > 0 && !request.lastPass) return { outcome: "unread", sweeps: unread.map((s) => ({ account: s.account, tokenAddress: s.tokenAddress })) };
+  const unreadableAuthorizations = rows.filter((s) => s.authorization !== null && authorizationClaim(s.authorization) === null).map((s) => s.id);
+  const sweeps: CandidateSweep[] = rows.map((s) => ({
+    id: s.id,
+    account: s.account,
+    tokenAddress: s.tokenAddress,
+    amount: toBigIntOrNull(s.amount),
+    keepOneUnit: s.keepOneUnit,
+    authorization: authorizationClaim(s.authorization),
+  }));
+
+  const plan = planBatch({
+    delegate: hotWallet.delegate,
+    sweeps,
+    chain: request.chain,
+    pendingAuthorizations: await pendingAuthorizations(tx, hotWalletId, hotWallet.delegate, ids, [...new Set(rows.map((s) => s.account))]),
+    gasBudget: request.gasBudget,
+  });
+
+  for (const { sweepId, reason } of plan.rejections) {
+    const rejected = await tx.sweep.updateMany({ where: { id: sweepId, status: "queued" }, data: { status: "rejected", reason, nextAttemptAt: null } });
+    if (rejected.count === 1) await recordEvent(tx, names, { partnerId: hotWallet.partnerId, type: "sweep.rejected", subjectId: sweepId });
+  }
+
+  let batchId: string | null = null;
+  if (plan.items.length > 0) {
+    const gasWallet = await tx.gasWallet.findUniqueOrThrow({ where: { partnerId: hotWallet.partnerId }, select: { id: true } });
+    const batch = await tx.batch.create({
+      data: {
+        chainId: hotWallet.chainId,
+        gasWalletId: gasWallet.id,
+        hotWalletId,
+        purpose: "sweep",
+        status: "open",
+        items: { createMany: { data: plan.items.map((item, position) => ({ position, ...item })) } },
+      },
+      select: { id: true },
+    });
+    batchId = batch.id;
+    const claimed = await tx.sweep.updateMany({
+      where: { id: { in: plan.items.map((item) => item.sweepId) }, status: "queued" },
+      data: { status: "processing", batchId, attempts: { increment: 1 }, reason: null },
+    });
+    // The rows are locked by this transaction: anything else is a bug, not a race.
+    if (claimed.count !== plan.items.length) throw new Error(`claimed ${claimed.count} of ${plan.items.length} sweeps`);
+    await tx.outboxMessage.create({ data: outboxDraft("batch.ready", { batchId, chainId: hotWallet.chainId }, names) });
+  }
+  return { outcome: "planned", chainId: hotWallet.chainId, plan, batchId, unreadableAuthorizations };
+}
+
+/**
+ * Locks the hot wallet's row until the transaction ends, so that two batchers never claim for one
+ * hot wallet at once. FOR NO KEY UPDATE rather than FOR UPDATE: it excludes the other batchers
+ * just the same, but not the key-share lock each new sweep's foreign key takes, so the API keeps
+ * inserting sweeps of this hot wallet during a claim.
+ */
+export async function lockHotWallet(tx: Tx, hotWalletId: string): Promise<{ status: string; delegate: string; chainId: number; partnerId: string } | undefined> {
+  const [hotWallet] = await tx.$queryRaw<{ status: string; delegate: string; chainId: number; partnerId: string }[]>`
+    SELECT status::text AS status, delegate, chain_id AS "chainId", partner_id::text AS "partnerId"
+      FROM hot_wallets WHERE id = ${hotWalletId}::uuid FOR NO KEY UPDATE`;
+  return hotWallet;
+}
+
+/**
+ * Addresses (accountKey) an authorization of this hot wallet's delegate will still come for, from
+ * a sweep outside this claim: queued (not yet due, or beyond the limit, or locked elsewhere) or
+ * processing (a batch that failed goes back to queued).
+ */
+async function pendingAuthorizations(tx: Tx, hotWalletId: string, delegate: string, claimedIds: string[], accounts: string[]): Promise<Set<string>> {
+  const others = await tx.sweep.findMany({
+    where: { hotWalletId, account: { in: accounts }, id: { notIn: claimedIds }, status: { in: ["queued", "processing"] } },
+    select: { account: true, authorization: true },
+  });
+  const holdsAuthorization = (stored: unknown) => {
+    const claim = authorizationClaim(stored);
+    return claim !== null && sameAddress(claim.address, delegate);
+  };
+  return new Set(others.filter((s) => holdsAuthorization(s.authorization)).map((s) => accountKey(s.account)));
+}

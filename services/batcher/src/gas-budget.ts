@@ -1,0 +1,29 @@
+/**
+ * Gas a batch plans for, as upper bounds of the gross gas (before refunds), which is what the
+ * transaction's gas limit must cover. Measured per item with `pnpm bench` on anvil and the
+ * devnet USDT: about 37,000 gross for an item carrying an authorization (25,000 of it the
+ * authorization), 11,600 for a repeat token item and 12,200 for a native one; the first item of
+ * a token pays its cold access on top.
+ */
+export const ITEM_GAS_WITH_AUTHORIZATION = 60_000n;
+export const ITEM_GAS = 30_000n;
+/**
+ * Per transaction: the 21,000 base, and the gas SweepDelegate requires to be left before every
+ * item (ITEM_GAS_NEEDED = 300,000 + 300,000 / 63 + 10,000, or it reverts with BatchGasTooLow).
+ */
+export const BATCH_BASE_GAS = 21_000n + 315_000n;
+/** EIP-7825 (Osaka) caps one transaction's gas limit on public chains. */
+export const TRANSACTION_GAS_CAP = 1n << 24n;
+
+export function itemGas(withAuthorization: boolean): bigint {
+  return withAuthorization ? ITEM_GAS_WITH_AUTHORIZATION : ITEM_GAS;
+}
+
+/**
+ * The gas one batch may plan for: the latest block's gas limit, never above the transaction
+ * cap, times the margin the sender needs for the headroom it adds to its estimate.
+ */
+export function batchGasBudget(blockGasLimit: bigint, marginBps: number): bigint {
+  const limit = blockGasLimit < TRANSACTION_GAS_CAP ? blockGasLimit : TRANSACTION_GAS_CAP;
+  return (limit * BigInt(marginBps)) / 10_000n;
+}

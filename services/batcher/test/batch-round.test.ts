@@ -1,0 +1,286 @@
+/**
+ * One batch round against a real anvil (devnet USDT, a delegate deployed through the factory)
+ * and the real database: the checks before sending, the kinds, and the claim.
+ */
+import { createDb, toBigInt, type Db, type Tx } from "@sweep/db";
+import { queueNames, type QueueNames } from "@sweep/messaging";
+import { startTestChain, type TestChain } from "@sweep/testkit";
+import { Wallet, parseEther, type BaseWallet, type JsonRpcProvider } from "ethers";
+import { lockHotWallet } from "../src/batch-claim";
+import { createBatchRound } from "../src/batch-round";
+import { readProvider } from "../src/chain-reads";
+import { activeHotWallet, delegateOnChain, insertSweep, logger, storedAuthorization, tokenOnlyAddress, uniquePrefix, type HotWalletFixture } from "./support";
+
+const settings = { gasMarginBps: 8_000, maxSweeps: 1_000, readConcurrency: 32 };
+
+describe("batch round", () => {
+  let chain: TestChain;
+  let db: Db;
+  let names: QueueNames;
+  let round: ReturnType<typeof createBatchRound>;
+  let hotWallet: HotWalletFixture;
+  const providers: JsonRpcProvider[] = [];
+  const provider = (rpcUrl: string) => {
+    const p = readProvider(rpcUrl, 97, 2_000);
+    providers.push(p);
+    return p;
+  };
+
+  beforeAll(async () => {
+    chain = await startTestChain(97);
+    db = createDb(process.env.DATABASE_URL!);
+    names = queueNames(uniquePrefix());
+    round = createBatchRound({ db, names, providers: new Map([[97, provider(chain.rpcUrl)]]), settings, logger });
+  });
+  afterAll(async () => {
+    providers.forEach((p) => p.destroy());
+    await db.$disconnect();
+    await chain.stop();
+  });
+  beforeEach(async () => {
+    hotWallet = await activeHotWallet(db, chain);
+  });
+
+  const authorize = (wallet: BaseWallet, nonce = 0) => storedAuthorization(wallet, hotWallet.delegate, nonce, 97);
+  const sweep = (id: string) => db.sweep.findUniqueOrThrow({ where: { id } });
+  const batchOf = (batchId: string) => db.batch.findUniqueOrThrow({ where: { id: batchId }, include: { items: { orderBy: { position: "asc" } } } });
+  const batchesOf = () => db.batch.findMany({ where: { hotWalletId: hotWallet.hotWalletId } });
+
+  it("rejects each failed check for good, with its sweep.rejected event, and batches the rest", async () => {
+    const unupgraded = await tokenOnlyAddress(chain);
+    const stale = await tokenOnlyAddress(chain);
+    const short = await tokenOnlyAddress(chain, 10n);
+    const empty = Wallet.createRandom();
+    const good = await tokenOnlyAddress(chain);
+    const ids = {
+      not_upgraded: await insertSweep(db, chain, hotWallet, { account: unupgraded.address }),
+      stale_authorization: await insertSweep(db, chain, hotWallet, { account: stale.address, authorization: authorize(stale, 3) }),
+      would_fail: await insertSweep(db, chain, hotWallet, { account: short.address, amount: 11n, authorization: authorize(short) }),
+      nothing_to_sweep: await insertSweep(db, chain, hotWallet, { account: empty.address, authorization: authorize(empty) }),
+      good: await insertSweep(db, chain, hotWallet, { account: good.address, authorization: authorize(good) }),
+    };
+
+    const result = await round(hotWallet.hotWalletId);
+
+    expect(result).toMatchObject({ outcome: "planned" });
+    for (const reason of ["not_upgraded", "stale_authorization", "would_fail", "nothing_to_sweep"] as const) {
+      expect(await sweep(ids[reason])).toMatchObject({ status: "rejected", reason, batchId: null, attempts: 0 });
+      const events = await db.event.findMany({ where: { subjectId: ids[reason] } });
+      expect(events).toEqual([expect.objectContaining({ type: "sweep.rejected", partnerId: hotWallet.partnerId, dedupeKey: `sweep.rejected:${ids[reason]}` })]);
+      expect(await db.outboxMessage.count({ where: { type: "event.recorded", payload: { path: ["eventId"], equals: events[0]!.id } } })).toBe(1);
+    }
+    expect(await sweep(ids.good)).toMatchObject({ status: "processing", attempts: 1 });
+
+    // A second round finds nothing new to reject: the rejections are final and recorded once.
+    await round(hotWallet.hotWalletId);
+    expect(await db.event.count({ where: { subjectId: { in: Object.values(ids) } } })).toBe(4);
+  });
+
+  it("claims with the kind from each address's state before the batch: first_new, first, repeat", async () => {
+    const tokenOnly = await tokenOnlyAddress(chain);
+    const holdingNative = await tokenOnlyAddress(chain);
+    await chain.setBalance(holdingNative.address, parseEther("0.01"));
+    const delegated = await tokenOnlyAddress(chain);
+    await delegateOnChain(chain, delegated, hotWallet.delegate);
+    const nativeDeposit = Wallet.createRandom();
+    await chain.setBalance(nativeDeposit.address, parseEther("0.5"));
+    const ids = [
+      await insertSweep(db, chain, hotWallet, { account: tokenOnly.address, authorization: authorize(tokenOnly) }),
+      await insertSweep(db, chain, hotWallet, { account: holdingNative.address, authorization: authorize(holdingNative) }),
+      // Sent although the address is delegated already (its nonce moved on): not carried.
+      await insertSweep(db, chain, hotWallet, { account: delegated.address, authorization: authorize(delegated, 0) }),
+      await insertSweep(db, chain, hotWallet, { account: nativeDeposit.address, tokenAddress: null, amount: parseEther("0.1"), authorization: authorize(nativeDeposit) }),
+    ];
+
+    const result = await round(hotWallet.hotWalletId);
+
+    if (result.outcome !== "planned" || result.batchId === null) throw new Error(`no batch: ${JSON.stringify(result)}`);
+    const batch = await batchOf(result.batchId);
+    const gasWallet = await db.gasWallet.findUniqueOrThrow({ where: { partnerId: hotWallet.partnerId } });
+    expect(batch).toMatchObject({ purpose: "sweep", status: "open", chainId: 97, hotWalletId: hotWallet.hotWalletId, gasWalletId: gasWallet.id });
+    expect(batch.items.map((i) => [i.sweepId, i.position, i.kind, i.withAuthorization])).toEqual([
+      [ids[0], 0, "first_new", true],
+      [ids[1], 1, "first", true],
+      [ids[2], 2, "repeat", false],
+      [ids[3], 3, "first", true],
+    ]);
+    for (const id of ids) expect(await sweep(id)).toMatchObject({ status: "processing", batchId: batch.id, attempts: 1, reason: null });
+    const ready = await db.outboxMessage.findMany({ where: { type: "batch.ready", payload: { path: ["batchId"], equals: batch.id } } });
+    expect(ready).toEqual([expect.objectContaining({ exchange: names.workExchange, routingKey: names.sender(97), payload: { batchId: batch.id, chainId: 97 } })]);
+  });
+
+  it("puts 50 sweeps queued together in one batch of 50 items, in arrival order", async () => {
+    const deposits = await Promise.all(Array.from({ length: 50 }, () => Wallet.createRandom()));
+    for (const d of deposits) await chain.mintUsdt(d.address, 5n);
+    const ids = await Promise.all(deposits.map((d) => insertSweep(db, chain, hotWallet, { account: d.address, authorization: authorize(d) })));
+    const inOrder = (await db.sweep.findMany({ where: { id: { in: ids } }, orderBy: { seq: "asc" }, select: { id: true } })).map((s) => s.id);
+
+    const result = await round(hotWallet.hotWalletId);
+
+    if (result.outcome !== "planned" || result.batchId === null) throw new Error("no batch");
+    const batch = await batchOf(result.batchId);
+    expect(batch.items.map((i) => i.sweepId)).toEqual(inOrder);
+    expect(batch.items.map((i) => i.position)).toEqual([...Array(50).keys()]);
+    expect(batch.items.every((i) => i.withAuthorization && i.kind === "first_new")).toBe(true);
+    expect(await batchesOf()).toHaveLength(1);
+  });
+
+  it("creates nothing while a batch of the hot wallet is in flight; the new sweep waits queued", async () => {
+    const first = await tokenOnlyAddress(chain);
+    await insertSweep(db, chain, hotWallet, { account: first.address, authorization: authorize(first) });
+    const claimed = await round(hotWallet.hotWalletId);
+    if (claimed.outcome !== "planned" || claimed.batchId === null) throw new Error("no batch");
+    const later = await tokenOnlyAddress(chain);
+    const laterId = await insertSweep(db, chain, hotWallet, { account: later.address, authorization: authorize(later) });
+
+    expect(await round(hotWallet.hotWalletId)).toEqual({ outcome: "in_flight" });
+    await db.batch.update({ where: { id: claimed.batchId }, data: { status: "sent" } });
+    expect(await round(hotWallet.hotWalletId)).toEqual({ outcome: "in_flight" });
+    expect(await sweep(laterId)).toMatchObject({ status: "queued", attempts: 0 });
+    expect(await batchesOf()).toHaveLength(1);
+
+    // Once it settled (as the ledger does), the next round takes the waiting sweep.
+    await db.batch.update({ where: { id: claimed.batchId }, data: { status: "confirmed" } });
+    const next = await round(hotWallet.hotWalletId);
+    expect(next).toMatchObject({ outcome: "planned", batchId: expect.any(String) });
+    expect(await sweep(laterId)).toMatchObject({ status: "processing" });
+  });
+
+  it("gives one batch to two replicas claiming one hot wallet at once", async () => {
+    const deposits = [await tokenOnlyAddress(chain), await tokenOnlyAddress(chain), await tokenOnlyAddress(chain)];
+    for (const d of deposits) await insertSweep(db, chain, hotWallet, { account: d.address, authorization: authorize(d) });
+    const otherDb = createDb(process.env.DATABASE_URL!);
+    try {
+      const replica = createBatchRound({ db: otherDb, names, providers: new Map([[97, provider(chain.rpcUrl)]]), settings, logger });
+      const results = await Promise.all([round(hotWallet.hotWalletId), replica(hotWallet.hotWalletId), round(hotWallet.hotWalletId), replica(hotWallet.hotWalletId)]);
+      expect(results.filter((r) => r.outcome === "planned" && r.batchId !== null)).toHaveLength(1);
+      const batches = await batchesOf();
+      expect(batches).toHaveLength(1);
+      expect(await db.batchItem.count({ where: { batchId: batches[0]!.id } })).toBe(3);
+    } finally {
+      await otherDb.$disconnect();
+    }
+  });
+
+  it("locks the hot wallet against another claim, never against the API inserting its sweeps", async () => {
+    let acquired!: () => void;
+    let release!: () => void;
+    const isAcquired = new Promise<void>((resolve) => (acquired = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holder = db.$transaction(async (tx) => {
+      await lockHotWallet(tx, hotWallet.hotWalletId);
+      acquired();
+      await released;
+    });
+    const otherDb = createDb(process.env.DATABASE_URL!);
+    try {
+      await isAcquired;
+      const withLockTimeout = <T>(work: (tx: Tx) => Promise<T>) =>
+        otherDb.$transaction(async (tx) => {
+          await tx.$executeRaw`SET LOCAL lock_timeout = '500ms'`;
+          return work(tx);
+        });
+      await expect(withLockTimeout((tx) => lockHotWallet(tx, hotWallet.hotWalletId))).rejects.toThrow(/lock timeout/);
+      const inserted = await withLockTimeout((tx) =>
+        tx.sweep.create({ data: { partnerId: hotWallet.partnerId, chainId: 97, hotWalletId: hotWallet.hotWalletId, account: Wallet.createRandom().address, token: "USDT", tokenAddress: chain.usdt.address } }),
+      );
+      expect(inserted.status).toBe("queued");
+    } finally {
+      release();
+      await holder;
+      await otherDb.$disconnect();
+    }
+  });
+
+  it("carries one authorization for two sweeps of the same address in one batch", async () => {
+    const deposit = await tokenOnlyAddress(chain, 100n);
+    const ids = [
+      await insertSweep(db, chain, hotWallet, { account: deposit.address, amount: 30n, authorization: authorize(deposit) }),
+      await insertSweep(db, chain, hotWallet, { account: deposit.address, amount: 20n, authorization: authorize(deposit) }),
+      await insertSweep(db, chain, hotWallet, { account: deposit.address }),
+    ];
+    const result = await round(hotWallet.hotWalletId);
+    if (result.outcome !== "planned" || result.batchId === null) throw new Error("no batch");
+    const batch = await batchOf(result.batchId);
+    expect(batch.items.map((i) => [i.sweepId, i.withAuthorization, i.kind])).toEqual([
+      [ids[0], true, "first_new"],
+      [ids[1], false, "repeat"],
+      [ids[2], false, "repeat"],
+    ]);
+  });
+
+  it("does not reject a sweep without authorization whose address another sweep will delegate", async () => {
+    const deposit = await tokenOnlyAddress(chain);
+    // The authorizing sweep is pausing before a retry; the other one waits for it.
+    await insertSweep(db, chain, hotWallet, { account: deposit.address, authorization: authorize(deposit), nextAttemptAt: new Date(Date.now() + 60_000) });
+    const rider = await insertSweep(db, chain, hotWallet, { account: deposit.address, amount: 1n });
+    expect(await round(hotWallet.hotWalletId)).toMatchObject({ outcome: "planned", batchId: null, plan: { waiting: [{ sweepId: rider, reason: "awaiting_delegation" }] } });
+    expect(await sweep(rider)).toMatchObject({ status: "queued", reason: null });
+
+    // A later sweep of the same address with its authorization: the rider goes right after it.
+    const carrier = await insertSweep(db, chain, hotWallet, { account: deposit.address, amount: 2n, authorization: authorize(deposit) });
+    const result = await round(hotWallet.hotWalletId);
+    if (result.outcome !== "planned" || result.batchId === null) throw new Error("no batch");
+    expect((await batchOf(result.batchId)).items.map((i) => [i.sweepId, i.withAuthorization])).toEqual([
+      [carrier, true],
+      [rider, false],
+    ]);
+  });
+
+  it("splits a batch that would pass the chain's gas limit; the rest waits for the next batch", async () => {
+    const small = await startTestChain(97);
+    try {
+      const wallet = await activeHotWallet(db, small);
+      const deposits = await Promise.all(Array.from({ length: 5 }, () => Wallet.createRandom()));
+      for (const d of deposits) await small.mintUsdt(d.address, 5n);
+      // 600,000 × 80% leaves 144,000 after the base and guard reserve: two items with authorization.
+      await small.provider.send("evm_setBlockGasLimit", ["0x" + (600_000).toString(16)]);
+      await small.provider.send("anvil_mine", ["0x1"]);
+      expect((await small.provider.getBlock("latest"))!.gasLimit).toBe(600_000n);
+      const smallRound = createBatchRound({ db, names, providers: new Map([[97, provider(small.rpcUrl)]]), settings, logger });
+      const ids: string[] = [];
+      for (const d of deposits) ids.push(await insertSweep(db, small, wallet, { account: d.address, authorization: storedAuthorization(d, wallet.delegate, 0, 97) }));
+
+      const first = await smallRound(wallet.hotWalletId);
+      if (first.outcome !== "planned" || first.batchId === null) throw new Error("no batch");
+      expect((await batchOf(first.batchId)).items.map((i) => i.sweepId)).toEqual(ids.slice(0, 2));
+      expect(first.plan.waiting).toEqual(ids.slice(2).map((sweepId) => ({ sweepId, reason: "gas_limit" })));
+      expect((await db.sweep.findMany({ where: { id: { in: ids.slice(2) } } })).map((s) => s.status)).toEqual(["queued", "queued", "queued"]);
+
+      await db.batch.update({ where: { id: first.batchId }, data: { status: "confirmed" } });
+      const second = await smallRound(wallet.hotWalletId);
+      if (second.outcome !== "planned" || second.batchId === null) throw new Error("no second batch");
+      expect((await batchOf(second.batchId)).items.map((i) => i.sweepId)).toEqual(ids.slice(2, 4));
+    } finally {
+      await small.stop();
+    }
+  });
+
+  it("leaves sweeps queued when the hot wallet is no longer active", async () => {
+    const deposit = await tokenOnlyAddress(chain);
+    const id = await insertSweep(db, chain, hotWallet, { account: deposit.address });
+    await db.hotWallet.update({ where: { id: hotWallet.hotWalletId }, data: { status: "failed", error: "not_deployed" } });
+    expect(await round(hotWallet.hotWalletId)).toEqual({ outcome: "inactive" });
+    expect(await sweep(id)).toMatchObject({ status: "queued", reason: null });
+  });
+
+  it("rejects nothing when the chain does not answer, and claims once it does", async () => {
+    const deposit = await tokenOnlyAddress(chain);
+    const id = await insertSweep(db, chain, hotWallet, { account: deposit.address });
+    const blind = createBatchRound({ db, names, providers: new Map([[97, provider("http://127.0.0.1:9")]]), settings, logger });
+    expect(await blind(hotWallet.hotWalletId)).toEqual({ outcome: "chain_unavailable" });
+    expect(await sweep(id)).toMatchObject({ status: "queued", reason: null });
+    expect(await db.event.count({ where: { subjectId: id } })).toBe(0);
+    expect(await round(hotWallet.hotWalletId)).toMatchObject({ outcome: "planned", plan: { rejections: [{ sweepId: id, reason: "not_upgraded" }] } });
+  });
+
+  it("keeps amounts exact and leaves one unit with keep_one_unit", async () => {
+    const deposit = await tokenOnlyAddress(chain, 10n ** 30n);
+    await delegateOnChain(chain, deposit, hotWallet.delegate);
+    const id = await insertSweep(db, chain, hotWallet, { account: deposit.address, amount: 10n ** 30n, keepOneUnit: true });
+    const exact = await insertSweep(db, chain, hotWallet, { account: deposit.address, amount: 10n ** 30n - 1n, keepOneUnit: true });
+    const result = await round(hotWallet.hotWalletId);
+    expect(result).toMatchObject({ outcome: "planned", plan: { rejections: [{ sweepId: id, reason: "would_fail" }], items: [{ sweepId: exact, kind: "repeat" }] } });
+    expect(toBigInt((await sweep(exact)).amount!)).toBe(10n ** 30n - 1n);
+  });
+});

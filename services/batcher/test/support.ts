@@ -1,0 +1,119 @@
+/**
+ * Fixtures for the batcher's tests: a hot wallet whose delegate is really deployed on anvil,
+ * deposit addresses in the states a sweep meets (token only, holding native coin, delegated),
+ * their authorizations, and sweeps inserted as the API inserts them.
+ */
+import { randomBytes } from "node:crypto";
+import { factoryAddress } from "@sweep/chain";
+import { createLogger } from "@sweep/common";
+import { contractAt, delegateAddress } from "@sweep/contracts";
+import { toDecimal, type Db, type Prisma } from "@sweep/db";
+import { connectBroker, outboxDraft, type QueueNames, type Topology } from "@sweep/messaging";
+import { createTestPartner, type TestChain } from "@sweep/testkit";
+import { Wallet, getAddress, parseEther, type BaseWallet } from "ethers";
+
+export const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
+export const logger = createLogger("batcher-test", "debug");
+// Some tests provoke failures on purpose; their logs are noise unless asked for.
+logger.silent = process.env.LOG_LEVEL !== "debug";
+
+export const uniquePrefix = () => `test-batcher-${randomBytes(4).toString("hex")}`;
+
+export interface HotWalletFixture {
+  partnerId: string;
+  gasWallet: string;
+  hotWalletId: string;
+  address: string;
+  delegate: string;
+}
+
+/** A partner with a hot wallet on the chain, active, its delegate deployed through the factory. */
+export async function activeHotWallet(db: Db, chain: TestChain): Promise<HotWalletFixture> {
+  const partner = await createTestPartner(db);
+  const address = Wallet.createRandom().address;
+  const factory = factoryAddress(chain.chainId, {});
+  const delegate = delegateAddress(factory, address, partner.gasWallet);
+  const deployer = contractAt("DelegateFactory", factory, await chain.provider.getSigner(0));
+  await (await deployer.getFunction("deploy")(address, partner.gasWallet)).wait();
+  if ((await chain.provider.getCode(delegate)) === "0x") throw new Error("the delegate was not deployed");
+  const hotWallet = await db.hotWallet.create({ data: { partnerId: partner.partnerId, chainId: chain.chainId, address, delegate, status: "active" } });
+  return { partnerId: partner.partnerId, gasWallet: partner.gasWallet, hotWalletId: hotWallet.id, address, delegate };
+}
+
+/** The authorization as the API stores it. */
+export function storedAuthorization(wallet: BaseWallet, delegate: string, nonce: number, chainId: number): Prisma.InputJsonObject {
+  const { signature } = wallet.authorizeSync({ address: delegate, nonce, chainId });
+  return { chain_id: chainId, address: getAddress(delegate), nonce, y_parity: signature.yParity, r: signature.r, s: signature.s };
+}
+
+/** Delegates the deposit address to `delegate` on chain: a funded stranger sends its authorization. */
+export async function delegateOnChain(chain: TestChain, deposit: BaseWallet, delegate: string): Promise<void> {
+  const sponsor = Wallet.createRandom(chain.provider);
+  await chain.setBalance(sponsor.address, parseEther("1"));
+  const nonce = await chain.provider.getTransactionCount(deposit.address);
+  const authorization = deposit.authorizeSync({ address: delegate, nonce, chainId: chain.chainId });
+  await (await sponsor.sendTransaction({ type: 4, to: sponsor.address, authorizationList: [authorization], nonce: 0 })).wait();
+}
+
+export interface SweepFixture {
+  account: string;
+  /** default: the chain's USDT; null for the native coin */
+  tokenAddress?: string | null;
+  amount?: bigint;
+  keepOneUnit?: boolean;
+  authorization?: Prisma.InputJsonObject;
+  nextAttemptAt?: Date;
+}
+
+/** Inserts a queued sweep, with its sweep.queued outbox message when `names` is given (as POST /v1/sweeps does). */
+export async function insertSweep(db: Db, chain: TestChain, hotWallet: HotWalletFixture, sweep: SweepFixture, names?: QueueNames): Promise<string> {
+  const tokenAddress = sweep.tokenAddress === undefined ? chain.usdt.address : sweep.tokenAddress;
+  return db.$transaction(async (tx) => {
+    const row = await tx.sweep.create({
+      data: {
+        partnerId: hotWallet.partnerId,
+        chainId: chain.chainId,
+        hotWalletId: hotWallet.hotWalletId,
+        account: sweep.account,
+        token: tokenAddress === null ? "tBNB" : "USDT",
+        tokenAddress,
+        amount: sweep.amount === undefined ? null : toDecimal(sweep.amount),
+        keepOneUnit: sweep.keepOneUnit ?? false,
+        authorization: sweep.authorization,
+        nextAttemptAt: sweep.nextAttemptAt,
+      },
+      select: { id: true },
+    });
+    if (names) await tx.outboxMessage.create({ data: outboxDraft("sweep.queued", { sweepId: row.id, chainId: chain.chainId, hotWalletId: hotWallet.hotWalletId }, names) });
+    return row.id;
+  });
+}
+
+/** A deposit address holding only USDT. */
+export async function tokenOnlyAddress(chain: TestChain, amount = 1_000n): Promise<BaseWallet> {
+  const wallet = Wallet.createRandom();
+  await chain.mintUsdt(wallet.address, amount);
+  return wallet;
+}
+
+/** Deletes the queues and exchanges of a test's topology, so runs leave nothing on the broker. */
+export async function deleteTopology(topology: Topology): Promise<void> {
+  const { names } = topology;
+  const connection = await connectBroker(RABBITMQ_URL, { logger, connectTimeoutMs: 5_000 });
+  try {
+    const queues = [
+      ...topology.workQueues.flatMap((q) => [q.name, names.deadLetter(q.name), ...topology.retryDelaysMs.map((ms) => names.delay(q.name, ms))]),
+      names.unrouted(),
+    ];
+    const channel = connection.createChannel({
+      setup: async (ch: { deleteQueue(q: string): Promise<unknown>; deleteExchange(e: string): Promise<unknown> }) => {
+        for (const queue of queues) await ch.deleteQueue(queue);
+        for (const exchange of [names.workExchange, names.deadLetterExchange, names.unroutedExchange]) await ch.deleteExchange(exchange);
+      },
+    });
+    await channel.waitForConnect();
+    await channel.close();
+  } finally {
+    await connection.close();
+  }
+}
