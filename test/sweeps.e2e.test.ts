@@ -142,7 +142,7 @@ describe("a partner sweeps deposit addresses into its hot wallet", () => {
     const gasEntries = await stack.db.ledgerEntry.findMany({ where: { partnerId: partner.partnerId, kind: "gas", txHash: ended[0]!.tx_hash! } });
     expect(gasEntries.map((e) => toBigInt(e.amount))).toEqual([-(receipt!.gasUsed * receipt!.gasPrice)]);
     expect(await stack.db.event.count({ where: { partnerId: partner.partnerId, type: "sweep.swept" } })).toBe(50);
-  });
+  }, 150_000);
 
   it("sweeps an address again without an authorization (repeat), the native coin, a partial amount and keep-one-unit", async () => {
     const chain = stack.chain(CHAIN_ID);
@@ -172,7 +172,7 @@ describe("a partner sweeps deposit addresses into its hot wallet", () => {
     expect(await usdt.getFunction("balanceOf")(b.owner.address)).toBe(600n);
     expect(await usdt.getFunction("balanceOf")(c.owner.address)).toBe(1n);
     expect(await chain.provider.getBalance(c.owner.address)).toBe(0n);
-  });
+  }, 150_000);
 
   it("rejects what a check before sending finds wrong, with the spec's reasons", async () => {
     const chain = stack.chain(CHAIN_ID);
@@ -200,5 +200,5 @@ describe("a partner sweeps deposit addresses into its hot wallet", () => {
       ["rejected", "nothing_to_sweep"],
     ]);
     expect(await stack.db.event.count({ where: { partnerId: partner.partnerId, type: "sweep.rejected" } })).toBe(4);
-  });
+  }, 120_000);
 });

@@ -9,3 +9,4 @@ export * from "./retry-delay";
 export * from "./topology";
 export type { Envelope } from "./wire";
 export * from "./messaging-runtime";
+export * from "./topology-teardown";

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { createLogger } from "@sweep/common";
 import amqplib from "amqplib";
 import { connectBroker, type BrokerConnection } from "../src/connection";
-import { deadLetterQueues, defineTopology, type Topology, type TopologyOptions } from "../src/topology";
+import { defineTopology, type Topology, type TopologyOptions } from "../src/topology";
+import { deleteTopology as deleteTopologyOf } from "../src/topology-teardown";
 
 export const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 export const logger = createLogger("messaging-test", "debug");
@@ -23,20 +24,8 @@ export function connect(): Promise<BrokerConnection> {
 }
 
 /** Deletes every queue and exchange the topology declared. */
-export async function deleteTopology(topology: Topology): Promise<void> {
-  const { names } = topology;
-  const connection = await amqplib.connect(RABBITMQ_URL);
-  try {
-    const channel = await connection.createChannel();
-    const queues = [
-      ...topology.workQueues.flatMap((q) => [q.name, ...topology.retryDelaysMs.map((ms) => names.delay(q.name, ms))]),
-      ...deadLetterQueues(topology),
-    ];
-    for (const queue of queues) await channel.deleteQueue(queue);
-    for (const exchange of [names.workExchange, names.deadLetterExchange, names.unroutedExchange]) await channel.deleteExchange(exchange);
-  } finally {
-    await connection.close();
-  }
+export function deleteTopology(topology: Topology): Promise<void> {
+  return deleteTopologyOf(RABBITMQ_URL, topology);
 }
 
 /** Publishes raw bytes to a queue, as a broken or foreign producer would. */

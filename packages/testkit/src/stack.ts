@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { environmentChainIds } from "@sweep/chain";
 import { createDb, type Db } from "@sweep/db";
+import { defineTopology, deleteTopology } from "@sweep/messaging";
 import { startService, type ServiceName, type ServiceProcess } from "./service-process";
 import { startTestChain, type TestChain } from "./test-chains";
 import { createTestDatabase } from "./test-database";
@@ -37,8 +39,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const chains = new Map<number, TestChain>();
   const services = new Map<ServiceName, ServiceProcess>();
   const db = createDb(database.url);
+  const prefix = `e2e-${randomBytes(4).toString("hex")}`;
+  const rabbitmqUrl = options.env?.RABBITMQ_URL ?? process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
   const stop = async () => {
     await Promise.all([...services.values()].map((s) => s.stop()));
+    await deleteTopology(rabbitmqUrl, defineTopology({ chainIds: environmentChainIds("testnet"), prefix }));
     await db.$disconnect();
     await Promise.all([...chains.values()].map((c) => c.stop()));
     await database.drop();
@@ -48,7 +53,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const env: Record<string, string> = {
       SERVICE_ENV: "testnet",
       DATABASE_URL: database.url,
-      AMQP_PREFIX: `e2e-${randomBytes(4).toString("hex")}`,
+      AMQP_PREFIX: prefix,
       ...Object.assign({}, ...[...chains.values()].map((c) => c.env)),
       ...options.env,
     };

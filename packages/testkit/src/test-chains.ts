@@ -2,7 +2,7 @@ import { startAnvil, type AnvilNode } from "@sweep/anvil";
 import { chainRegistry, createProvider, devnetTokenAddress } from "@sweep/chain";
 import { contractAt } from "@sweep/contracts";
 import { deployPlatformContracts } from "@sweep/devnet";
-import { parseEther, type JsonRpcProvider } from "ethers";
+import { NonceManager, parseEther, type JsonRpcProvider } from "ethers";
 
 export interface TestChain {
   chainId: number;
@@ -36,7 +36,8 @@ export async function startTestChain(chainId = 97, options: { blockTime?: number
   const provider = createProvider(anvil.rpcUrl, chainId);
   provider.pollingInterval = 100;
   const usdt = info.tokens[0]!;
-  const minter = await provider.getSigner(0);
+  // Concurrent mints take their nonces from here, not from the node's pending count (which races).
+  const minter = new NonceManager(await provider.getSigner(0));
   const token = contractAt("DevToken", usdt.address, minter);
   return {
     chainId,

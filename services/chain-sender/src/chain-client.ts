@@ -119,7 +119,13 @@ export class ChainClient {
    * returns its logs: the delegate's per-item events tell which items would fail.
    */
   async simulate(request: CallRequest): Promise<SimulatedCall> {
-    const call = { from: request.from, to: request.to, data: request.data, authorizationList: request.authorizationList?.map(authorizationToRpc) };
+    // An empty authorization list makes it a malformed type-4 call: omit it when there is none.
+    const call = {
+      from: request.from,
+      to: request.to,
+      data: request.data,
+      ...(request.authorizationList?.length ? { authorizationList: request.authorizationList.map(authorizationToRpc) } : {}),
+    };
     const blocks = await this.call(
       "eth_simulateV1",
       () => this.provider.send("eth_simulateV1", [{ blockStateCalls: [{ calls: [call] }] }, "latest"]) as Promise<Array<{ calls: SimulatedCallRpc[] }>>,
