@@ -3,7 +3,6 @@ import path from "node:path";
 import { freePort } from "@sweep/anvil";
 
 const root = path.resolve(__dirname, "..");
-const tsx = path.join(root, "node_modules", ".bin", "tsx");
 
 interface Run {
   exitCode: Promise<number | null>;
@@ -12,7 +11,8 @@ interface Run {
 }
 
 function runService(name: string, env: Record<string, string>): Run {
-  const child = spawn(tsx, [path.join(root, "services", name, "src", "main.ts")], {
+  // As `pnpm start` runs them: tsx as a loader, not its wrapper process (which may pass a signal on twice).
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "services", name, "src", "main.ts")], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],

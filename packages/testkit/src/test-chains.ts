@@ -2,7 +2,7 @@ import { startAnvil, type AnvilNode } from "@sweep/anvil";
 import { chainRegistry, createProvider, devnetTokenAddress } from "@sweep/chain";
 import { contractAt } from "@sweep/contracts";
 import { deployPlatformContracts } from "@sweep/devnet";
-import { NonceManager, parseEther, type JsonRpcProvider } from "ethers";
+import { parseEther, type JsonRpcProvider } from "ethers";
 
 export interface TestChain {
   chainId: number;
@@ -36,9 +36,16 @@ export async function startTestChain(chainId = 97, options: { blockTime?: number
   const provider = createProvider(anvil.rpcUrl, chainId);
   provider.pollingInterval = 100;
   const usdt = info.tokens[0]!;
-  // Concurrent mints take their nonces from here, not from the node's pending count (which races).
-  const minter = new NonceManager(await provider.getSigner(0));
-  const token = contractAt("DevToken", usdt.address, minter);
+  const minter = await provider.getSigner(0);
+  const token = contractAt("DevToken", usdt.address);
+  // anvil assigns an unlocked account's nonces itself but races when sends arrive at once: one
+  // send at a time (receipts are still awaited together, so concurrent mints share blocks).
+  let sending: Promise<unknown> = Promise.resolve();
+  const send = (tx: { to: string; data: string }) => {
+    const sent = sending.then(() => provider.send("eth_sendTransaction", [{ from: minter.address, ...tx }]) as Promise<string>);
+    sending = sent.catch(() => undefined);
+    return sent;
+  };
   return {
     chainId,
     rpcUrl: anvil.rpcUrl,
@@ -50,7 +57,9 @@ export async function startTestChain(chainId = 97, options: { blockTime?: number
       await provider.send("anvil_setBalance", [address, "0x" + wei.toString(16)]);
     },
     mintUsdt: async (to, amount) => {
-      await (await token.getFunction("mint")(to, amount)).wait();
+      const hash = await send({ to: usdt.address, data: token.interface.encodeFunctionData("mint", [to, amount]) });
+      const receipt = await provider.waitForTransaction(hash);
+      if (receipt?.status !== 1) throw new Error(`mint of ${amount} to ${to} failed`);
     },
     stop: async () => {
       provider.destroy();
