@@ -1,6 +1,6 @@
 import { contractAt } from "@sweep/contracts";
 import { migrateDatabase } from "@sweep/db";
-import { createTestPartner, eventually, startStack } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, eventually, startStack } from "@sweep/testkit";
 import { Wallet, parseEther } from "ethers";
 
 // End to end on anvil with 1 s blocks: a steady stream of first-time sweeps (each with its
@@ -47,7 +47,7 @@ async function main() {
         hot_wallet: hotWallet,
         account: owner.address,
         token: "USDT",
-        authorization: { chain_id: CHAIN_ID, address: delegate, nonce: 0, y_parity: auth.signature.yParity, r: auth.signature.r, s: auth.signature.s },
+        authorization: authorizationBody(auth),
       };
     });
 

@@ -1,4 +1,4 @@
-import { createTestPartner, eventually, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
 import { contractAt } from "@sweep/contracts";
 import { Transaction, Wallet, parseEther } from "ethers";
 
@@ -12,15 +12,7 @@ describe("the chain-sender is killed between broadcast and receipt", () => {
   let partner: TestPartner;
   const hotWallet = Wallet.createRandom().address;
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(stack.api + path, {
-      method,
-      headers: { ...partner.auth, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked by the assertions
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const api = partnerApi(() => stack.api, () => partner.auth);
 
   beforeAll(async () => {
     // Slow blocks leave time to kill the sender while its transaction waits to be mined.
@@ -47,13 +39,7 @@ describe("the chain-sender is killed between broadcast and receipt", () => {
     const posted = await Promise.all(
       owners.map((owner) => {
         const auth = owner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) });
-        return api("POST", "/v1/sweeps", {
-          chain_id: CHAIN_ID,
-          hot_wallet: hotWallet,
-          account: owner.address,
-          token: "USDT",
-          authorization: { chain_id: CHAIN_ID, address: delegate, nonce: 0, y_parity: auth.signature.yParity, r: auth.signature.r, s: auth.signature.s },
-        });
+        return api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT", authorization: authorizationBody(auth) });
       }),
     );
     const ids: string[] = posted.map((p) => p.body.id);

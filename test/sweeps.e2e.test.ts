@@ -1,7 +1,7 @@
-import { createTestPartner, eventually, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
 import { toBigInt } from "@sweep/db";
 import { contractAt } from "@sweep/contracts";
-import { Wallet, parseEther, type Authorization } from "ethers";
+import { Wallet, parseEther } from "ethers";
 
 // The story of a partner: register a hot wallet, fund deposit addresses on the chain, have their
 // owners sign EIP-7702 authorizations, and sweep them through the API: everything real (services
@@ -26,32 +26,13 @@ interface SweepBody {
   attempts: number;
 }
 
-function authorizationBody(auth: Authorization) {
-  return {
-    chain_id: Number(auth.chainId),
-    address: auth.address,
-    nonce: Number(auth.nonce),
-    y_parity: auth.signature.yParity,
-    r: auth.signature.r,
-    s: auth.signature.s,
-  };
-}
-
 describe("a partner sweeps deposit addresses into its hot wallet", () => {
   let stack: Stack;
   let partner: TestPartner;
   const hotWallet = Wallet.createRandom().address;
   let delegate: string;
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(stack.api + path, {
-      method,
-      headers: { ...partner.auth, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked by the assertions
-    return { status: res.status, body: (res.status === 204 ? undefined : await res.json()) as any };
-  };
+  const api = partnerApi(() => stack.api, () => partner.auth);
   const sweep = async (id: string) => (await api("GET", `/v1/sweeps/${id}`)).body as SweepBody;
   const untilFinal = (ids: string[], timeoutMs = 90_000) =>
     eventually(

@@ -3,3 +3,4 @@ export * from "./test-chains";
 export * from "./test-database";
 export * from "./test-partner";
 export * from "./stack";
+export * from "./partner-api";

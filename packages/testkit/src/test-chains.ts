@@ -37,12 +37,12 @@ export async function startTestChain(chainId = 97, options: { blockTime?: number
   provider.pollingInterval = 100;
   const usdt = info.tokens[0]!;
   const minter = await provider.getSigner(0);
-  const token = contractAt("DevToken", usdt.address);
-  // anvil assigns an unlocked account's nonces itself but races when sends arrive at once: one
-  // send at a time (receipts are still awaited together, so concurrent mints share blocks).
+  const token = contractAt("DevToken", usdt.address, minter);
+  // Concurrent sends from one account race for its nonce: one send at a time (receipts are still
+  // awaited together, so concurrent mints share blocks).
   let sending: Promise<unknown> = Promise.resolve();
-  const send = (tx: { to: string; data: string }) => {
-    const sent = sending.then(() => provider.send("eth_sendTransaction", [{ from: minter.address, ...tx }]) as Promise<string>);
+  const mint = (to: string, amount: bigint) => {
+    const sent = sending.then(() => token.getFunction("mint")(to, amount) as Promise<{ wait(): Promise<unknown> }>);
     sending = sent.catch(() => undefined);
     return sent;
   };
@@ -57,9 +57,7 @@ export async function startTestChain(chainId = 97, options: { blockTime?: number
       await provider.send("anvil_setBalance", [address, "0x" + wei.toString(16)]);
     },
     mintUsdt: async (to, amount) => {
-      const hash = await send({ to: usdt.address, data: token.interface.encodeFunctionData("mint", [to, amount]) });
-      const receipt = await provider.waitForTransaction(hash);
-      if (receipt?.status !== 1) throw new Error(`mint of ${amount} to ${to} failed`);
+      await (await mint(to, amount)).wait();
     },
     stop: async () => {
       provider.destroy();
