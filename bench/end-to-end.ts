@@ -1,4 +1,3 @@
-import { contractAt } from "@sweep/contracts";
 import { migrateDatabase } from "@sweep/db";
 import { authorizationBody, createTestPartner, eventually, startStack } from "@sweep/testkit";
 import { Wallet, parseEther } from "ethers";
@@ -34,11 +33,7 @@ async function main() {
 
     const total = RATE * SECONDS;
     const owners = Array.from({ length: total }, () => Wallet.createRandom());
-    const minter = await chain.provider.getSigner(0);
-    const token = contractAt("DevToken", chain.usdt.address, minter);
-    const data = (to: string) => token.interface.encodeFunctionData("mint", [to, 1_000_000n]);
-    const hashes = await Promise.all(owners.map((o) => chain.provider.send("eth_sendTransaction", [{ from: minter.address, to: chain.usdt.address, data: data(o.address) }]) as Promise<string>));
-    await chain.provider.waitForTransaction(hashes[hashes.length - 1]!);
+    await Promise.all(owners.map((o) => chain.mintUsdt(o.address, 1_000_000n)));
 
     const bodies = owners.map((owner) => {
       const auth = owner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) });
