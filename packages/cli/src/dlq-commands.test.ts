@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createLogger } from "@sweep/common";
-import { connectBroker, deadLetterQueues, defineTopology, openDeadLetters, type BrokerConnection, type DeadLetters, type Topology } from "@sweep/messaging";
+import { connectBroker, deadLetterQueues, defineTopology, deleteTopology, openDeadLetters, type BrokerConnection, type DeadLetters, type Topology } from "@sweep/messaging";
 import { listDeadLetterQueues, purgeDeadLetters, replayDeadLetters, showDeadLetters } from "./dlq-commands";
 import { captureOutput, type CapturedOutput } from "./test-support";
 
@@ -22,12 +22,7 @@ describe("dlq commands", () => {
   });
   afterAll(async () => {
     await deadLetters.close();
-    const { names } = topology;
-    for (const q of topology.workQueues) {
-      for (const queue of [q.name, ...topology.retryDelaysMs.map((ms) => names.delay(q.name, ms))]) await channel.deleteQueue(queue);
-    }
-    for (const queue of deadLetterQueues(topology)) await channel.deleteQueue(queue);
-    for (const exchange of [names.workExchange, names.deadLetterExchange, names.unroutedExchange]) await channel.deleteExchange(exchange);
+    await deleteTopology(RABBITMQ_URL, topology);
     await connection.close();
   });
 

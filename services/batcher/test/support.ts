@@ -8,7 +8,7 @@ import { factoryAddress } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { toDecimal, type Db, type Prisma } from "@sweep/db";
-import { connectBroker, outboxDraft, type QueueNames, type Topology } from "@sweep/messaging";
+import { deleteTopology as deleteTopologyOf, outboxDraft, type QueueNames, type Topology } from "@sweep/messaging";
 import { createTestPartner, type TestChain } from "@sweep/testkit";
 import { Wallet, getAddress, parseEther, type BaseWallet } from "ethers";
 
@@ -97,23 +97,7 @@ export async function tokenOnlyAddress(chain: TestChain, amount = 1_000n): Promi
 }
 
 /** Deletes the queues and exchanges of a test's topology, so runs leave nothing on the broker. */
-export async function deleteTopology(topology: Topology): Promise<void> {
-  const { names } = topology;
-  const connection = await connectBroker(RABBITMQ_URL, { logger, connectTimeoutMs: 5_000 });
-  try {
-    const queues = [
-      ...topology.workQueues.flatMap((q) => [q.name, names.deadLetter(q.name), ...topology.retryDelaysMs.map((ms) => names.delay(q.name, ms))]),
-      names.unrouted(),
-    ];
-    const channel = connection.createChannel({
-      setup: async (ch: { deleteQueue(q: string): Promise<unknown>; deleteExchange(e: string): Promise<unknown> }) => {
-        for (const queue of queues) await ch.deleteQueue(queue);
-        for (const exchange of [names.workExchange, names.deadLetterExchange, names.unroutedExchange]) await ch.deleteExchange(exchange);
-      },
-    });
-    await channel.waitForConnect();
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
+/** Removes the test's own topology from the shared broker. */
+export function deleteTopology(topology: Topology): Promise<void> {
+  return deleteTopologyOf(RABBITMQ_URL, topology);
 }

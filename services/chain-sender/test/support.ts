@@ -8,7 +8,7 @@ import { developmentKek, factoryAddress, servedChains } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { createDb, toDecimal, type Db, type SweepKind } from "@sweep/db";
-import { queueNames, type Messaging, type QueueNames } from "@sweep/messaging";
+import { deleteTopology as deleteTopologyOf, queueNames, type Messaging, type QueueNames } from "@sweep/messaging";
 import { createTestDatabase, createTestPartner, startTestChain, type TestChain, type TestPartner } from "@sweep/testkit";
 import { Wallet, parseEther, type BaseWallet } from "ethers";
 import { BatchSender } from "../src/batch-sender";
@@ -161,19 +161,6 @@ export async function outboxOf(h: Harness, type: string) {
 }
 
 /** Removes the test's queues and exchanges from the shared broker. */
-export async function deleteTopology(messaging: Messaging): Promise<void> {
-  const { topology } = messaging;
-  const channel = messaging.connection.createChannel({ name: "test cleanup" });
-  try {
-    await channel.waitForConnect();
-    for (const queue of topology.workQueues) {
-      await channel.deleteQueue(queue.name);
-      await channel.deleteQueue(topology.names.deadLetter(queue.name));
-      for (const ms of topology.retryDelaysMs) await channel.deleteQueue(topology.names.delay(queue.name, ms));
-    }
-    await channel.deleteQueue(topology.names.unrouted());
-    for (const exchange of [topology.names.workExchange, topology.names.deadLetterExchange, topology.names.unroutedExchange]) await channel.deleteExchange(exchange);
-  } finally {
-    await channel.close();
-  }
+export function deleteTopology(messaging: Messaging): Promise<void> {
+  return deleteTopologyOf(process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672", messaging.topology);
 }

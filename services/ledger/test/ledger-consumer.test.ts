@@ -8,13 +8,12 @@ import { chainRegistry, configuredTariffs, devnetTokenAddress, factoryAddress } 
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { createDb, toBigInt, type Db } from "@sweep/db";
-import { openMessaging, type Consumer, type DeliveryContext, type Handlers, type MessagePayload, type Messaging } from "@sweep/messaging";
+import { deleteTopology, openMessaging, type Consumer, type DeliveryContext, type Handlers, type MessagePayload, type Messaging } from "@sweep/messaging";
 import { startTestChain, type TestChain } from "@sweep/testkit";
 import { codeCheck } from "../src/chain-code";
 import { ledgerHandlers, startLedgerConsumer } from "../src/ledger-consumer";
 import type { LedgerDeps } from "../src/ledger-deps";
 import { settleTransaction } from "../src/settle-transaction";
-import { deleteTopology } from "./broker";
 import { createConfirmedTransaction, createDeployBatch, createHotWallet, createPartner, createSweepBatch, randomAddress, type Partner } from "./fixtures";
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
@@ -66,7 +65,7 @@ describe("ledger consumer", () => {
   afterAll(async () => {
     await consumer?.stop();
     if (messaging) {
-      await deleteTopology(messaging.connection, messaging.topology);
+      await deleteTopology(RABBITMQ_URL, messaging.topology);
       for (const closer of [...messaging.closers].reverse()) await closer.close();
     }
     await chain?.stop();

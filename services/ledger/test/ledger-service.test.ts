@@ -8,9 +8,8 @@ import { environmentChainIds, factoryAddress } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { createDb, toBigInt, type Db } from "@sweep/db";
-import { openMessaging, type Messaging } from "@sweep/messaging";
+import { deleteTopology, openMessaging, type Messaging } from "@sweep/messaging";
 import { createTestDatabase, startService, startTestChain, type ServiceProcess, type TestChain } from "@sweep/testkit";
-import { deleteTopology } from "./broker";
 import { createConfirmedTransaction, createDeployBatch, createHotWallet, createPartner, createSweepBatch, randomAddress } from "./fixtures";
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
@@ -44,7 +43,7 @@ describe("ledger service", () => {
   afterAll(async () => {
     await service?.kill();
     if (messaging) {
-      await deleteTopology(messaging.connection, messaging.topology);
+      await deleteTopology(RABBITMQ_URL, messaging.topology);
       for (const closer of [...messaging.closers].reverse()) await closer.close();
     }
     await chain?.stop();
