@@ -77,13 +77,20 @@ async function main() {
     const blocksToInclusion: number[] = [];
     const blockAt = new Map<string, number>();
     for (const hash of txs) blockAt.set(hash!, (await chain.provider.getTransactionReceipt(hash!))!.blockNumber);
+    // Every sweep's search walks the same few blocks: read each block's time once.
+    const blockTimes = new Map<number, number>();
+    const blockTimeMs = async (n: number) => {
+      if (!blockTimes.has(n)) blockTimes.set(n, (await chain.provider.getBlock(n))!.timestamp * 1000);
+      return blockTimes.get(n)!;
+    };
+    const head = await chain.provider.getBlockNumber();
     const startBlock = async (ms: number) => {
       // the first block mined after the sweep arrived
       let lo = 0;
-      let hi = await chain.provider.getBlockNumber();
+      let hi = head;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if ((await chain.provider.getBlock(mid))!.timestamp * 1000 >= ms) hi = mid;
+        if ((await blockTimeMs(mid)) >= ms) hi = mid;
         else lo = mid + 1;
       }
       return lo;
