@@ -13,13 +13,17 @@ import { cpus } from "node:os";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** the aim's load: latency is read at this steady rate, below saturation */
+const AIM_RATE = Number(process.env.BENCH_RATE ?? 1000);
 
-async function run(title: string, url: string, headers: Record<string, string>, body: () => string) {
+/** Saturation (no rate: every connection sends as fast as answers come) gives the ceiling; a rate gives the latency at that load. */
+async function run(title: string, url: string, headers: Record<string, string>, body: () => string, overallRate?: number) {
   const result = await autocannon({
     url,
     method: "POST",
     connections: CONNECTIONS,
     duration: DURATION_S,
+    ...(overallRate === undefined ? {} : { overallRate }),
     headers: { "content-type": "application/json", ...headers },
     requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }],
   });
@@ -55,14 +59,19 @@ async function main() {
     const sweepBody = () => JSON.stringify({ chain_id: 97, hot_wallet: hotWallet, account: accounts[n++ % accounts.length], token: "USDT", amount: "1000" });
 
     const bare = await bareExpressInsert(stack.env.DATABASE_URL!);
-    const baseline = await run("bare express + Postgres insert", bare.url, {}, sweepBody);
+    const rows = [
+      await run("bare express + Postgres insert, saturated", bare.url, {}, sweepBody),
+      await run(`bare express + Postgres insert, at ${AIM_RATE}/s`, bare.url, {}, sweepBody, AIM_RATE),
+    ];
     await bare.close();
-    const gateway = await run("POST /v1/sweeps (api-gateway)", `${stack.api}/v1/sweeps`, partner.auth, sweepBody);
+    const gateway = `${stack.api}/v1/sweeps`;
+    rows.push(await run("POST /v1/sweeps (api-gateway), saturated", gateway, partner.auth, sweepBody));
+    rows.push(await run(`POST /v1/sweeps (api-gateway), at ${AIM_RATE}/s`, gateway, partner.auth, sweepBody, AIM_RATE));
 
     console.log(`\nPOST throughput, ${CONNECTIONS} connections, ${DURATION_S} s each, this machine (${cpus().length} cores)`);
     console.log("| what | accepted/s | p50 ms | p99 ms | non-2xx |");
     console.log("|---|--:|--:|--:|--:|");
-    for (const r of [baseline, gateway]) console.log(`| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} |`);
+    for (const r of rows) console.log(`| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} |`);
     console.log("aim: 1,000 accepted sweeps per second with p99 under 50 ms");
   } finally {
     await stack.stop();

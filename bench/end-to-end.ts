@@ -1,6 +1,8 @@
 import { migrateDatabase } from "@sweep/db";
 import { authorizationBody, createTestPartner, eventually, startStack } from "@sweep/testkit";
 import { Wallet, parseEther } from "ethers";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 
 // End to end on anvil with 1 s blocks: a steady stream of first-time sweeps (each with its
 // authorization) through the API; figures: sweeps per second, POST-to-swept p50/p99, blocks from
@@ -9,13 +11,15 @@ import { Wallet, parseEther } from "ethers";
 const RATE = Number(process.env.BENCH_E2E_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 5);
 const CHAIN_ID = 97;
+/** where to write each service's log (at debug level) for a closer look; none by default */
+const LOG_DIR = process.env.BENCH_LOG_DIR;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function main() {
   process.env.TEMPLATE_DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/sweep_template";
   await migrateDatabase(process.env.TEMPLATE_DATABASE_URL);
-  const stack = await startStack({ blockTime: 1, env: { LOG_LEVEL: "warn" } });
+  const stack = await startStack({ blockTime: 1, env: { LOG_LEVEL: LOG_DIR ? "debug" : "warn" } });
   try {
     const chain = stack.chain(CHAIN_ID);
     const partner = await createTestPartner(stack.db, "bench e2e");
@@ -106,6 +110,26 @@ async function main() {
     console.log(`POST to swept: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`);
     console.log(`blocks from arrival to inclusion: p50 ${percentile(blocksToInclusion, 50)}, p99 ${percentile(blocksToInclusion, 99)}, max ${blocksToInclusion[blocksToInclusion.length - 1]}`);
     for (const [kind, gas] of byKind) console.log(`gas per sweep, ${kind}: ${gas.reduce((a, b) => a + b, 0n) / BigInt(gas.length)} (mean of ${gas.length})`);
+
+    // Where the time goes: each transaction's steps, in ms after the first POST.
+    const transactions = await stack.db.chainTransaction.findMany({ where: { hash: { in: [...txs] as string[] } }, include: { batch: true }, orderBy: { nonce: "asc" } });
+    console.log("\nEach transaction, in ms after the first POST (block times are whole seconds):");
+    console.log("| nonce | sweeps | first posted | last posted | claimed | signed | broadcast | in block | confirmed | last settled |");
+    console.log("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+    const after = (at: number | undefined) => (at === undefined ? "" : String(at - started));
+    for (const t of transactions) {
+      const carried = swept.filter((r) => r.txHash === t.hash);
+      const posted = carried.map((r) => sent.get(r.id)!);
+      const settled = Math.max(...carried.map((r) => r.updatedAt.getTime()));
+      const inBlock = await blockTimeMs(blockAt.get(t.hash)!);
+      const steps = [Math.min(...posted), Math.max(...posted), t.batch?.createdAt.getTime(), t.createdAt.getTime(), t.broadcastAt?.getTime(), inBlock, t.minedAt?.getTime(), settled];
+      console.log(`| ${t.nonce} | ${carried.length} | ${steps.map(after).join(" | ")} |`);
+    }
+    if (LOG_DIR) {
+      mkdirSync(LOG_DIR, { recursive: true });
+      for (const [name, service] of stack.services) writeFileSync(path.join(LOG_DIR, `${name}.log`), service.output());
+      console.log(`service logs: ${LOG_DIR}`);
+    }
   } finally {
     await stack.stop();
   }

@@ -23,7 +23,9 @@ export interface ServiceProcess {
 export async function startService(name: ServiceName, env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const portVariable = name === "api-gateway" ? "PORT" : "HEALTH_PORT";
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join("services", name, "src", "main.ts")], {
+  // SERVICE_NODE_FLAGS adds node flags to every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a bench.
+  const nodeFlags = (process.env.SERVICE_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, "--import", "tsx", path.join("services", name, "src", "main.ts")], {
     cwd: repoRoot,
     env: { ...process.env, LOG_LEVEL: "debug", ...env, [portVariable]: String(port) },
     stdio: ["ignore", "pipe", "pipe"],

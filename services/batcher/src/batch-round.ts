@@ -1,10 +1,10 @@
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
-import type { Provider } from "ethers";
+import type { JsonRpcProvider } from "ethers";
 import { claimBatch, type ClaimResult } from "./batch-claim";
 import type { ChainView } from "./batch-plan";
-import { readChainSnapshot, type ChainReads } from "./chain-reads";
+import { readChainSnapshot, type ChainReads, type ReadBatching } from "./chain-reads";
 import { loadDueWork } from "./due-work";
 import { batchGasBudget } from "./gas-budget";
 import type { AccountState } from "./pre-send-checks";
@@ -13,8 +13,8 @@ export interface BatchRoundDeps {
   db: Db;
   names: QueueNames;
   /** providers of the served chains */
-  providers: ReadonlyMap<number, Provider>;
-  settings: { gasMarginBps: number; maxSweeps: number; readConcurrency: number };
+  providers: ReadonlyMap<number, JsonRpcProvider>;
+  settings: { gasMarginBps: number; maxSweeps: number; reads: ReadBatching };
   logger: Logger;
   /** called after a claim wrote outbox messages (batch.ready, events), so the relay sends them at once */
   wrote?: () => void;
@@ -51,7 +51,7 @@ export function createBatchRound(deps: BatchRoundDeps): (hotWalletId: string) =>
     let toRead: ReadonlyArray<{ account: string; tokenAddress: string | null }> = work.sweeps;
     let gasBudget: bigint | undefined;
     for (let pass = 1; ; pass++) {
-      const snapshot = await readChainSnapshot(provider, chainReads(toRead), settings.readConcurrency).catch((err: unknown) => {
+      const snapshot = await readChainSnapshot(provider, chainReads(toRead), settings.reads).catch((err: unknown) => {
         logger.warn("chain unavailable during the checks; nothing rejected, retried later", { error: err instanceof Error ? err.message : String(err), sweeps: toRead.length });
         return null;
       });

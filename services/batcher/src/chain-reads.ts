@@ -1,19 +1,17 @@
-import { FetchRequest, Interface, JsonRpcProvider, Network, type Provider } from "ethers";
+import { FetchRequest, Interface, JsonRpcProvider, Network, toQuantity } from "ethers";
 import { accountKey, balanceKey, type ChainView } from "./batch-plan";
 import type { AccountState } from "./pre-send-checks";
 
 /**
- * A provider for the checks: a claim reads a few values per sweep, so requests go in JSON-RPC
- * batches (50 at most, which public nodes accept), and a node that hangs fails the reads after
- * `timeoutMs` instead of holding the hot wallet's round for ethers' default five minutes. Like
- * every provider of the suite it trusts the configured chain id and never answers from ethers'
- * request cache.
+ * A provider for the checks: a node that hangs fails the reads after `timeoutMs` instead of
+ * holding the hot wallet's round for ethers' default five minutes. Like every provider of the
+ * suite it trusts the configured chain id and never answers from ethers' request cache.
  */
 export function readProvider(rpcUrl: string, chainId: number, timeoutMs = 10_000): JsonRpcProvider {
   const network = Network.from(chainId);
   const request = new FetchRequest(rpcUrl);
   request.timeout = timeoutMs;
-  return new JsonRpcProvider(request, network, { staticNetwork: network, batchMaxCount: 50, batchStallTime: 2, cacheTimeout: -1 });
+  return new JsonRpcProvider(request, network, { staticNetwork: network, cacheTimeout: -1 });
 }
 
 const erc20 = new Interface(["function balanceOf(address) view returns (uint256)"]);
@@ -28,32 +26,74 @@ export interface ChainSnapshot extends ChainView {
   blockGasLimit: bigint;
 }
 
+export interface ReadBatching {
+  /** calls per JSON-RPC batch request (public nodes accept 50) */
+  batchSize: number;
+  /** batch requests under way at once */
+  concurrency: number;
+}
+
+interface Read {
+  method: string;
+  params: unknown[];
+  /** takes the node's answer into the snapshot; throws on one that makes no sense */
+  take: (result: unknown) => void;
+}
+
 /**
  * Everything the checks need, read at one block (the latest) so that code, nonce and balances
  * agree with each other: per account its code, nonce and native balance; per (account, token)
- * the token's balanceOf. Throws when the node does not answer: the caller rejects nothing then.
+ * the token's balanceOf. The calls go as raw JSON-RPC batches: a claim reads a few hundred values,
+ * and ethers' per-call handling cost several times what the node did. Throws when the node does
+ * not answer, or answers any call with an error: the caller rejects nothing then.
  */
-export async function readChainSnapshot(provider: Provider, reads: ChainReads, concurrency: number): Promise<ChainSnapshot> {
+export async function readChainSnapshot(provider: JsonRpcProvider, reads: ChainReads, batching: ReadBatching): Promise<ChainSnapshot> {
   const block = await provider.getBlock("latest");
   if (block === null) throw new Error("the node returned no latest block");
-  const blockTag = block.number;
+  const tag = toQuantity(block.number);
   const accounts = new Map<string, AccountState>();
   const tokenBalances = new Map<string, bigint>();
-  await inParallel(concurrency, [
-    ...reads.accounts.map((account) => async () => {
-      const [code, nonce, nativeBalance] = await Promise.all([
-        provider.getCode(account, blockTag),
-        provider.getTransactionCount(account, blockTag),
-        provider.getBalance(account, blockTag),
-      ]);
-      accounts.set(accountKey(account), { code, nonce, nativeBalance });
-    }),
-    ...reads.tokenBalances.map(({ account, token }) => async () => {
-      const answer = await provider.call({ to: token, data: erc20.encodeFunctionData("balanceOf", [account]), blockTag });
-      tokenBalances.set(balanceKey(account, token), erc20.decodeFunctionResult("balanceOf", answer)[0] as bigint);
-    }),
-  ]);
-  return { blockNumber: blockTag, blockGasLimit: block.gasLimit, accounts, tokenBalances };
+  const calls: Read[] = [];
+  for (const account of reads.accounts) {
+    const state: AccountState = { code: "0x", nonce: 0, nativeBalance: 0n };
+    accounts.set(accountKey(account), state);
+    calls.push(
+      { method: "eth_getCode", params: [account, tag], take: (r) => (state.code = hexString(r)) },
+      { method: "eth_getTransactionCount", params: [account, tag], take: (r) => (state.nonce = Number(BigInt(hexString(r)))) },
+      { method: "eth_getBalance", params: [account, tag], take: (r) => (state.nativeBalance = BigInt(hexString(r))) },
+    );
+  }
+  for (const { account, token } of reads.tokenBalances) {
+    const data = erc20.encodeFunctionData("balanceOf", [account]);
+    calls.push({
+      method: "eth_call",
+      params: [{ to: token, data }, tag],
+      take: (r) => tokenBalances.set(balanceKey(account, token), erc20.decodeFunctionResult("balanceOf", hexString(r))[0] as bigint),
+    });
+  }
+  const chunks: Read[][] = [];
+  for (let i = 0; i < calls.length; i += batching.batchSize) chunks.push(calls.slice(i, i + batching.batchSize));
+  await inParallel(
+    batching.concurrency,
+    chunks.map((chunk) => () => sendBatch(provider, chunk)),
+  );
+  return { blockNumber: block.number, blockGasLimit: block.gasLimit, accounts, tokenBalances };
+}
+
+async function sendBatch(provider: JsonRpcProvider, chunk: readonly Read[]): Promise<void> {
+  const answers = await provider._send(chunk.map((call, id) => ({ jsonrpc: "2.0", id, method: call.method, params: call.params })));
+  const byId = new Map(answers.map((answer) => [answer.id, answer]));
+  chunk.forEach((call, id) => {
+    const answer = byId.get(id);
+    if (!answer) throw new Error(`the node left ${call.method} unanswered`);
+    if ("error" in answer) throw new Error(`${call.method} failed: ${JSON.stringify(answer.error)}`);
+    call.take(answer.result);
+  });
+}
+
+function hexString(value: unknown): string {
+  if (typeof value !== "string" || !/^0x[0-9a-fA-F]*$/.test(value)) throw new Error(`the node answered ${JSON.stringify(value)} where a hex string belongs`);
+  return value;
 }
 
 /** Runs the tasks with at most `limit` under way; rejects with the first failure. */

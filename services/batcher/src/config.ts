@@ -16,8 +16,10 @@ export const batcherEnv = perChainWorkerEnv(8081).extend({
   BATCH_MAX_SWEEPS: z.coerce.number().int().min(1).max(10_000).default(500),
   /** messages handled at once per chain queue: a window holds its messages until the claim, so keep it above a burst */
   BATCHER_PREFETCH: z.coerce.number().int().min(1).max(10_000).default(500),
-  /** addresses and token balances read at once per claim (the calls go in JSON-RPC batches) */
-  CHAIN_READ_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+  /** calls per JSON-RPC batch request when a claim reads its addresses (public nodes accept 50) */
+  CHAIN_READ_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000).default(50),
+  /** JSON-RPC batch requests under way at once per claim */
+  CHAIN_READ_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(8),
 });
 
 export type Config = z.infer<typeof batcherEnv>;

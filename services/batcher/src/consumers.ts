@@ -4,12 +4,13 @@ import { Consumer, type Messaging } from "@sweep/messaging";
 /**
  * Consumes batcher.<chain> for each served chain. sweep.queued and hot_wallet.wake both ask for a
  * round of their hot wallet and are acknowledged once it has run: a redelivered message only
- * asks again, and a round claims only what is still queued and due.
+ * asks again, and a round claims only what is still queued and due. A wake (the batch in flight
+ * was mined, or failed) starts the round at once: its sweeps have waited for it already.
  */
 export function startBatcherConsumers(options: {
   messaging: Pick<Messaging, "connection" | "topology">;
   chainIds: readonly number[];
-  request: (hotWalletId: string) => Promise<void>;
+  request: (hotWalletId: string, options?: { immediate?: boolean }) => Promise<void>;
   prefetch: number;
   logger: Logger;
 }): Promise<Consumer[]> {
@@ -27,7 +28,7 @@ export function startBatcherConsumers(options: {
           },
           "hot_wallet.wake": async ({ hotWalletId, chainId }, context) => {
             context.logger.debug("hot wallet woken", { hotWalletId, chainId });
-            await request(hotWalletId);
+            await request(hotWalletId, { immediate: true });
           },
         },
       }),

@@ -43,6 +43,35 @@ describe("gather window", () => {
       await Promise.all(done);
       expect(rounds.map((r) => r.at)).toEqual([150, 300, 400 + 50 - 10]);
     });
+
+    it("starts at once for an immediate request, cutting short a window already open", async () => {
+      const { rounds, round } = recorder();
+      const window = new GatherWindow({ quietMs: 100, maxMs: 500 }, round);
+      const gathering = window.request("hw");
+      await jest.advanceTimersByTimeAsync(30);
+      const woken = window.request("hw", { immediate: true });
+      await jest.advanceTimersByTimeAsync(0);
+      await Promise.all([gathering, woken]);
+      expect(rounds).toEqual([{ key: "hw", at: 30 }]);
+    });
+
+    it("starts the next round as soon as the running one ends for an immediate request made during it", async () => {
+      const { rounds, round } = recorder(50);
+      const window = new GatherWindow({ quietMs: 100, maxMs: 500 }, round);
+      const first = window.request("hw", { immediate: true });
+      await jest.advanceTimersByTimeAsync(10);
+      const during = window.request("hw", { immediate: true });
+      await jest.advanceTimersByTimeAsync(40);
+      await first;
+      const after = window.request("hw");
+      await jest.advanceTimersByTimeAsync(200);
+      await Promise.all([during, after]);
+      // the request after the immediate one rides on its round; a plain request alone would have waited 100 ms
+      expect(rounds).toEqual([
+        { key: "hw", at: 0 },
+        { key: "hw", at: 50 },
+      ]);
+    });
   });
 
   it("keeps keys apart", async () => {

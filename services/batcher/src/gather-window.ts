@@ -13,6 +13,8 @@ interface Waiter {
 interface Slot {
   waiters: Waiter[];
   firstAt?: number;
+  /** a request asked for the round to start without the window */
+  immediate?: boolean;
   timer?: NodeJS.Timeout;
   running?: Promise<void>;
 }
@@ -21,7 +23,8 @@ interface Slot {
  * Gathers requests per key (a hot wallet) into one round: a request opens a short window that
  * each further request extends (debounce), up to a maximum; then the round runs once for all of
  * them. Requests made while a round of that key runs open the next window when it ends, so one
- * key never has two rounds at once in this process.
+ * key never has two rounds at once in this process. An immediate request skips the window: the
+ * round starts now, or as soon as the running one ends.
  */
 export class GatherWindow {
   private readonly slots = new Map<string, Slot>();
@@ -33,11 +36,12 @@ export class GatherWindow {
   ) {}
 
   /** Resolves once a round that started after this call has finished; rejects when that round failed or the window closed for good (stop). */
-  request(key: string): Promise<void> {
+  request(key: string, options: { immediate?: boolean } = {}): Promise<void> {
     if (this.stopping) return Promise.reject(new Error("stopping: no new batch rounds"));
     const slot = this.slots.get(key) ?? { waiters: [] };
     this.slots.set(key, slot);
     const done = new Promise<void>((resolve, reject) => slot.waiters.push({ resolve, reject }));
+    if (options.immediate) slot.immediate = true;
     if (!slot.running) this.arm(key, slot);
     return done;
   }
@@ -66,13 +70,14 @@ export class GatherWindow {
     const now = Date.now();
     slot.firstAt ??= now;
     clearTimeout(slot.timer);
-    const at = Math.min(now + this.times.quietMs, slot.firstAt + this.times.maxMs);
+    const at = slot.immediate ? now : Math.min(now + this.times.quietMs, slot.firstAt + this.times.maxMs);
     slot.timer = setTimeout(() => this.start(key, slot), Math.max(0, at - now));
   }
 
   private start(key: string, slot: Slot): void {
     slot.timer = undefined;
     slot.firstAt = undefined;
+    slot.immediate = undefined;
     const waiters = slot.waiters.splice(0);
     slot.running = Promise.resolve()
       .then(() => this.round(key))

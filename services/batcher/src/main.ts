@@ -23,12 +23,12 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
     db,
     names: messaging.topology.names,
     providers,
-    settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxSweeps: config.BATCH_MAX_SWEEPS, readConcurrency: config.CHAIN_READ_CONCURRENCY },
+    settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxSweeps: config.BATCH_MAX_SWEEPS, reads: { batchSize: config.CHAIN_READ_BATCH_SIZE, concurrency: config.CHAIN_READ_CONCURRENCY } },
     logger,
     wrote: () => messaging.relay?.wake(),
   });
   const windows = new GatherWindow({ quietMs: config.BATCH_WINDOW_MS, maxMs: config.BATCH_WINDOW_MAX_MS }, round);
-  const request = (hotWalletId: string) => windows.request(hotWalletId);
+  const request = (hotWalletId: string, options?: { immediate?: boolean }) => windows.request(hotWalletId, options);
 
   const consumers = await startBatcherConsumers({ messaging, chainIds, request, prefetch: config.BATCHER_PREFETCH, logger });
   const pollers = chainIds.map((chainId) => startDuePoller({ db, chainId, intervalMs: config.POLL_INTERVAL_MS, request, logger }));

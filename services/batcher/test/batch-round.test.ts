@@ -11,7 +11,7 @@ import { createBatchRound } from "../src/batch-round";
 import { readProvider } from "../src/chain-reads";
 import { activeHotWallet, delegateOnChain, insertSweep, logger, storedAuthorization, tokenOnlyAddress, uniquePrefix, type HotWalletFixture } from "./support";
 
-const settings = { gasMarginBps: 8_000, maxSweeps: 1_000, readConcurrency: 32 };
+const settings = { gasMarginBps: 8_000, maxSweeps: 1_000, reads: { batchSize: 50, concurrency: 8 } };
 
 describe("batch round", () => {
   let chain: TestChain;

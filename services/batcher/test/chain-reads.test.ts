@@ -1,10 +1,13 @@
-/** The checks' reads against a real anvil, through the batching provider main.ts uses. */
+/** The checks' reads against a real anvil, through the provider main.ts uses. */
+import { factoryAddress } from "@sweep/chain";
 import { startTestChain, type TestChain } from "@sweep/testkit";
 import { Wallet, parseEther, type JsonRpcProvider } from "ethers";
 import { accountKey, balanceKey } from "../src/batch-plan";
 import { readChainSnapshot, readProvider } from "../src/chain-reads";
 import { delegationOf } from "../src/pre-send-checks";
 import { delegateOnChain } from "./support";
+
+const batching = { batchSize: 4, concurrency: 2 };
 
 describe("chain reads", () => {
   let chain: TestChain;
@@ -29,7 +32,7 @@ describe("chain reads", () => {
     await delegateOnChain(chain, delegated, delegate);
     const accounts = [fresh, funded, delegated].map((w) => w.address);
 
-    const snapshot = await readChainSnapshot(provider, { accounts, tokenBalances: accounts.map((account) => ({ account, token: chain.usdt.address })) }, 4);
+    const snapshot = await readChainSnapshot(provider, { accounts, tokenBalances: accounts.map((account) => ({ account, token: chain.usdt.address })) }, batching);
 
     expect(snapshot.blockNumber).toBe(await chain.provider.getBlockNumber());
     expect(snapshot.blockGasLimit).toBe((await chain.provider.getBlock("latest"))!.gasLimit);
@@ -44,14 +47,20 @@ describe("chain reads", () => {
   it("fails when the node does not answer", async () => {
     const down = readProvider("http://127.0.0.1:9", 97, 1_000);
     try {
-      await expect(readChainSnapshot(down, { accounts: [Wallet.createRandom().address], tokenBalances: [] }, 4)).rejects.toThrow();
+      await expect(readChainSnapshot(down, { accounts: [Wallet.createRandom().address], tokenBalances: [] }, batching)).rejects.toThrow();
     } finally {
       down.destroy();
     }
   });
 
+  it("fails when the node answers one call of a batch with an error", async () => {
+    const account = Wallet.createRandom().address;
+    // The factory has no balanceOf: the call reverts.
+    await expect(readChainSnapshot(provider, { accounts: [account], tokenBalances: [{ account, token: factoryAddress(97) }] }, batching)).rejects.toThrow("eth_call failed");
+  });
+
   it("fails when a token answers nothing, rather than reading a zero balance", async () => {
     const account = Wallet.createRandom().address;
-    await expect(readChainSnapshot(provider, { accounts: [account], tokenBalances: [{ account, token: Wallet.createRandom().address }] }, 4)).rejects.toThrow();
+    await expect(readChainSnapshot(provider, { accounts: [account], tokenBalances: [{ account, token: Wallet.createRandom().address }] }, batching)).rejects.toThrow();
   });
 });

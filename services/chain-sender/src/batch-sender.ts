@@ -1,12 +1,13 @@
 import { factoryAddress } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
-import { BATCH_GAS_TOO_LOW_SELECTOR, contractAt, decodeSweepOutcomes, encodeSweepBatch } from "@sweep/contracts";
+import { BATCH_GAS_TOO_LOW_SELECTOR, contractAt, decodeSweepOutcomes, encodeSweepBatch, type SweepOutcome } from "@sweep/contracts";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { commitAttempt, loadOpenBatch, type Attempt, type BatchToSend, type SweepBatchToSend } from "./batch-store";
 import { broadcastStored } from "./broadcast";
-import type { ChainClient } from "./chain-client";
-import { initialFees, type Fees } from "./fees";
+import type { CallRequest, ChainClient } from "./chain-client";
+import { initialFees, type FeeMarket } from "./fees";
+import { TRANSACTION_GAS_CAP, gasLimitFromEstimate, gasLimitFromSimulation } from "./gas-limit";
 import type { GasWalletSigners } from "./gas-wallet-signers";
 import { AttemptFailure, estimateFailureReason, failureReason, isUnsupportedMethod, nodeMessage } from "./node-errors";
 import { signTransaction, type TransactionContent } from "./signing";
@@ -20,6 +21,8 @@ export interface BatchSenderOptions {
   /** headroom on the gas estimate, basis points */
   gasLimitMarginBps: number;
   logger: Logger;
+  /** called after an attempt wrote outbox messages, so the relay sends them at once */
+  outboxWritten?: () => void;
 }
 
 type Content = Pick<TransactionContent, "to" | "data" | "authorizationList">;
@@ -34,6 +37,7 @@ export class BatchSender {
 
   async send(batchId: string): Promise<void> {
     const { db, names, client } = this.options;
+    const startedAt = Date.now();
     const loaded = await loadOpenBatch(db, batchId, client.chainId);
     if ("skip" in loaded) {
       // A batch already sent is being watched (from its stored transaction); a settled one needs nothing.
@@ -42,34 +46,51 @@ export class BatchSender {
     }
     const batch = loaded.batch;
     const logger = this.options.logger.child({ batchId, chainId: batch.chainId, gasWallet: batch.gasWallet.address, purpose: batch.purpose });
+    const loadedAt = Date.now();
     const attempt = await this.attempt(batch, logger);
+    const preparedAt = Date.now();
     const stored = await commitAttempt(db, names, batch, attempt);
+    if (attempt.type !== "send" || attempt.dropped.length > 0) this.options.outboxWritten?.();
     if (attempt.dropped.length > 0) logger.info("items that would fail were left out", { sweepIds: attempt.dropped });
     if (attempt.type === "failed") logger.warn("batch failed before sending", { reason: attempt.reason });
     if (attempt.type === "empty") logger.info("batch settled without a transaction");
     if (!stored) return;
     const txLogger = logger.child({ transactionId: stored.id, hash: stored.hash, nonce: stored.nonce.toString() });
-    txLogger.info("transaction signed and stored");
+    // Where a send's time goes: reading the batch, the node's work (simulation, estimate, fees), signing and storing.
+    txLogger.info("transaction signed and stored", { ms: { load: loadedAt - startedAt, prepare: preparedAt - loadedAt, store: Date.now() - preparedAt } });
     await broadcastStored(db, client, stored, txLogger);
   }
 
   private async attempt(batch: BatchToSend, logger: Logger): Promise<Attempt> {
     let dropped: string[] = [];
+    const { client } = this.options;
+    const from = batch.gasWallet.address;
+    // The reads that do not depend on the content go out together with the simulation.
+    const reads = { market: client.feeMarket(), balance: client.balance(from), chainPending: client.nonceAt(from, "pending") };
+    // Awaited below or given up with the attempt: never an unhandled rejection.
+    Object.values(reads).forEach((read) => read.catch(() => undefined));
     try {
       const signer = this.options.signers.signerFor(batch.gasWallet);
       let content: Content;
+      let gasLimit: bigint;
       if (batch.purpose === "sweep") {
         const plan = await this.sweepContent(batch, logger);
         dropped = plan.dropped;
         if (!plan.content) return { type: "empty", dropped };
         content = plan.content;
+        gasLimit = await this.sweepGasLimit(from, content, plan.gasUsed, await reads.market, logger);
       } else {
         const factory = contractAt("DelegateFactory", factoryAddress(batch.chainId));
         content = { to: factoryAddress(batch.chainId), data: factory.interface.encodeFunctionData("deploy", [batch.hotWallet, batch.gasWallet.address]), authorizationList: [] };
+        gasLimit = await this.estimatedGasLimit(from, content, await reads.market);
       }
-      const { gasLimit, fees } = await this.price(batch, content);
-      const chainPending = await this.options.client.nonceAt(batch.gasWallet.address, "pending");
-      const { client } = this.options;
+      const fees = initialFees(await reads.market);
+      const balance = await reads.balance;
+      const needed = gasLimit * fees.maxFeePerGas;
+      if (balance - batch.feesDue < needed) {
+        throw new AttemptFailure("insufficient_gas_balance", `available ${balance - batch.feesDue} wei, the transaction may cost ${needed}`);
+      }
+      const chainPending = await reads.chainPending;
       return {
         type: "send",
         dropped,
@@ -85,55 +106,68 @@ export class BatchSender {
 
   /**
    * The batch's call with the items that would fail left out (simulated with eth_simulateV1), or
-   * no content when none is left. On a node without eth_simulateV1 every item goes: the delegate
-   * reports a failing item without reverting the batch, so it then ends failed instead of rejected.
+   * no content when none is left, with the gas the simulation of that content used. On a node
+   * without eth_simulateV1 every item goes (gasUsed null): the delegate reports a failing item
+   * without reverting the batch, so it then ends failed instead of rejected.
    */
-  private async sweepContent(batch: SweepBatchToSend, logger: Logger): Promise<{ content: Content | null; dropped: string[] }> {
+  private async sweepContent(batch: SweepBatchToSend, logger: Logger): Promise<{ content: Content | null; gasUsed: bigint | null; dropped: string[] }> {
+    const from = batch.gasWallet.address;
     const planned = planItems(batch.items);
-    if (planned.length === 0) return { content: null, dropped: [] };
+    if (planned.length === 0) return { content: null, gasUsed: null, dropped: [] };
     const all = { to: batch.delegate, data: encodeSweepBatch(planned.map((p) => p.item)), authorizationList: authorizationList(planned, planned) };
     let simulated;
     try {
-      simulated = await this.options.client.simulate({ from: batch.gasWallet.address, ...all });
+      simulated = await this.simulate(batch, { from, ...all });
     } catch (err) {
       if (!isUnsupportedMethod(err)) throw err;
       logger.warn("the node has no eth_simulateV1; sending every item unsimulated");
-      return { content: all, dropped: [] };
+      return { content: all, gasUsed: null, dropped: [] };
     }
+    const split = splitBySimulation(planned, simulated.outcomes);
+    if (!split) throw new AttemptFailure("internal", "the simulated outcomes do not match the batch items");
+    const dropped = split.dropped.map((p) => p.sweepId);
+    if (split.kept.length === 0) return { content: null, gasUsed: null, dropped };
+    if (dropped.length === 0) return { content: all, gasUsed: simulated.gasUsed, dropped };
+    const kept = { to: batch.delegate, data: encodeSweepBatch(split.kept.map((p) => p.item)), authorizationList: authorizationList(planned, split.kept) };
+    // Without the dropped items the batch uses less gas; the kept ones are simulated again for it.
+    return { content: kept, gasUsed: (await this.simulate(batch, { from, ...kept })).gasUsed, dropped };
+  }
+
+  /** eth_simulateV1 of a sweep batch: its per-item outcomes and gas; a reverted batch fails the attempt. */
+  private async simulate(batch: SweepBatchToSend, call: CallRequest & { gas?: bigint }): Promise<{ outcomes: SweepOutcome[]; gasUsed: bigint }> {
+    const simulated = await this.options.client.simulate(call);
     if (!simulated.succeeded) {
       const tooBig = simulated.returnData.toLowerCase().startsWith(BATCH_GAS_TOO_LOW_SELECTOR);
       throw new AttemptFailure(tooBig ? "gas_limit_exceeded" : "internal", `the simulated batch reverted with ${simulated.returnData.slice(0, 10)}`);
     }
-    const split = splitBySimulation(planned, decodeSweepOutcomes(simulated.logs, batch.delegate));
-    if (!split) throw new AttemptFailure("internal", "the simulated outcomes do not match the batch items");
-    const dropped = split.dropped.map((p) => p.sweepId);
-    if (split.kept.length === 0) return { content: null, dropped };
-    return {
-      content: { to: batch.delegate, data: encodeSweepBatch(split.kept.map((p) => p.item)), authorizationList: authorizationList(planned, split.kept) },
-      dropped,
-    };
+    return { outcomes: decodeSweepOutcomes(simulated.logs, batch.delegate), gasUsed: simulated.gasUsed };
   }
 
-  /** Gas limit (estimate plus headroom, within the block) and fees; the available balance must cover the worst case. */
-  private async price(batch: BatchToSend, content: Content): Promise<{ gasLimit: bigint; fees: Fees }> {
-    const { client, gasLimitMarginBps } = this.options;
-    const from = batch.gasWallet.address;
-    const market = await client.feeMarket();
+  /**
+   * A sweep batch's gas limit from its simulated gas, checked by one more simulation at that limit
+   * (every item must still sweep); eth_estimateGas only when that check fails or nothing was simulated.
+   */
+  private async sweepGasLimit(from: string, content: Content, gasUsed: bigint | null, market: FeeMarket & { blockGasLimit: bigint }, logger: Logger): Promise<bigint> {
+    if (gasUsed !== null) {
+      const gasLimit = gasLimitFromSimulation(gasUsed, this.options.gasLimitMarginBps, market.blockGasLimit);
+      const check = await this.options.client.simulate({ from, ...content, gas: gasLimit });
+      const outcomes = check.succeeded ? decodeSweepOutcomes(check.logs, content.to) : [];
+      if (outcomes.length > 0 && outcomes.every((o) => o.swept)) return gasLimit;
+      logger.warn("the gas limit from the simulation fell short; asking eth_estimateGas", { gasLimit: gasLimit.toString(), gasUsed: gasUsed.toString() });
+    }
+    return this.estimatedGasLimit(from, content, market);
+  }
+
+  /** eth_estimateGas plus headroom; a refusal, or more than the block or the cap holds, fails the attempt. */
+  private async estimatedGasLimit(from: string, content: Content, market: FeeMarket & { blockGasLimit: bigint }): Promise<bigint> {
     let estimate: bigint;
     try {
-      estimate = await client.estimateGas({ from, ...content });
+      estimate = await this.options.client.estimateGas({ from, ...content });
     } catch (err) {
       throw new AttemptFailure(estimateFailureReason(err), `gas estimate refused: ${nodeMessage(err)}`);
     }
-    if (estimate > market.blockGasLimit) throw new AttemptFailure("gas_limit_exceeded", `needs ${estimate} gas, the block holds ${market.blockGasLimit}`);
-    const withMargin = (estimate * BigInt(10_000 + gasLimitMarginBps)) / 10_000n;
-    const gasLimit = withMargin < market.blockGasLimit ? withMargin : market.blockGasLimit;
-    const fees = initialFees(market);
-    const balance = await client.balance(from);
-    const needed = gasLimit * fees.maxFeePerGas;
-    if (balance - batch.feesDue < needed) {
-      throw new AttemptFailure("insufficient_gas_balance", `available ${balance - batch.feesDue} wei, the transaction may cost ${needed}`);
-    }
-    return { gasLimit, fees };
+    const ceiling = market.blockGasLimit < TRANSACTION_GAS_CAP ? market.blockGasLimit : TRANSACTION_GAS_CAP;
+    if (estimate > ceiling) throw new AttemptFailure("gas_limit_exceeded", `needs ${estimate} gas, a transaction may use ${ceiling}`);
+    return gasLimitFromEstimate(estimate, this.options.gasLimitMarginBps, market.blockGasLimit);
   }
 }

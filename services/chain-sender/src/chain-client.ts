@@ -1,6 +1,6 @@
 import type { ServedChain } from "@sweep/chain";
 import type { LogLike } from "@sweep/contracts";
-import type { Authorization } from "ethers";
+import { toQuantity, type Authorization } from "ethers";
 import type { FeeMarket } from "./fees";
 import { ChainCallError, broadcastVerdict, type BroadcastVerdict } from "./node-errors";
 import { authorizationToRpc } from "./sweep-plan";
@@ -26,12 +26,15 @@ export interface SimulatedCall {
   succeeded: boolean;
   returnData: string;
   logs: LogLike[];
+  /** as a receipt counts it: after refunds */
+  gasUsed: bigint;
 }
 
 interface SimulatedCallRpc {
   status: string;
   returnData: string;
   logs: LogLike[];
+  gasUsed: string;
 }
 
 /**
@@ -115,15 +118,17 @@ export class ChainClient {
   }
 
   /**
-   * Runs the call as if mined in the next block (eth_simulateV1, authorizations applied) and
-   * returns its logs: the delegate's per-item events tell which items would fail.
+   * Runs the call as if mined in the next block (eth_simulateV1, authorizations applied), with
+   * `gas` as its gas limit when given, and returns its logs (the delegate's per-item events tell
+   * which items would fail) and the gas it used.
    */
-  async simulate(request: CallRequest): Promise<SimulatedCall> {
+  async simulate(request: CallRequest & { gas?: bigint }): Promise<SimulatedCall> {
     // An empty authorization list makes it a malformed type-4 call: omit it when there is none.
     const call = {
       from: request.from,
       to: request.to,
       data: request.data,
+      ...(request.gas === undefined ? {} : { gas: toQuantity(request.gas) }),
       ...(request.authorizationList?.length ? { authorizationList: request.authorizationList.map(authorizationToRpc) } : {}),
     };
     const blocks = await this.call(
@@ -132,7 +137,7 @@ export class ChainClient {
     );
     const result = blocks[0]?.calls[0];
     if (!result) throw new ChainCallError("eth_simulateV1", new Error("no call result"));
-    return { succeeded: BigInt(result.status) === 1n, returnData: result.returnData, logs: result.logs };
+    return { succeeded: BigInt(result.status) === 1n, returnData: result.returnData, logs: result.logs, gasUsed: BigInt(result.gasUsed) };
   }
 
   /** eth_estimateGas; a refusal is a ChainCallError whose cause keeps the node's answer (see estimateFailureReason). */

@@ -24,6 +24,8 @@ export const chainSenderEnv = perChainWorkerEnv(8082).extend({
     .optional(),
   /** how often each chain's in-flight transactions are checked (receipts, rebroadcast, replacement, nonce gaps) */
   WATCH_INTERVAL_MS: ms(500, 10),
+  /** while transactions are in flight, how often the head is polled: a new block starts a watch round at once */
+  WATCH_HEAD_POLL_MS: ms(100, 10),
   /** a transaction not mined this long after its broadcast is replaced at the same nonce with higher fees */
   REPLACE_AFTER_MS: ms(15_000),
   /** a nonce missing below our in-flight transactions is filled with a self-transfer once the gap lasted this long */

@@ -22,7 +22,8 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
 
   const perChain = chains.map((chain) => {
     const client = new ChainClient(chain, config.RPC_TIMEOUT_MS);
-    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, logger });
+    const outboxWritten = () => messaging.relay?.wake();
+    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, logger, outboxWritten });
     const deploys = new DeployRequests({ db, client, sender, logger });
     const watcher = new ChainWatcher({
       db,
@@ -31,9 +32,11 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
       signers,
       logger,
       intervalMs: config.WATCH_INTERVAL_MS,
+      headPollMs: config.WATCH_HEAD_POLL_MS,
       replaceAfterMs: config.REPLACE_AFTER_MS,
       gapGraceMs: config.NONCE_GAP_GRACE_MS,
       dropAfterMs: config.DROP_AFTER_MS,
+      outboxWritten,
     });
     return { chainId: chain.chainId, sender, deploys, watcher, provider: chain.provider };
   });

@@ -22,7 +22,7 @@ export interface InFlightTransaction {
   fees: Fees;
   createdAt: Date;
   broadcastAt: Date | null;
-  batch: { id: string; purpose: BatchPurpose; delegate: string | null } | null;
+  batch: { id: string; purpose: BatchPurpose; hotWalletId: string | null; delegate: string | null } | null;
 }
 
 const IN_FLIGHT = ["signed", "broadcast"] as const;
@@ -30,7 +30,7 @@ const IN_FLIGHT = ["signed", "broadcast"] as const;
 export async function inFlightTransactions(db: Db, chainId: number): Promise<InFlightTransaction[]> {
   const rows = await db.chainTransaction.findMany({
     where: { chainId, status: { in: [...IN_FLIGHT] } },
-    include: { batch: { select: { id: true, purpose: true, hotWallet: { select: { delegate: true } } } } },
+    include: { batch: { select: { id: true, purpose: true, hotWalletId: true, hotWallet: { select: { delegate: true } } } } },
     orderBy: [{ nonce: "asc" }, { replacement: "asc" }],
   });
   return rows.map((row) => ({
@@ -45,7 +45,7 @@ export async function inFlightTransactions(db: Db, chainId: number): Promise<InF
     fees: { maxFeePerGas: toBigInt(row.maxFeePerGas), maxPriorityFeePerGas: toBigInt(row.maxPriorityFeePerGas) },
     createdAt: row.createdAt,
     broadcastAt: row.broadcastAt,
-    batch: row.batch ? { id: row.batch.id, purpose: row.batch.purpose, delegate: row.batch.hotWallet?.delegate ?? null } : null,
+    batch: row.batch ? { id: row.batch.id, purpose: row.batch.purpose, hotWalletId: row.batch.hotWalletId, delegate: row.batch.hotWallet?.delegate ?? null } : null,
   }));
 }
 
@@ -163,7 +163,9 @@ export async function abandonNonce(
  * Records a transaction mined at the confirmation depth, in one database transaction guarded by
  * its status (a second watcher changes nothing): the transaction confirmed, the others of its
  * nonce replaced, each carried sweep item's outcome, amount and gas from the delegate's events,
- * the batch confirmed, and tx.outcome for the ledger. Returns false when it was settled before.
+ * the batch confirmed, and tx.outcome for the ledger; for a sweep batch also hot_wallet.wake, so
+ * the sweeps that waited for it are batched at once rather than after the ledger's work. Returns
+ * false when it was settled before.
  */
 export async function settleMined(db: Db, names: QueueNames, mined: InFlightTransaction, receipt: Receipt, logger: Logger): Promise<boolean> {
   return db.$transaction(
@@ -189,6 +191,9 @@ export async function settleMined(db: Db, names: QueueNames, mined: InFlightTran
         await tx.batch.updateMany({ where: { id: mined.batch.id, status: "sent" }, data: { status: "confirmed" } });
       }
       await enqueueOutbox(tx, outboxDraft("tx.outcome", { chainId: mined.chainId, transactionId: mined.id }, names));
+      if (mined.batch?.purpose === "sweep" && mined.batch.hotWalletId) {
+        await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: mined.batch.hotWalletId, chainId: mined.chainId }, names));
+      }
       return true;
     },
     { timeout: 30_000 },

@@ -29,10 +29,18 @@ export interface WatcherOptions {
   client: ChainClient;
   signers: GasWalletSigners;
   logger: Logger;
+  /** longest pause between rounds */
   intervalMs: number;
+  /**
+   * While transactions are in flight the head is polled this often and a new block starts a round
+   * at once, so a mined batch is settled (and its hot wallet's next batch claimed) within the block.
+   */
+  headPollMs: number;
   replaceAfterMs: number;
   gapGraceMs: number;
   dropAfterMs: number;
+  /** called after a round wrote outbox messages, so the relay sends them at once */
+  outboxWritten?: () => void;
 }
 
 interface WalletView {
@@ -61,6 +69,8 @@ export class ChainWatcher {
   private readonly stopping = new AbortController();
   private running?: Promise<void>;
   private resumed = false;
+  /** the head the last round saw, while it had transactions to watch */
+  private watchedHead?: number;
 
   constructor(private readonly options: WatcherOptions) {}
 
@@ -75,12 +85,32 @@ export class ChainWatcher {
 
   private async loop(): Promise<void> {
     while (!this.stopping.signal.aborted) {
+      this.watchedHead = undefined;
       try {
         await this.runOnce();
       } catch (err) {
         this.options.logger.warn("watch round failed", { chainId: this.options.client.chainId, error: err instanceof Error ? err.message : String(err) });
       }
-      await sleep(this.options.intervalMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+      await this.untilNextRound();
+    }
+  }
+
+  /** The interval, cut short by a new block while there are transactions to watch. */
+  private async untilNextRound(): Promise<void> {
+    const { intervalMs, headPollMs, client } = this.options;
+    const deadline = Date.now() + intervalMs;
+    const pause = (ms: number) => sleep(Math.max(0, ms), undefined, { signal: this.stopping.signal }).then(
+      () => true,
+      () => false,
+    );
+    if (this.watchedHead === undefined) {
+      await pause(intervalMs);
+      return;
+    }
+    while (Date.now() < deadline) {
+      if (!(await pause(Math.min(headPollMs, deadline - Date.now())))) return;
+      const head = await client.headNumber().catch(() => undefined);
+      if (head !== undefined && head !== this.watchedHead) return;
     }
   }
 
@@ -99,6 +129,7 @@ export class ChainWatcher {
       return;
     }
     const head = await client.headNumber();
+    this.watchedHead = head;
     const wallets = await gasWalletsById(db, [...new Set(rows.map((r) => r.gasWalletId))]);
     for (const wallet of wallets) {
       const walletLogger = logger.child({ chainId: client.chainId, gasWallet: wallet.address });
@@ -135,13 +166,17 @@ export class ChainWatcher {
       const mined = group[minedAt]!;
       if (!isFinal(receipt.blockNumber, view.head, client.chain.confirmations)) return;
       if (await settleMined(db, names, mined, receipt, logger)) {
+        this.options.outboxWritten?.();
         logger.info("transaction confirmed", { transactionId: mined.id, hash: mined.hash, blockNumber: receipt.blockNumber, succeeded: receipt.succeeded });
       }
       return;
     }
     if (nonceTakenByOther(nonce, view.atDepth)) {
       const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason: "nonce_conflict" });
-      if (abandoned) logger.warn("another transaction took the nonce; batch failed", { batchIds: abandoned.batchIds, reason: "nonce_conflict" });
+      if (abandoned) {
+        this.options.outboxWritten?.();
+        logger.warn("another transaction took the nonce; batch failed", { batchIds: abandoned.batchIds, reason: "nonce_conflict" });
+      }
       return;
     }
 
@@ -193,6 +228,7 @@ export class ChainWatcher {
     const { fees, replacement } = await this.nextAtNonce(view, nonce);
     const signed = await this.signGapFill(view, nonce, fees);
     const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason, gapFill: { signed, replacement } });
+    if (abandoned) this.options.outboxWritten?.();
     if (!abandoned?.gapFill) return;
     const fillLogger = logger.child({ transactionId: abandoned.gapFill.id, hash: abandoned.gapFill.hash });
     fillLogger.warn("gave up a transaction the node refuses; its nonce is filled with a self-transfer", { batchIds: abandoned.batchIds, reason, verdict });

@@ -6,6 +6,7 @@ import { Transaction, Wallet, parseEther } from "ethers";
 import { BatchSender } from "../src/batch-sender";
 import { ChainClient } from "../src/chain-client";
 import { startSenderConsumers } from "../src/consumers";
+import { gasLimitFromEstimate, gasLimitFromSimulation } from "../src/gas-limit";
 import type { ChainWatcher } from "../src/watcher";
 import { CHAIN_ID, activeHotWallet, deleteTopology, logger, openSweepBatch, outboxOf, partnerWithGasWallet, registerHotWallet, startHarness, type Harness } from "./support";
 
@@ -104,9 +105,10 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
     const rejected = await h.db.sweep.findUniqueOrThrow({ where: { id: second.sweepIds[2]! } });
     expect(rejected).toMatchObject({ status: "rejected", reason: "would_fail" });
     expect(await h.db.event.count({ where: { type: "sweep.rejected", subjectId: rejected.id } })).toBe(1);
-    // The others wait for the ledger, which tx.outcome tells.
+    // The others wait for the ledger, which tx.outcome tells; the hot wallet's next batch need not wait for it.
     expect(await h.db.sweep.count({ where: { id: { in: second.sweepIds }, status: "processing" } })).toBe(3);
     expect((await outboxOf(h, "tx.outcome")).map((m) => m.payload)).toContainEqual({ chainId: CHAIN_ID, transactionId: sent!.id });
+    expect((await outboxOf(h, "hot_wallet.wake")).map((m) => m.payload)).toContainEqual({ hotWalletId: hotWallet.id, chainId: CHAIN_ID });
     const state = await h.db.gasWalletChainState.findUniqueOrThrow({ where: { gasWalletId_chainId: { gasWalletId: partner.gasWalletId, chainId: CHAIN_ID } } });
     expect(state.nextNonce).toBe(2n);
 
@@ -166,6 +168,37 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
     const unfundedDeploy = await registerHotWallet(h, partner);
     await h.deploys.handle(unfundedDeploy.id);
     expect(await h.db.batch.findFirst({ where: { hotWalletId: unfundedDeploy.id } })).toMatchObject({ status: "failed", reason: "insufficient_gas_balance" });
+  });
+
+  it("sets the gas limit from the simulated gas, and asks eth_estimateGas when a check at that limit falls short", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const hotWallet = await activeHotWallet(h, partner);
+    const sendOne = async (sender: BatchSender) => {
+      const owner = Wallet.createRandom();
+      await h.chain.mintUsdt(owner.address, 1_000n);
+      const { batchId } = await openSweepBatch(h, partner, hotWallet, [{ owner, tokenAddress: h.chain.usdt.address, kind: "first_new", withAuthorization: true }]);
+      await sender.send(batchId);
+      expect((await batchEnds(batchId)).status).toBe("confirmed");
+      const [sent] = await h.db.chainTransaction.findMany({ where: { batchId } });
+      expect(await tokenBalance(hotWallet.address)).toBeGreaterThanOrEqual(1_000n);
+      return sent!;
+    };
+
+    const simulated = await sendOne(h.sender);
+    const receipt = (await h.chain.provider.getTransactionReceipt(simulated.hash))!;
+    expect(simulated.gasLimit).toBe(gasLimitFromSimulation(receipt.gasUsed, 2_000, (await h.chain.provider.getBlock("latest"))!.gasLimit));
+
+    // A node whose simulation at the chosen limit runs out of gas: the limit then comes from eth_estimateGas.
+    class ShortAtLimit extends ChainClient {
+      override simulate(request: Parameters<ChainClient["simulate"]>[0]) {
+        return request.gas === undefined ? super.simulate(request) : super.simulate({ ...request, gas: 100_000n });
+      }
+    }
+    const estimating = await sendOne(new BatchSender({ db: h.db, names: h.names, client: new ShortAtLimit(h.client.chain, 5_000), signers: h.signers, gasLimitMarginBps: 2_000, logger }));
+    const { to, data, authorizationList } = Transaction.from(estimating.rawTx);
+    const estimate = await h.chain.provider.estimateGas({ from: partner.gasWallet, to, data, authorizationList, type: 4, blockTag: Number(estimating.blockNumber) - 1 });
+    expect(estimating.gasLimit).toBe(gasLimitFromEstimate(estimate, 2_000, (await h.chain.provider.getBlock("latest"))!.gasLimit));
+    expect(estimating.gasLimit).not.toBe(gasLimitFromSimulation((await h.chain.provider.getTransactionReceipt(estimating.hash))!.gasUsed, 2_000, 30_000_000n));
   });
 
   it("fails a batch with chain_unavailable when the node does not answer", async () => {

@@ -31,7 +31,8 @@ export interface InsertedSweep {
  * and the account's keep_one_unit setting read in the same statement. This is the hot path of
  * POST /v1/sweeps, so it goes to Postgres through pg rather than Prisma, whose query compiler costs
  * some 2 ms of CPU per create (measured: 10 ms for a create of a sweep and its outbox row in a
- * batch transaction, against 0.3 ms for this statement).
+ * batch transaction, against 0.3 ms for this statement). Named, so each connection parses and
+ * plans it once.
  */
 const INSERT_SWEEP = `
 WITH sweep AS (
@@ -54,24 +55,28 @@ export class DuplicateExternalId extends Error {
 
 export async function insertSweep(pool: Pool, sweep: SweepDraft, message: OutboxDraft): Promise<InsertedSweep> {
   try {
-    const { rows } = await pool.query<InsertedSweep>(INSERT_SWEEP, [
-      sweep.id,
-      sweep.partnerId,
-      sweep.externalId,
-      sweep.chainId,
-      sweep.hotWalletId,
-      sweep.account,
-      sweep.token,
-      sweep.tokenAddress,
-      sweep.amount?.toString(10) ?? null,
-      sweep.keepOneUnit,
-      sweep.authorization === null ? null : JSON.stringify(sweep.authorization),
-      randomUUID(),
-      message.exchange,
-      message.routingKey,
-      message.type,
-      JSON.stringify(message.payload),
-    ]);
+    const { rows } = await pool.query<InsertedSweep>({
+      name: "insert-sweep",
+      text: INSERT_SWEEP,
+      values: [
+        sweep.id,
+        sweep.partnerId,
+        sweep.externalId,
+        sweep.chainId,
+        sweep.hotWalletId,
+        sweep.account,
+        sweep.token,
+        sweep.tokenAddress,
+        sweep.amount?.toString(10) ?? null,
+        sweep.keepOneUnit,
+        sweep.authorization === null ? null : JSON.stringify(sweep.authorization),
+        randomUUID(),
+        message.exchange,
+        message.routingKey,
+        message.type,
+        JSON.stringify(message.payload),
+      ],
+    });
     const inserted = rows[0];
     if (!inserted) throw new Error(`partner ${sweep.partnerId} does not exist`);
     return inserted;
