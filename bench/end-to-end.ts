@@ -1,130 +1,62 @@
 import { migrateDatabase } from "@sweep/db";
-import { authorizationBody, createTestPartner, eventually, startStack } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, eventually, startStack, type Stack } from "@sweep/testkit";
 import { Wallet, parseEther } from "ethers";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-// End to end on anvil with 1 s blocks: a steady stream of first-time sweeps (each with its
-// authorization) through the API; figures: sweeps per second, POST-to-swept p50/p99, blocks from
-// arrival to inclusion, gas per sweep by kind. Prints figures; asserts nothing.
+// End to end on anvil with 1 s blocks, in two phases through the API: a steady stream of
+// first-time sweeps (each with its authorization), then repeat sweeps of the same addresses (no
+// authorization: the steady state of a deposit address). Figures per phase: sweeps per second,
+// POST latency, POST-to-swept p50/p99, blocks from arrival to inclusion, gas per sweep by kind,
+// and each transaction's timeline. Prints figures; asserts nothing.
 
 const RATE = Number(process.env.BENCH_E2E_RATE ?? 100);
+const REPEAT_RATE = Number(process.env.BENCH_E2E_REPEAT_RATE ?? RATE);
 const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 5);
 const CHAIN_ID = 97;
-/** where to write each service's log (at debug level) for a closer look; none by default */
+/** where to write each service's log (info level: per-sweep debug lines would slow the run) for a closer look; none by default */
 const LOG_DIR = process.env.BENCH_LOG_DIR;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
+interface SweepBody {
+  chain_id: number;
+  hot_wallet: string;
+  account: string;
+  token: string;
+  authorization?: ReturnType<typeof authorizationBody>;
+}
+
 async function main() {
   process.env.TEMPLATE_DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/sweep_template";
   await migrateDatabase(process.env.TEMPLATE_DATABASE_URL);
-  const stack = await startStack({ blockTime: 1, env: { LOG_LEVEL: LOG_DIR ? "debug" : "warn" } });
+  const stack = await startStack({ blockTime: 1, env: { LOG_LEVEL: LOG_DIR ? "info" : "warn" } });
   try {
     const chain = stack.chain(CHAIN_ID);
     const partner = await createTestPartner(stack.db, "bench e2e");
     await chain.setBalance(partner.gasWallet, parseEther("1000"));
     const headers = { ...partner.auth, "content-type": "application/json" };
-    const post = (path: string, body: unknown) => fetch(stack.api + path, { method: "POST", headers, body: JSON.stringify(body) });
 
     const hotWallet = Wallet.createRandom().address;
-    const delegate: string = ((await (await post("/v1/hot-wallets", { chain_id: CHAIN_ID, address: hotWallet })).json()) as { delegate: string }).delegate;
+    const registered = await fetch(`${stack.api}/v1/hot-wallets`, { method: "POST", headers, body: JSON.stringify({ chain_id: CHAIN_ID, address: hotWallet }) });
+    const { delegate } = (await registered.json()) as { delegate: string };
     await eventually("the hot wallet to be active", async () => {
-      const res = await fetch(stack.api + "/v1/hot-wallets", { headers });
+      const res = await fetch(`${stack.api}/v1/hot-wallets`, { headers });
       const list = (await res.json()) as { hot_wallets: Array<{ status: string }> };
       return list.hot_wallets[0]?.status === "active" || undefined;
     });
 
-    const total = RATE * SECONDS;
-    const owners = Array.from({ length: total }, () => Wallet.createRandom());
+    const owners = Array.from({ length: RATE * SECONDS }, () => Wallet.createRandom());
+    const sweepOf = (owner: { address: string }): SweepBody => ({ chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT" });
+
     await Promise.all(owners.map((o) => chain.mintUsdt(o.address, 1_000_000n)));
+    const firstTime = owners.map((owner) => ({ ...sweepOf(owner), authorization: authorizationBody(owner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) })) }));
+    await runPhase(stack, headers, `${firstTime.length} first-time token sweeps posted at ${RATE}/s`, firstTime, RATE);
 
-    const bodies = owners.map((owner) => {
-      const auth = owner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) });
-      return {
-        chain_id: CHAIN_ID,
-        hot_wallet: hotWallet,
-        account: owner.address,
-        token: "USDT",
-        authorization: authorizationBody(auth),
-      };
-    });
+    const repeaters = owners.slice(0, REPEAT_RATE * SECONDS);
+    await Promise.all(repeaters.map((o) => chain.mintUsdt(o.address, 1_000_000n)));
+    await runPhase(stack, headers, `${repeaters.length} repeat token sweeps of the same addresses posted at ${REPEAT_RATE}/s`, repeaters.map(sweepOf), REPEAT_RATE);
 
-    const sent = new Map<string, number>();
-    const started = Date.now();
-    const posts: Promise<void>[] = [];
-    for (let i = 0; i < total; i++) {
-      const due = started + (i * 1000) / RATE;
-      const wait = due - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const at = Date.now();
-      posts.push(post("/v1/sweeps", bodies[i]).then(async (res) => {
-        const body = (await res.json()) as { id: string };
-        sent.set(body.id, at);
-      }));
-    }
-    await Promise.all(posts);
-    const ids = [...sent.keys()];
-    const ended = await eventually(
-      "every sweep to end",
-      async () => {
-        const rows = await stack.db.sweep.findMany({ where: { id: { in: ids } } });
-        return rows.every((r) => r.status !== "queued" && r.status !== "processing") ? rows : undefined;
-      },
-      600_000,
-      500,
-    );
-    const finished = Date.now();
-    const swept = ended.filter((r) => r.status === "swept");
-    const latencies = swept.map((r) => r.updatedAt.getTime() - sent.get(r.id)!).sort((a, b) => a - b);
-    const txs = new Set(swept.map((r) => r.txHash));
-    const blocksToInclusion: number[] = [];
-    const blockAt = new Map<string, number>();
-    for (const hash of txs) blockAt.set(hash!, (await chain.provider.getTransactionReceipt(hash!))!.blockNumber);
-    // Every sweep's search walks the same few blocks: read each block's time once.
-    const blockTimes = new Map<number, number>();
-    const blockTimeMs = async (n: number) => {
-      if (!blockTimes.has(n)) blockTimes.set(n, (await chain.provider.getBlock(n))!.timestamp * 1000);
-      return blockTimes.get(n)!;
-    };
-    const head = await chain.provider.getBlockNumber();
-    const startBlock = async (ms: number) => {
-      // the first block mined after the sweep arrived
-      let lo = 0;
-      let hi = head;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if ((await blockTimeMs(mid)) >= ms) hi = mid;
-        else lo = mid + 1;
-      }
-      return lo;
-    };
-    for (const r of swept) blocksToInclusion.push(blockAt.get(r.txHash!)! - (await startBlock(sent.get(r.id)!)) + 1);
-    blocksToInclusion.sort((a, b) => a - b);
-    const byKind = new Map<string, bigint[]>();
-    for (const r of swept) byKind.set(r.kind!, [...(byKind.get(r.kind!) ?? []), r.gas!]);
-
-    console.log(`\nEnd to end on anvil, 1 s blocks: ${total} first-time token sweeps posted at ${RATE}/s for ${SECONDS} s`);
-    console.log(`swept ${swept.length}, other outcomes ${ended.length - swept.length}, in ${txs.size} transactions`);
-    console.log(`sweeps per second (first POST to last swept): ${((swept.length * 1000) / (finished - started)).toFixed(1)}`);
-    console.log(`POST to swept: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`);
-    console.log(`blocks from arrival to inclusion: p50 ${percentile(blocksToInclusion, 50)}, p99 ${percentile(blocksToInclusion, 99)}, max ${blocksToInclusion[blocksToInclusion.length - 1]}`);
-    for (const [kind, gas] of byKind) console.log(`gas per sweep, ${kind}: ${gas.reduce((a, b) => a + b, 0n) / BigInt(gas.length)} (mean of ${gas.length})`);
-
-    // Where the time goes: each transaction's steps, in ms after the first POST.
-    const transactions = await stack.db.chainTransaction.findMany({ where: { hash: { in: [...txs] as string[] } }, include: { batch: true }, orderBy: { nonce: "asc" } });
-    console.log("\nEach transaction, in ms after the first POST (block times are whole seconds):");
-    console.log("| nonce | sweeps | first posted | last posted | claimed | signed | broadcast | in block | confirmed | last settled |");
-    console.log("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
-    const after = (at: number | undefined) => (at === undefined ? "" : String(at - started));
-    for (const t of transactions) {
-      const carried = swept.filter((r) => r.txHash === t.hash);
-      const posted = carried.map((r) => sent.get(r.id)!);
-      const settled = Math.max(...carried.map((r) => r.updatedAt.getTime()));
-      const inBlock = await blockTimeMs(blockAt.get(t.hash)!);
-      const steps = [Math.min(...posted), Math.max(...posted), t.batch?.createdAt.getTime(), t.createdAt.getTime(), t.broadcastAt?.getTime(), inBlock, t.minedAt?.getTime(), settled];
-      console.log(`| ${t.nonce} | ${carried.length} | ${steps.map(after).join(" | ")} |`);
-    }
     if (LOG_DIR) {
       mkdirSync(LOG_DIR, { recursive: true });
       for (const [name, service] of stack.services) writeFileSync(path.join(LOG_DIR, `${name}.log`), service.output());
@@ -132,6 +64,92 @@ async function main() {
     }
   } finally {
     await stack.stop();
+  }
+}
+
+/** Posts the bodies at `rate` per second, waits for every sweep to end, and prints the figures. */
+async function runPhase(stack: Stack, headers: Record<string, string>, title: string, bodies: SweepBody[], rate: number) {
+  const chain = stack.chain(CHAIN_ID);
+  const sent = new Map<string, number>();
+  const postLatencies: number[] = [];
+  const started = Date.now();
+  const posts: Promise<void>[] = [];
+  for (let i = 0; i < bodies.length; i++) {
+    const wait = started + (i * 1000) / rate - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const at = Date.now();
+    posts.push(
+      fetch(`${stack.api}/v1/sweeps`, { method: "POST", headers, body: JSON.stringify(bodies[i]) }).then(async (res) => {
+        const body = (await res.json()) as { id: string };
+        postLatencies.push(Date.now() - at);
+        sent.set(body.id, at);
+      }),
+    );
+  }
+  await Promise.all(posts);
+  const ids = [...sent.keys()];
+  const ended = await eventually(
+    "every sweep to end",
+    async () => {
+      const rows = await stack.db.sweep.findMany({ where: { id: { in: ids } } });
+      return rows.every((r) => r.status !== "queued" && r.status !== "processing") ? rows : undefined;
+    },
+    600_000,
+    500,
+  );
+  const finished = Math.max(...ended.map((r) => r.updatedAt.getTime()));
+  const swept = ended.filter((r) => r.status === "swept");
+  const latencies = swept.map((r) => r.updatedAt.getTime() - sent.get(r.id)!).sort((a, b) => a - b);
+  postLatencies.sort((a, b) => a - b);
+  const txs = new Set(swept.map((r) => r.txHash!));
+
+  const blockAt = new Map<string, number>();
+  for (const hash of txs) blockAt.set(hash, (await chain.provider.getTransactionReceipt(hash))!.blockNumber);
+  // Every sweep's search walks the same few blocks: read each block's time once.
+  const blockTimes = new Map<number, number>();
+  const blockTimeMs = async (n: number) => {
+    if (!blockTimes.has(n)) blockTimes.set(n, (await chain.provider.getBlock(n))!.timestamp * 1000);
+    return blockTimes.get(n)!;
+  };
+  const head = await chain.provider.getBlockNumber();
+  /** the first block mined after the sweep arrived */
+  const firstBlockAfter = async (ms: number) => {
+    let lo = 0;
+    let hi = head;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((await blockTimeMs(mid)) >= ms) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  const blocksToInclusion: number[] = [];
+  for (const r of swept) blocksToInclusion.push(blockAt.get(r.txHash!)! - (await firstBlockAfter(sent.get(r.id)!)) + 1);
+  blocksToInclusion.sort((a, b) => a - b);
+  const byKind = new Map<string, bigint[]>();
+  for (const r of swept) byKind.set(r.kind!, [...(byKind.get(r.kind!) ?? []), r.gas!]);
+
+  console.log(`\nEnd to end on anvil, 1 s blocks: ${title}`);
+  console.log(`swept ${swept.length}, other outcomes ${ended.length - swept.length}, in ${txs.size} transactions`);
+  console.log(`sweeps per second (first POST to last swept): ${((swept.length * 1000) / (finished - started)).toFixed(1)}`);
+  console.log(`POST answered: p50 ${percentile(postLatencies, 50)} ms, p99 ${percentile(postLatencies, 99)} ms`);
+  console.log(`POST to swept: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`);
+  console.log(`blocks from arrival to inclusion: p50 ${percentile(blocksToInclusion, 50)}, p99 ${percentile(blocksToInclusion, 99)}, max ${blocksToInclusion[blocksToInclusion.length - 1]}`);
+  for (const [kind, gas] of byKind) console.log(`gas per sweep, ${kind}: ${gas.reduce((a, b) => a + b, 0n) / BigInt(gas.length)} (mean of ${gas.length})`);
+
+  // Where the time goes: each transaction's steps, in ms after the phase's first POST.
+  const transactions = await stack.db.chainTransaction.findMany({ where: { hash: { in: [...txs] } }, include: { batch: true }, orderBy: { nonce: "asc" } });
+  console.log("\nEach transaction, in ms after the first POST (block times are whole seconds):");
+  console.log("| nonce | sweeps | first posted | last posted | claimed | signed | broadcast | in block | confirmed | last settled |");
+  console.log("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+  const after = (at: number | undefined) => (at === undefined ? "" : String(at - started));
+  for (const t of transactions) {
+    const carried = swept.filter((r) => r.txHash === t.hash);
+    const posted = carried.map((r) => sent.get(r.id)!);
+    const settled = Math.max(...carried.map((r) => r.updatedAt.getTime()));
+    const inBlock = await blockTimeMs(blockAt.get(t.hash)!);
+    const steps = [Math.min(...posted), Math.max(...posted), t.batch?.createdAt.getTime(), t.createdAt.getTime(), t.broadcastAt?.getTime(), inBlock, t.minedAt?.getTime(), settled];
+    console.log(`| ${t.nonce} | ${carried.length} | ${steps.map(after).join(" | ")} |`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Prisma, Tx } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 
@@ -27,17 +28,46 @@ export interface EventDraft {
   dedupeKey?: string | null;
 }
 
+function dedupeKeyOf(draft: EventDraft): string | null {
+  if (draft.dedupeKey !== undefined) return draft.dedupeKey;
+  return draft.subjectId ? `${draft.type}:${draft.subjectId}` : null;
+}
+
 /**
- * Records an event in the caller's transaction, with the outbox message that announces it to the
- * webhook dispatcher. Returns the event id, or null when it was recorded before.
+ * Records events in the caller's transaction, each with the outbox message that announces it to
+ * the webhook dispatcher, in three statements however many there are. Returns each draft's event
+ * id, or null when its dedupe key was recorded before, by an earlier call or an earlier draft.
  */
-export async function recordEvent(tx: Tx, names: QueueNames, draft: EventDraft): Promise<string | null> {
-  const dedupeKey = draft.dedupeKey === undefined ? (draft.subjectId ? `${draft.type}:${draft.subjectId}` : null) : draft.dedupeKey;
-  if (dedupeKey !== null && (await tx.event.findUnique({ where: { dedupeKey }, select: { id: true } }))) return null;
-  const event = await tx.event.create({
-    data: { partnerId: draft.partnerId, type: draft.type, subjectId: draft.subjectId, payload: draft.payload, dedupeKey },
-    select: { id: true },
+export async function recordEvents(tx: Tx, names: QueueNames, drafts: readonly EventDraft[]): Promise<Array<string | null>> {
+  const keys = drafts.map(dedupeKeyOf);
+  const keyed = keys.filter((key): key is string => key !== null);
+  const taken = new Set<string>();
+  if (keyed.length > 0) {
+    const existing = await tx.event.findMany({ where: { dedupeKey: { in: keyed } }, select: { dedupeKey: true } });
+    for (const event of existing) taken.add(event.dedupeKey!);
+  }
+
+  const events: Array<Prisma.EventCreateManyInput & { id: string }> = [];
+  const ids = drafts.map((draft, i) => {
+    const dedupeKey = keys[i]!;
+    if (dedupeKey !== null) {
+      if (taken.has(dedupeKey)) return null;
+      taken.add(dedupeKey);
+    }
+    // Ids made here rather than by the insert, so they need not be matched back to the drafts.
+    const id = randomUUID();
+    events.push({ id, partnerId: draft.partnerId, type: draft.type, subjectId: draft.subjectId, payload: draft.payload, dedupeKey });
+    return id;
   });
-  await tx.outboxMessage.create({ data: outboxDraft("event.recorded", { eventId: event.id }, names) });
-  return event.id;
+  if (events.length === 0) return ids;
+
+  await tx.event.createMany({ data: events });
+  await tx.outboxMessage.createMany({ data: events.map((event) => outboxDraft("event.recorded", { eventId: event.id }, names)) });
+  return ids;
+}
+
+/** One event, as recordEvents records it. */
+export async function recordEvent(tx: Tx, names: QueueNames, draft: EventDraft): Promise<string | null> {
+  const [id] = await recordEvents(tx, names, [draft]);
+  return id ?? null;
 }

@@ -3,12 +3,14 @@ import { toBigIntOrNull } from "@sweep/db";
 import { recordEvent } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { accountKey, isRead, planBatch, type CandidateSweep, type ChainView, type Plan } from "./batch-plan";
-import { inFlightBatch } from "./due-work";
+import { batchesInFlight, selectDueSweeps } from "./due-work";
 import { sameAddress } from "./pre-send-checks";
 import { authorizationClaim } from "./stored-authorization";
 
 export interface ClaimRequest {
   hotWalletId: string;
+  /** sent batches of the hot wallet not yet settled, at most */
+  maxSent: number;
   /** the chain as read just before; sweeps it does not cover wait for the next batch */
   chain: ChainView;
   gasBudget: bigint;
@@ -30,7 +32,7 @@ export type ClaimResult =
 
 /**
  * One transaction: lock the hot wallet (two batcher replicas never batch one hot wallet at once),
- * make sure it is active with no batch in flight, lock its due sweeps (SKIP LOCKED), decide the
+ * make sure it is active with room for a batch in flight, lock its due sweeps (SKIP LOCKED), decide the
  * checks and the batch, reject what failed for good (guarded by status queued, with its event),
  * and claim the rest into a Batch with its items, announced by batch.ready.
  */
@@ -42,14 +44,9 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
   const { hotWalletId } = request;
   const hotWallet = await lockHotWallet(tx, hotWalletId);
   if (hotWallet?.status !== "active") return { outcome: "inactive" };
-  if (await tx.batch.findFirst({ where: { hotWalletId, ...inFlightBatch }, select: { id: true } })) return { outcome: "in_flight" };
+  if (await batchesInFlight(tx, hotWalletId, request.maxSent)) return { outcome: "in_flight" };
 
-  const now = new Date();
-  const locked = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM sweeps
-     WHERE hot_wallet_id = ${hotWalletId}::uuid AND status = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
-     ORDER BY seq LIMIT ${request.limit}
-       FOR UPDATE SKIP LOCKED`;
+  const locked = await selectDueSweeps(tx, hotWalletId, new Date(), request.limit, "lock");
   const ids = locked.map((row) => row.id);
   const rows = await tx.sweep.findMany({ where: { id: { in: ids } }, orderBy: { seq: "asc" } });
   const unread = rows.filter((s) => !isRead(s, request.chain));

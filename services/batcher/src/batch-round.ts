@@ -14,7 +14,7 @@ export interface BatchRoundDeps {
   names: QueueNames;
   /** providers of the served chains */
   providers: ReadonlyMap<number, JsonRpcProvider>;
-  settings: { gasMarginBps: number; maxSweeps: number; reads: ReadBatching };
+  settings: { gasMarginBps: number; maxSweeps: number; maxSent: number; reads: ReadBatching };
   logger: Logger;
   /** called after a claim wrote outbox messages (batch.ready, events), so the relay sends them at once */
   wrote?: () => void;
@@ -37,7 +37,7 @@ const READ_PASSES = 3;
 export function createBatchRound(deps: BatchRoundDeps): (hotWalletId: string) => Promise<RoundResult> {
   const { db, names, providers, settings } = deps;
   return async (hotWalletId) => {
-    const work = await loadDueWork(db, hotWalletId, new Date(), settings.maxSweeps);
+    const work = await loadDueWork(db, hotWalletId, new Date(), settings.maxSweeps, settings.maxSent);
     if (work.outcome !== "ready") return work;
     const chainId = work.hotWallet.chainId;
     const logger = deps.logger.child({ hotWalletId, chainId });
@@ -60,7 +60,7 @@ export function createBatchRound(deps: BatchRoundDeps): (hotWalletId: string) =>
       snapshot.tokenBalances.forEach((balance, key) => view.tokenBalances.set(key, balance));
       gasBudget ??= batchGasBudget(snapshot.blockGasLimit, settings.gasMarginBps);
 
-      const result = await claimBatch(db, names, { hotWalletId, chain: view, gasBudget, limit: settings.maxSweeps, lastPass: pass === READ_PASSES });
+      const result = await claimBatch(db, names, { hotWalletId, maxSent: settings.maxSent, chain: view, gasBudget, limit: settings.maxSweeps, lastPass: pass === READ_PASSES });
       if (result.outcome === "unread") {
         logger.debug("sweeps arrived during the chain reads; reading them too", { sweeps: result.sweeps.length, pass });
         toRead = result.sweeps;

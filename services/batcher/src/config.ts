@@ -12,6 +12,8 @@ export const batcherEnv = perChainWorkerEnv(8081).extend({
   POLL_INTERVAL_MS: ms(1_000, 10),
   /** share of the chain's gas limit a batch may plan for, basis points: the sender adds headroom to its estimate */
   BATCH_GAS_MARGIN_BPS: z.coerce.number().int().min(1).max(10_000).default(8_000),
+  /** sent batches of one hot wallet not yet settled at most; beyond, sweeps wait and the next batch grows */
+  BATCH_MAX_SENT: z.coerce.number().int().min(1).max(100).default(4),
   /** queued sweeps one claim considers at most (about 430 items fit under the 2^24 cap); the rest wait for the next batch */
   BATCH_MAX_SWEEPS: z.coerce.number().int().min(1).max(10_000).default(500),
   /** messages handled at once per chain queue: a window holds its messages until the claim, so keep it above a burst */

@@ -1,36 +1,68 @@
-import type { Db, Prisma } from "@sweep/db";
+import { Prisma, type Db, type Tx } from "@sweep/db";
 
 /** Queued sweeps whose retry pause (if any) is over. */
 const dueSweep = (now: Date): Prisma.SweepWhereInput => ({ status: "queued", OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] });
 
-/** Batches of a hot wallet that are still in flight: claimed, or sent and not yet settled. */
-export const inFlightBatch: Prisma.BatchWhereInput = { purpose: "sweep", status: { in: ["open", "sent"] } };
+/**
+ * A batch of the hot wallet being prepared: claimed, not yet signed and sent. One at a time:
+ * sweeps that arrive meanwhile wait for the next batch, so under load batches grow by themselves.
+ */
+export const preparingBatch: Prisma.BatchWhereInput = { purpose: "sweep", status: "open" };
+/** Sent batches not yet settled: the next batch need not wait for them, up to a limit. */
+export const sentBatch: Prisma.BatchWhereInput = { purpose: "sweep", status: "sent" };
 
-const dueSweepFields = { id: true, account: true, tokenAddress: true } satisfies Prisma.SweepSelect;
-type DueSweep = Prisma.SweepGetPayload<{ select: typeof dueSweepFields }>;
+export interface DueSweep {
+  id: string;
+  account: string;
+  tokenAddress: string | null;
+}
 
 export type DueWork =
   | { outcome: "ready"; hotWallet: { id: string; chainId: number }; sweeps: DueSweep[] }
   | { outcome: "inactive" | "in_flight" | "nothing_due" };
 
 /**
- * What a claim will look at, read without locks to know which addresses to read on chain: the
- * hot wallet must be active with no batch in flight (a batch in flight changes the addresses'
- * state; its sweeps' successors wait for it to settle), and it must have due sweeps.
+ * Whether the hot wallet may claim a batch now: none being prepared, and fewer than `maxSent`
+ * sent and not yet settled.
  */
-export async function loadDueWork(db: Db, hotWalletId: string, now: Date, limit: number): Promise<DueWork> {
+export async function batchesInFlight(db: Db | Tx, hotWalletId: string, maxSent: number): Promise<boolean> {
+  if (await db.batch.findFirst({ where: { hotWalletId, ...preparingBatch }, select: { id: true } })) return true;
+  return (await db.batch.count({ where: { hotWalletId, ...sentBatch } })) >= maxSent;
+}
+
+/**
+ * The due sweeps of a hot wallet a batch may take, oldest first: queued, their pause over, and
+ * no other sweep of their address on this chain processing. A batch in flight changes its
+ * addresses' state (balances, nonce, delegation), so their next sweeps wait for it to settle;
+ * every other address reads the same on chain whether or not that batch was mined yet.
+ */
+export function selectDueSweeps(db: Db | Tx, hotWalletId: string, now: Date, limit: number, lock: "lock" | "read"): Promise<DueSweep[]> {
+  const forUpdate = lock === "lock" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.sql``;
+  return db.$queryRaw<DueSweep[]>`
+    SELECT s.id::text AS id, s.account, s.token_address AS "tokenAddress" FROM sweeps s
+     WHERE s.hot_wallet_id = ${hotWalletId}::uuid AND s.status = 'queued' AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= ${now})
+       AND NOT EXISTS (SELECT 1 FROM sweeps p WHERE p.chain_id = s.chain_id AND p.account = s.account AND p.status = 'processing')
+     ORDER BY s.seq LIMIT ${limit}
+     ${forUpdate}`;
+}
+
+/**
+ * What a claim will look at, read without locks to know which addresses to read on chain: the
+ * hot wallet must be active with room for a batch in flight, and it must have due sweeps.
+ */
+export async function loadDueWork(db: Db, hotWalletId: string, now: Date, limit: number, maxSent: number): Promise<DueWork> {
   const hotWallet = await db.hotWallet.findUnique({ where: { id: hotWalletId }, select: { id: true, chainId: true, status: true } });
   if (hotWallet?.status !== "active") return { outcome: "inactive" };
-  if (await db.batch.findFirst({ where: { hotWalletId, ...inFlightBatch }, select: { id: true } })) return { outcome: "in_flight" };
-  const sweeps = await db.sweep.findMany({ where: { hotWalletId, ...dueSweep(now) }, orderBy: { seq: "asc" }, take: limit, select: dueSweepFields });
+  if (await batchesInFlight(db, hotWalletId, maxSent)) return { outcome: "in_flight" };
+  const sweeps = await selectDueSweeps(db, hotWalletId, now, limit, "read");
   if (sweeps.length === 0) return { outcome: "nothing_due" };
   return { outcome: "ready", hotWallet: { id: hotWallet.id, chainId: hotWallet.chainId }, sweeps };
 }
 
-/** Active hot wallets of a chain with due sweeps and no batch in flight: work no message may announce. */
+/** Active hot wallets of a chain with due sweeps and no batch being prepared: work no message may announce. */
 export async function findDueHotWallets(db: Db, chainId: number, now: Date, limit = 1_000): Promise<string[]> {
   const found = await db.hotWallet.findMany({
-    where: { chainId, status: "active", sweeps: { some: dueSweep(now) }, batches: { none: inFlightBatch } },
+    where: { chainId, status: "active", sweeps: { some: dueSweep(now) }, batches: { none: preparingBatch } },
     select: { id: true },
     take: limit,
   });

@@ -23,7 +23,7 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
     db,
     names: messaging.topology.names,
     providers,
-    settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxSweeps: config.BATCH_MAX_SWEEPS, reads: { batchSize: config.CHAIN_READ_BATCH_SIZE, concurrency: config.CHAIN_READ_CONCURRENCY } },
+    settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxSweeps: config.BATCH_MAX_SWEEPS, maxSent: config.BATCH_MAX_SENT, reads: { batchSize: config.CHAIN_READ_BATCH_SIZE, concurrency: config.CHAIN_READ_CONCURRENCY } },
     logger,
     wrote: () => messaging.relay?.wake(),
   });

@@ -11,7 +11,7 @@ import { createBatchRound } from "../src/batch-round";
 import { readProvider } from "../src/chain-reads";
 import { activeHotWallet, delegateOnChain, insertSweep, logger, storedAuthorization, tokenOnlyAddress, uniquePrefix, type HotWalletFixture } from "./support";
 
-const settings = { gasMarginBps: 8_000, maxSweeps: 1_000, reads: { batchSize: 50, concurrency: 8 } };
+const settings = { gasMarginBps: 8_000, maxSweeps: 1_000, maxSent: 2, reads: { batchSize: 50, concurrency: 8 } };
 
 describe("batch round", () => {
   let chain: TestChain;
@@ -125,7 +125,7 @@ describe("batch round", () => {
     expect(await batchesOf()).toHaveLength(1);
   });
 
-  it("creates nothing while a batch of the hot wallet is in flight; the new sweep waits queued", async () => {
+  it("creates nothing while a batch of the hot wallet is being prepared; the new sweep waits queued", async () => {
     const first = await tokenOnlyAddress(chain);
     await insertSweep(db, chain, hotWallet, { account: first.address, authorization: authorize(first) });
     const claimed = await round(hotWallet.hotWalletId);
@@ -134,16 +134,58 @@ describe("batch round", () => {
     const laterId = await insertSweep(db, chain, hotWallet, { account: later.address, authorization: authorize(later) });
 
     expect(await round(hotWallet.hotWalletId)).toEqual({ outcome: "in_flight" });
-    await db.batch.update({ where: { id: claimed.batchId }, data: { status: "sent" } });
-    expect(await round(hotWallet.hotWalletId)).toEqual({ outcome: "in_flight" });
     expect(await sweep(laterId)).toMatchObject({ status: "queued", attempts: 0 });
     expect(await batchesOf()).toHaveLength(1);
 
-    // Once it settled (as the ledger does), the next round takes the waiting sweep.
-    await db.batch.update({ where: { id: claimed.batchId }, data: { status: "confirmed" } });
-    const next = await round(hotWallet.hotWalletId);
-    expect(next).toMatchObject({ outcome: "planned", batchId: expect.any(String) });
+    // Once sent, the next batch need not wait for it to be mined.
+    await db.batch.update({ where: { id: claimed.batchId }, data: { status: "sent" } });
+    expect(await round(hotWallet.hotWalletId)).toMatchObject({ outcome: "planned", batchId: expect.any(String) });
     expect(await sweep(laterId)).toMatchObject({ status: "processing" });
+  });
+
+  it("claims past sent batches up to BATCH_MAX_SENT, then waits for one to settle", async () => {
+    const claimOne = async () => {
+      const deposit = await tokenOnlyAddress(chain);
+      const id = await insertSweep(db, chain, hotWallet, { account: deposit.address, authorization: authorize(deposit) });
+      return { id, result: await round(hotWallet.hotWalletId) };
+    };
+    for (let i = 0; i < settings.maxSent; i++) {
+      const { result } = await claimOne();
+      if (result.outcome !== "planned" || result.batchId === null) throw new Error("no batch");
+      await db.batch.update({ where: { id: result.batchId }, data: { status: "sent" } });
+    }
+    const waiting = await claimOne();
+    expect(waiting.result).toEqual({ outcome: "in_flight" });
+    expect(await sweep(waiting.id)).toMatchObject({ status: "queued" });
+
+    const [oldest] = await db.batch.findMany({ where: { hotWalletId: hotWallet.hotWalletId }, orderBy: { createdAt: "asc" } });
+    await db.batch.update({ where: { id: oldest!.id }, data: { status: "confirmed" } });
+    expect(await round(hotWallet.hotWalletId)).toMatchObject({ outcome: "planned", batchId: expect.any(String) });
+    expect(await sweep(waiting.id)).toMatchObject({ status: "processing" });
+  });
+
+  it("keeps the next sweep of an address waiting while its sweep in a sent batch is processing, and batches the others", async () => {
+    const again = await tokenOnlyAddress(chain);
+    await insertSweep(db, chain, hotWallet, { account: again.address, authorization: authorize(again) });
+    const first = await round(hotWallet.hotWalletId);
+    if (first.outcome !== "planned" || first.batchId === null) throw new Error("no batch");
+    await db.batch.update({ where: { id: first.batchId }, data: { status: "sent" } });
+
+    const repeat = await insertSweep(db, chain, hotWallet, { account: again.address });
+    const other = await tokenOnlyAddress(chain);
+    const otherId = await insertSweep(db, chain, hotWallet, { account: other.address, authorization: authorize(other) });
+    const second = await round(hotWallet.hotWalletId);
+    if (second.outcome !== "planned" || second.batchId === null) throw new Error("no batch");
+    expect((await batchOf(second.batchId)).items.map((i) => i.sweepId)).toEqual([otherId]);
+    expect(await sweep(repeat)).toMatchObject({ status: "queued", attempts: 0, reason: null });
+
+    // The first settles (here without reaching the chain): the address's next sweep is decided now,
+    // from the chain as it is: not delegated, and no authorization of its own.
+    await db.batch.update({ where: { id: second.batchId }, data: { status: "sent" } });
+    await db.batch.update({ where: { id: first.batchId }, data: { status: "confirmed" } });
+    await db.sweep.updateMany({ where: { batchId: first.batchId }, data: { status: "failed" } });
+    expect(await round(hotWallet.hotWalletId)).toMatchObject({ outcome: "planned" });
+    expect(await sweep(repeat)).toMatchObject({ status: "rejected", reason: "not_upgraded" });
   });
 
   it("gives one batch to two replicas claiming one hot wallet at once", async () => {

@@ -102,7 +102,7 @@ describe("batcher service", () => {
     expect(service!.output()).not.toContain("handler failed");
   });
 
-  it("keeps a sweep that arrives while the batch is in flight for the next batch, taken on the wake after it settles", async () => {
+  it("keeps a sweep that arrives while the batch is being prepared for the next batch, taken on the wake after it settles", async () => {
     const [inFlight] = await batches();
     const later = await insertSweep(db, chain, hotWallet, await deposit(), topology.names);
     await eventually("its message handled", async () => (service!.output().includes(`"sweepId":"${later}"`) ? true : undefined));

@@ -50,7 +50,7 @@ export class BatchSender {
     const attempt = await this.attempt(batch, logger);
     const preparedAt = Date.now();
     const stored = await commitAttempt(db, names, batch, attempt);
-    if (attempt.type !== "send" || attempt.dropped.length > 0) this.options.outboxWritten?.();
+    this.options.outboxWritten?.();
     if (attempt.dropped.length > 0) logger.info("items that would fail were left out", { sweepIds: attempt.dropped });
     if (attempt.type === "failed") logger.warn("batch failed before sending", { reason: attempt.reason });
     if (attempt.type === "empty") logger.info("batch settled without a transaction");
@@ -87,8 +87,9 @@ export class BatchSender {
       const fees = initialFees(await reads.market);
       const balance = await reads.balance;
       const needed = gasLimit * fees.maxFeePerGas;
-      if (balance - batch.feesDue < needed) {
-        throw new AttemptFailure("insufficient_gas_balance", `available ${balance - batch.feesDue} wei, the transaction may cost ${needed}`);
+      const available = balance - batch.feesDue - batch.inFlightCost;
+      if (available < needed) {
+        throw new AttemptFailure("insufficient_gas_balance", `available ${available} wei (after fees due and transactions in flight), the transaction may cost ${needed}`);
       }
       const chainPending = await reads.chainPending;
       return {

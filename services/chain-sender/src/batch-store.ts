@@ -15,6 +15,8 @@ interface BatchBase {
   hotWalletId: string;
   /** fees accrued and not withdrawn: kept on the gas wallet, not spent on gas */
   feesDue: bigint;
+  /** what the gas wallet's transactions in flight on this chain may still cost (gas limit × max fee) */
+  inFlightCost: bigint;
 }
 export type SweepBatchToSend = BatchBase & { purpose: "sweep"; delegate: string; items: BatchItemRow[] };
 export type DeployBatchToSend = BatchBase & { purpose: "deploy_delegate"; hotWallet: string };
@@ -38,6 +40,7 @@ export async function loadOpenBatch(db: Db, batchId: string, chainId: number): P
     gasWallet: { id: gasWallet.id, address: gasWallet.address, encryptedKey: gasWallet.encryptedKey, kekId: gasWallet.kekId },
     hotWalletId: batch.hotWallet.id,
     feesDue: await feesDue(db, gasWallet.partnerId, chainId),
+    inFlightCost: await inFlightCost(db, gasWallet.id, chainId),
   };
   if (batch.purpose === "deploy_delegate") return { batch: { ...base, purpose: "deploy_delegate", hotWallet: batch.hotWallet.address } };
   if (batch.purpose !== "sweep") return { skip: `${batch.purpose} batches are not sent by this version` };
@@ -86,6 +89,19 @@ async function feesDue(db: Db, partnerId: string, chainId: number): Promise<bigi
   return due > 0n ? due : 0n;
 }
 
+/**
+ * The most the gas wallet's unmined transactions on the chain can still take from its balance:
+ * per nonce, the costliest of its versions in flight. The node's balance does not show them yet.
+ */
+async function inFlightCost(db: Db, gasWalletId: string, chainId: number): Promise<bigint> {
+  const [row] = await db.$queryRaw<Array<{ cost: string }>>`
+    SELECT COALESCE(SUM(cost), 0)::text AS cost FROM (
+      SELECT MAX(gas_limit::numeric * max_fee_per_gas) AS cost FROM chain_transactions
+       WHERE gas_wallet_id = ${gasWalletId}::uuid AND chain_id = ${chainId} AND status IN ('signed', 'broadcast')
+       GROUP BY nonce) AS per_nonce`;
+  return BigInt(row?.cost ?? "0");
+}
+
 /** What one attempt at a batch came to. `dropped` are the sweeps the simulation showed would fail. */
 export type Attempt =
   | { type: "failed"; reason: AttemptFailureReason; dropped: string[] }
@@ -104,7 +120,8 @@ export interface StoredTransaction {
  * redelivered message or a second instance changes nothing): dropped sweeps rejected would_fail;
  * then the batch failed (batch.failed), settled without a transaction (hot_wallet.wake: no ledger
  * work follows), or sent with its signed transaction stored and the gas wallet's next nonce
- * advanced, before anything is broadcast. Returns the stored transaction to broadcast.
+ * advanced, before anything is broadcast; a sent sweep batch wakes its hot wallet too, whose
+ * next batch need not wait for this one to be mined. Returns the stored transaction to broadcast.
  */
 export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSend, attempt: Attempt): Promise<StoredTransaction | null> {
   return db.$transaction(
@@ -151,6 +168,7 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
         where: { gasWalletId_chainId: { gasWalletId: batch.gasWallet.id, chainId: batch.chainId } },
         data: { nextNonce: nonce + 1n },
       });
+      if (batch.purpose === "sweep") await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: batch.hotWalletId, chainId: batch.chainId }, names));
       return stored;
     },
     { timeout: 30_000 },

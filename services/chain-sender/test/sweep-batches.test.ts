@@ -170,6 +170,32 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
     expect(await h.db.batch.findFirst({ where: { hotWalletId: unfundedDeploy.id } })).toMatchObject({ status: "failed", reason: "insufficient_gas_balance" });
   });
 
+  it("counts what its transactions in flight may still cost against the balance, and wakes the hot wallet once a batch is sent", async () => {
+    const funds = parseEther("1");
+    const partner = await partnerWithGasWallet(h, funds);
+    const hotWallet = await activeHotWallet(h, partner);
+    const openOne = async () => {
+      const owner = Wallet.createRandom();
+      await h.chain.mintUsdt(owner.address, 10n);
+      return (await openSweepBatch(h, partner, hotWallet, [{ owner, tokenAddress: h.chain.usdt.address, kind: "first_new", withAuthorization: true }])).batchId;
+    };
+    // A transaction of this gas wallet the node has not mined yet, whose worst case takes all but 1 wei.
+    const unmined = await h.db.chainTransaction.create({
+      data: { chainId: CHAIN_ID, gasWalletId: partner.gasWalletId, nonce: 0n, hash: `0x${"ab".repeat(32)}`, rawTx: "0x", status: "broadcast", gasLimit: 1n, maxFeePerGas: (funds - 1n).toString(), maxPriorityFeePerGas: "1" },
+    });
+    const blocked = await openOne();
+    await h.sender.send(blocked);
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: blocked } })).toMatchObject({ status: "failed", reason: "insufficient_gas_balance" });
+
+    await h.db.chainTransaction.delete({ where: { id: unmined.id } });
+    const sent = await openOne();
+    await h.sender.send(sent);
+    expect((await batchEnds(sent)).status).toBe("confirmed");
+    // Woken once when it was sent (the next batch need not wait for it to be mined), once when it settled.
+    const wakes = (await outboxOf(h, "hot_wallet.wake")).filter((m) => (m.payload as { hotWalletId: string }).hotWalletId === hotWallet.id);
+    expect(wakes).toHaveLength(2);
+  });
+
   it("sets the gas limit from the simulated gas, and asks eth_estimateGas when a check at that limit falls short", async () => {
     const partner = await partnerWithGasWallet(h);
     const hotWallet = await activeHotWallet(h, partner);

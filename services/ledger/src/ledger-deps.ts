@@ -17,5 +17,5 @@ export interface LedgerDeps {
   outboxWritten(): void;
 }
 
-/** Interactive transactions of a large batch write several rows per sweep: more than Prisma's default 5 s. */
+/** A large batch's settlement writes a few statements of hundreds of rows each: more room than Prisma's default 5 s on a loaded database. */
 export const SETTLEMENT_TRANSACTION = { maxWait: 10_000, timeout: 60_000 } as const;

@@ -4,6 +4,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "@prisma/client";
 import { chainRegistry, configuredTariffs, devnetTokenAddress, factoryAddress } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
@@ -179,6 +181,117 @@ describe("ledger consumer", () => {
 
       // delivered once more, later: nothing changes
       await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id }, 1);
+      expect(await written(partner.partnerId)).toEqual(before);
+    });
+
+    it("settles a batch of 120 sweeps swept, failed and back in the queue in as many statements as a batch of 6, each once and exactly", async () => {
+      // Carried items of 20,000 gas each against a receipt of exactly their sum: every share is 20,000.
+      const carried = { withAuthorization: false, gasUsed: 20_000n };
+      // One of each per six sweeps: token, native and unpriced token swept, failed on chain, and not
+      // carried (an attempt failure): back in the queue, or failed with its attempts used up.
+      const patterns = [
+        { item: { ...carried, kind: "repeat", outcome: "swept" }, token: "USDT" },
+        { item: { ...carried, kind: "repeat", outcome: "swept", native: true }, token: "tBNB" },
+        { item: { ...carried, kind: "repeat", outcome: "swept" }, token: "XYZ" },
+        { item: { ...carried, kind: "first_new", outcome: "TokenTransferFailed", amount: 0n }, token: "USDT" },
+        { item: { kind: "first", withAuthorization: true, outcome: null, attempts: 1 }, token: "USDT" },
+        { item: { kind: "first", withAuthorization: true, outcome: null, attempts: 5 }, token: "USDT" },
+      ] as const;
+      const sweptAmount = (i: number) => MAX_UINT256 - BigInt(i);
+
+      async function mixedBatch(size: number) {
+        const partner = await createPartner(db);
+        const specs = Array.from({ length: size }, (_, i) => {
+          const { item } = patterns[i % patterns.length]!;
+          return item.outcome === "swept" ? { ...item, amount: sweptAmount(i) } : item;
+        });
+        const carriedCount = BigInt(specs.filter((spec) => spec.outcome !== null).length);
+        const batch = await sweepBatchOf(partner, specs, { gasUsed: carriedCount * carried.gasUsed, effectiveGasPrice: PRICE, succeeded: true });
+        // a token the tariff has no benchmark for: swept without a fee
+        await db.sweep.updateMany({ where: { id: { in: batch.sweepIds.filter((_, i) => patterns[i % patterns.length]!.token === "XYZ") } }, data: { token: "XYZ" } });
+        return { partner, ...batch };
+      }
+
+      /** Settles as the handler does, counting the SQL statements sent. */
+      async function countedSettlement(transactionId: string): Promise<number> {
+        const counting = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL! }), log: [{ emit: "event", level: "query" }] });
+        let statements = 0;
+        counting.$on("query", () => (statements += 1));
+        // the uncarried sweeps are logged as errors, on purpose here
+        const quiet = createLogger("ledger-test", "error");
+        quiet.silent = true;
+        try {
+          await settleTransaction({ ...deps, db: counting }, { chainId: 97, transactionId }, quiet);
+        } finally {
+          await counting.$disconnect();
+        }
+        return statements;
+      }
+
+      const small = await mixedBatch(patterns.length);
+      const { partner, hotWallet, batchId, sweepIds, transaction } = await mixedBatch(120);
+      expect(await countedSettlement(transaction.id)).toBe(await countedSettlement(small.transaction.id));
+
+      const hash = transaction.hash;
+      const onChain = (kind: string) => ({ txHash: hash, kind, gas: carried.gasUsed, gasCost: carried.gasUsed * PRICE });
+      const notOnChain = { txHash: null, kind: null, gas: null, gasCost: null, sweptAmount: null, fee: null, classicGas: null, rateBps: null };
+      // token: (0.7 × 50,547 − 20,000) × PRICE = 15,382.9 × 10^60 + 107,680.3; native: capped at (21,000 − 20,000) × PRICE
+      const tokenFee = 153_829n * 10n ** 59n + 107_680n;
+      const nativeFee = 1_000n * PRICE;
+      const expected = (i: number) => {
+        switch (i % patterns.length) {
+          case 0:
+            return { status: "swept", reason: null, nextAttemptAt: null, batchId, ...onChain("repeat"), sweptAmount: sweptAmount(i), fee: tokenFee, classicGas: 50_547n, rateBps: 7000 };
+          case 1:
+            return { status: "swept", reason: null, nextAttemptAt: null, batchId, ...onChain("repeat"), sweptAmount: sweptAmount(i), fee: nativeFee, classicGas: 21_000n, rateBps: 1000 };
+          case 2:
+            return { status: "swept", reason: null, nextAttemptAt: null, batchId, ...onChain("repeat"), sweptAmount: sweptAmount(i), fee: 0n, classicGas: null, rateBps: 7000 };
+          case 3:
+            return { ...notOnChain, status: "failed", reason: "TokenTransferFailed", nextAttemptAt: null, batchId, ...onChain("first_new") };
+          case 4:
+            return { ...notOnChain, status: "queued", reason: "internal", nextAttemptAt: new Date(NOW.getTime() + 5_000), batchId: null };
+          default:
+            return { ...notOnChain, status: "failed", reason: "internal", nextAttemptAt: null, batchId };
+        }
+      };
+      const sweeps = await db.sweep.findMany({ where: { id: { in: sweepIds } } });
+      const view = (id: string) => {
+        const s = sweeps.find((sweep) => sweep.id === id)!;
+        return {
+          status: s.status,
+          reason: s.reason,
+          nextAttemptAt: s.nextAttemptAt,
+          batchId: s.batchId,
+          txHash: s.txHash,
+          kind: s.kind,
+          gas: s.gas,
+          gasCost: s.gasCost && toBigInt(s.gasCost),
+          sweptAmount: s.sweptAmount && toBigInt(s.sweptAmount),
+          fee: s.fee && toBigInt(s.fee),
+          classicGas: s.classicGas,
+          rateBps: s.rateBps,
+        };
+      };
+      expect(sweepIds.map(view)).toEqual(sweepIds.map((_, i) => expected(i)));
+      expect(sweeps.every((s) => s.updatedAt > s.createdAt)).toBe(true);
+
+      const before = await written(partner.partnerId);
+      const feeEntry = (i: number, fee: bigint) => ({ kind: "fee", amount: -fee, sweepId: sweepIds[i], txHash: hash, dedupeKey: `fee:${sweepIds[i]}` });
+      const feeEntries = sweepIds.flatMap((_, i) => (i % patterns.length === 0 ? [feeEntry(i, tokenFee)] : i % patterns.length === 1 ? [feeEntry(i, nativeFee)] : []));
+      // fees are booked in the order the open sweeps were read, which is not the order they were made in
+      const byKey = (a: { dedupeKey: string }, b: { dedupeKey: string }) => a.dedupeKey.localeCompare(b.dedupeKey);
+      expect(amounts(before.ledger).sort(byKey)).toEqual([{ kind: "gas", amount: -transaction.gasUsed! * PRICE, sweepId: null, txHash: hash, dedupeKey: `gas:${hash}` }, ...feeEntries].sort(byKey));
+      const finalEvents = sweepIds.flatMap((id, i) => {
+        const type = expected(i).status;
+        return type === "queued" ? [] : [[`sweep.${type}`, id]];
+      });
+      expect(before.events.map((e) => [e.type, e.subjectId]).sort()).toEqual(finalEvents.sort());
+      const eventIds = before.events.map((e) => e.id);
+      expect(await db.outboxMessage.count({ where: { type: "event.recorded", OR: eventIds.map((eventId) => ({ payload: { path: ["eventId"], equals: eventId } })) } })).toBe(finalEvents.length);
+      expect(await wakes(hotWallet.id)).toHaveLength(1);
+
+      // delivered twice more: nothing changes
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
       expect(await written(partner.partnerId)).toEqual(before);
     });
 
