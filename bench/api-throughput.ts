@@ -1,5 +1,5 @@
 import { migrateDatabase } from "@sweep/db";
-import { createTestPartner, startStack } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, startStack } from "@sweep/testkit";
 import autocannon from "autocannon";
 import express from "express";
 import { Pool } from "pg";
@@ -53,10 +53,17 @@ async function main() {
     const partner = await createTestPartner(stack.db, "bench");
     const hotWallet = Wallet.createRandom().address;
     // Registered as active directly: this measures the API, not the deployment.
-    await stack.db.hotWallet.create({ data: { partnerId: partner.partnerId, chainId: 97, address: hotWallet, delegate: Wallet.createRandom().address, status: "active" } });
-    const accounts = Array.from({ length: 1000 }, () => Wallet.createRandom().address);
+    const delegate = Wallet.createRandom().address;
+    await stack.db.hotWallet.create({ data: { partnerId: partner.partnerId, chainId: 97, address: hotWallet, delegate, status: "active" } });
+    const owners = Array.from({ length: 1000 }, () => Wallet.createRandom());
     let n = 0;
-    const sweepBody = () => JSON.stringify({ chain_id: 97, hot_wallet: hotWallet, account: accounts[n++ % accounts.length], token: "USDT", amount: "1000" });
+    const sweepBody = () => JSON.stringify({ chain_id: 97, hot_wallet: hotWallet, account: owners[n++ % owners.length]!.address, token: "USDT", amount: "1000" });
+    // A first-time sweep carries its address's authorization, which the API verifies (signer recovery).
+    const authorizations = owners.map((o) => authorizationBody(o.authorizeSync({ address: delegate, nonce: 0n, chainId: 97n })));
+    const firstTimeBody = () => {
+      const i = n++ % owners.length;
+      return JSON.stringify({ chain_id: 97, hot_wallet: hotWallet, account: owners[i]!.address, token: "USDT", amount: "1000", authorization: authorizations[i] });
+    };
 
     const bare = await bareExpressInsert(stack.env.DATABASE_URL!);
     const rows = [
@@ -67,6 +74,7 @@ async function main() {
     const gateway = `${stack.api}/v1/sweeps`;
     rows.push(await run("POST /v1/sweeps (api-gateway), saturated", gateway, partner.auth, sweepBody));
     rows.push(await run(`POST /v1/sweeps (api-gateway), at ${AIM_RATE}/s`, gateway, partner.auth, sweepBody, AIM_RATE));
+    rows.push(await run(`POST /v1/sweeps with an authorization (api-gateway), at ${AIM_RATE}/s`, gateway, partner.auth, firstTimeBody, AIM_RATE));
 
     console.log(`\nPOST throughput, ${CONNECTIONS} connections, ${DURATION_S} s each, this machine (${cpus().length} cores)`);
     console.log("| what | accepted/s | p50 ms | p99 ms | non-2xx |");

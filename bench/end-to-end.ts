@@ -46,7 +46,8 @@ async function main() {
       return list.hot_wallets[0]?.status === "active" || undefined;
     });
 
-    const owners = Array.from({ length: RATE * SECONDS }, () => Wallet.createRandom());
+    // Enough addresses for both phases: the first-time phase delegates every one of them.
+    const owners = Array.from({ length: Math.max(RATE, REPEAT_RATE) * SECONDS }, () => Wallet.createRandom());
     const sweepOf = (owner: { address: string }): SweepBody => ({ chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT" });
 
     await Promise.all(owners.map((o) => chain.mintUsdt(o.address, 1_000_000n)));

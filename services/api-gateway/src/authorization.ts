@@ -1,5 +1,5 @@
 import type { Authorization } from "@sweep/api-contract";
-import { Signature, verifyAuthorization } from "ethers";
+import { recoverAuthorizationSigner } from "./authorization-signer";
 import { checksumAddress } from "./chains";
 
 /** secp256k1's curve order; EIP-2 refuses s above half of it. */
@@ -54,7 +54,7 @@ export function verifySweepAuthorization(auth: Authorization, expected: Authoriz
   const stored: StoredAuthorization = { chain_id: auth.chain_id, address, nonce: auth.nonce, y_parity: auth.y_parity, r: word(auth.r), s: word(auth.s) };
   let recovered: string;
   try {
-    recovered = verifyAuthorization({ address, nonce: BigInt(auth.nonce), chainId: BigInt(auth.chain_id) }, Signature.from({ r: stored.r, s: stored.s, yParity: auth.y_parity as 0 | 1 }));
+    recovered = recoverAuthorizationSigner({ address, nonce: BigInt(auth.nonce), chainId: BigInt(auth.chain_id) }, { r: stored.r, s: stored.s, yParity: auth.y_parity as 0 | 1 });
   } catch {
     // r is not the x-coordinate of any curve point: no key signed this.
     return refuse("invalid authorization: signature does not recover to any signer");
