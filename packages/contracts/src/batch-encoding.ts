@@ -30,7 +30,8 @@ export function encodeSweepItems(items: readonly SweepItem[]): string {
   const parts: Uint8Array[] = [];
   for (const item of items) {
     if (item.amount < 0n || item.amount > MAX_UINT256) throw new RangeError(`sweep amount out of range: ${item.amount}`);
-    const token = getAddress(item.token);
+    // Items of one token follow each other: its checksum (a keccak) is taken once per run.
+    const token = item.token === previousToken ? previousToken : getAddress(item.token);
     const amount = item.amount === 0n ? new Uint8Array() : toBeArray(item.amount);
     const sameToken = token === previousToken;
     const flags = (item.keepOneUnit ? KEEP_ONE_UNIT : 0) | (sameToken ? SAME_TOKEN : 0) | amount.length;

@@ -39,8 +39,10 @@ const ADDRESS_MASK = (1n << 160n) - 1n;
  */
 export function decodeSweepOutcomes(logs: readonly LogLike[], delegate: string): SweepOutcome[] {
   const outcomes: SweepOutcome[] = [];
+  // Compared in lower case: a checksum costs a keccak, and a batch's receipt has two logs per item.
+  const emitter = getAddress(delegate).toLowerCase();
   for (const log of logs) {
-    if (getAddress(log.address) !== getAddress(delegate)) continue;
+    if (log.address.toLowerCase() !== emitter) continue;
     const topic = log.topics[0]?.toLowerCase();
     if (topic !== sweptTopic && topic !== failedTopic) continue;
     // Both events carry two words: accountAndGas, then the amount or the left-aligned selector.

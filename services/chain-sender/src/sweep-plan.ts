@@ -111,6 +111,6 @@ export function splitBySimulation(items: readonly PlannedItem[], outcomes: reado
 /** The outcome of each carried item (in order) from the receipt's outcomes, or null when they do not line up. */
 export function matchOutcomes<T extends { account: string }>(carried: readonly T[], outcomes: readonly SweepOutcome[]): Array<{ item: T; outcome: SweepOutcome }> | null {
   if (outcomes.length !== carried.length) return null;
-  if (outcomes.some((o, i) => getAddress(o.account) !== getAddress(carried[i]!.account))) return null;
+  if (outcomes.some((o, i) => o.account.toLowerCase() !== carried[i]!.account.toLowerCase())) return null;
   return carried.map((item, i) => ({ item, outcome: outcomes[i]! }));
 }
