@@ -4,6 +4,7 @@ import { registry } from "./registry";
 import "./routes/health";
 import "./routes/hot-wallets";
 import "./routes/sweeps";
+import "./routes/revocations";
 
 /** The OpenAPI 3.1 document of API version 1, generated from the same schemas that validate requests. */
 export function openApiDocument(serverUrl?: string) {

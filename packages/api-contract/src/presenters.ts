@@ -1,4 +1,4 @@
-import type { HotWallet, Sweep } from "./responses";
+import type { HotWallet, Revocation, Sweep } from "./responses";
 
 /**
  * Database rows to API JSON, for the gateway and the webhook dispatcher alike. The row types are
@@ -45,6 +45,21 @@ export interface SweepRow {
   fee: WholeDecimal | null;
   classicGas: bigint | null;
   rateBps: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface RevocationRow {
+  id: string;
+  externalId: string | null;
+  chainId: number;
+  account: string;
+  status: string;
+  reason: string | null;
+  attempts: number;
+  txHash: string | null;
+  gas: bigint | null;
+  gasCost: WholeDecimal | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -98,6 +113,23 @@ export function presentSweep(row: SweepRow): Sweep {
     fee: swept ? mapped(row.fee, digits) : undefined,
     classic_gas: mapped(row.classicGas, gasNumber),
     rate_bps: row.rateBps,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  });
+}
+
+export function presentRevocation(row: RevocationRow): Revocation {
+  return present<Revocation>({
+    id: row.id,
+    external_id: row.externalId,
+    chain_id: row.chainId,
+    account: row.account,
+    status: row.status as Revocation["status"],
+    reason: row.reason,
+    attempts: row.attempts,
+    tx_hash: row.txHash,
+    gas: mapped(row.gas, gasNumber),
+    gas_cost: mapped(row.gasCost, digits),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   });

@@ -65,6 +65,21 @@ export const SweepRequest = z
 
 export type SweepRequest = z.infer<typeof SweepRequest>;
 
+export const RevocationRequest = z
+  .strictObject({
+    external_id: ExternalId.optional(),
+    chain_id: ChainId,
+    account: NonZeroAddress.openapi({ description: "the deposit address" }),
+    // Optional in the schema so that a missing one gets the spec's 422 invalid_authorization, not 400.
+    authorization: Authorization.optional().openapi({
+      description:
+        "required: the deposit address's authorization of the zero address, at the nonce the address will have when the revocation is sent (one more when a sweep carrying its authorization goes on chain first)",
+    }),
+  })
+  .openapi("RevocationRequest");
+
+export type RevocationRequest = z.infer<typeof RevocationRequest>;
+
 export const HotWalletRequest = z
   .strictObject({
     chain_id: ChainId,
@@ -107,3 +122,15 @@ export const SweepListQuery = z.strictObject({
 });
 
 export type SweepListQuery = z.infer<typeof SweepListQuery>;
+
+export const revocationStatuses = ["queued", "processing", "revoked", "failed", "rejected"] as const;
+
+export const RevocationListQuery = z.strictObject({
+  limit: PageLimit,
+  cursor: PageCursor,
+  status: z.enum(revocationStatuses, { error: `must be one of ${revocationStatuses.join(", ")}` }).optional(),
+  chain_id: QueryChainId,
+  account: Address.optional().openapi({ description: "deposit address" }),
+});
+
+export type RevocationListQuery = z.infer<typeof RevocationListQuery>;

@@ -1,4 +1,4 @@
-import { sweepStatuses } from "./requests";
+import { revocationStatuses, sweepStatuses } from "./requests";
 import { Address, Amount, ChainId, DateTime, Gas, NextCursor } from "./scalars";
 import { z } from "./zod";
 
@@ -59,3 +59,29 @@ export type Sweep = z.infer<typeof Sweep>;
 export const SweepList = z.object({ items: z.array(Sweep), next_cursor: NextCursor }).openapi("SweepList");
 
 export type SweepList = z.infer<typeof SweepList>;
+
+export const Revocation = z
+  .object({
+    id: z.uuid(),
+    external_id: z.string().optional().openapi({ description: "present if the request had one" }),
+    chain_id: ChainId,
+    account: Address.openapi({ description: "deposit address" }),
+    status: z.enum(revocationStatuses),
+    reason: z.string().optional().openapi({
+      description:
+        "rejected: not_delegated, stale_authorization, invalid_authorization; failed: not_applied (the chain skipped the authorization) or an attempt failure as for a sweep; while queued for retry, why the last attempt did not go through",
+    }),
+    attempts: z.number().int().min(0).openapi({ description: "times tried" }),
+    tx_hash: z.string().optional().openapi({ description: "the transaction that carried it" }),
+    gas: Gas.optional().openapi({ description: "the revocation's share of its transaction's gas" }),
+    gas_cost: Amount.optional().openapi({ description: "the same in wei" }),
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .openapi("Revocation");
+
+export type Revocation = z.infer<typeof Revocation>;
+
+export const RevocationList = z.object({ items: z.array(Revocation), next_cursor: NextCursor }).openapi("RevocationList");
+
+export type RevocationList = z.infer<typeof RevocationList>;
