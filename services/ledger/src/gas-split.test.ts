@@ -1,4 +1,4 @@
-import { apportion, authorizationGas, directGas, splitGas, type GasSplitItem } from "./gas-split";
+import { apportion, authorizationGas, directGas, splitEvenly, splitGas, type GasSplitItem } from "./gas-split";
 
 const MAX = (1n << 256n) - 1n;
 const sum = (values: bigint[]) => values.reduce((a, b) => a + b, 0n);
@@ -82,5 +82,29 @@ describe("gas split of a transaction", () => {
     const shares = splitGas(MAX, [repeat, first, firstNew]);
     expect(sum(shares)).toBe(MAX);
     expect(shares.every((s) => s > 0n)).toBe(true);
+  });
+});
+
+describe("even split", () => {
+  it.each([
+    ["one item bears the whole total", 21_000n, 1, [21_000n]],
+    ["divisible: equal shares", 90_000n, 3, [30_000n, 30_000n, 30_000n]],
+    ["one unit left: the first item takes it", 100_001n, 2, [50_001n, 50_000n]],
+    ["two units left: the first two", 100_002n, 4, [25_001n, 25_001n, 25_000n, 25_000n]],
+    ["fewer units than items", 2n, 3, [1n, 1n, 0n]],
+    ["nothing to split", 0n, 2, [0n, 0n]],
+    ["a total near 2^256", MAX, 2, [(MAX + 1n) / 2n, (MAX - 1n) / 2n]],
+  ])("%s", (_what, total, count, shares) => {
+    const result = splitEvenly(total, count);
+    expect(result).toEqual(shares);
+    expect(sum(result)).toBe(total);
+  });
+
+  it.each([
+    ["no items", 1n, 0],
+    ["a fraction of an item", 1n, 1.5],
+    ["a negative total", -1n, 1],
+  ])("refuses %s", (_what, total, count) => {
+    expect(() => splitEvenly(total, count)).toThrow(RangeError);
   });
 });

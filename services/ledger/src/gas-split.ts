@@ -56,3 +56,16 @@ export function apportion(total: bigint, weights: readonly bigint[]): bigint[] {
 export function splitGas(gasUsed: bigint, items: readonly GasSplitItem[]): bigint[] {
   return apportion(gasUsed, items.map(directGas));
 }
+
+/**
+ * `total` split evenly over `count` items, in item order: each gets the floor of an equal share and
+ * the units left over go one each to the first items, so the shares add up exactly to `total`.
+ * Revocations share their transaction this way: each carries the same authorization and no call.
+ */
+export function splitEvenly(total: bigint, count: number): bigint[] {
+  if (!Number.isInteger(count) || count < 1) throw new RangeError(`cannot split over ${count} items`);
+  if (total < 0n) throw new RangeError(`cannot split a negative total, got ${total}`);
+  const share = total / BigInt(count);
+  const left = total % BigInt(count);
+  return Array.from({ length: count }, (_, i) => (BigInt(i) < left ? share + 1n : share));
+}

@@ -3,12 +3,14 @@ import type { MessagePayload } from "@sweep/messaging";
 import { settleHotWallet } from "./hot-wallet-writes";
 import { SETTLEMENT_TRANSACTION, type LedgerDeps } from "./ledger-deps";
 import { settleFailedAttempt } from "./outcomes";
+import { settleFailedRevocationAttempt } from "./revocation-outcomes";
+import { applyRevocationSettlements } from "./revocation-writes";
 import { applySweepSettlements } from "./sweep-writes";
 
 /**
- * batch.failed: no transaction went through, so nothing is booked. A sweep batch's open sweeps
- * go back to queued with the reason (or fail when attempts ran out); a deployment's hot wallet
- * fails with the reason as its error. Guarded like every settlement: a redelivery changes nothing.
+ * batch.failed: no transaction went through, so nothing is booked. A sweep or revocation batch's
+ * open items go back to queued with the reason (or fail when attempts ran out); a deployment's hot
+ * wallet fails with the reason as its error. Guarded like every settlement: a redelivery changes nothing.
  */
 export async function settleFailedBatch(deps: LedgerDeps, payload: MessagePayload<"batch.failed">, logger: Logger): Promise<void> {
   const batch = await deps.db.batch.findUnique({ where: { id: payload.batchId } });
@@ -28,6 +30,16 @@ export async function settleFailedBatch(deps: LedgerDeps, payload: MessagePayloa
         return applySweepSettlements(tx, deps.names, { partnerId, chainId, hotWalletId, batchId: batch.id }, settlements);
       }, SETTLEMENT_TRANSACTION);
       logger.info("failed sweep batch settled", { batchId: batch.id, reason, sweepsChanged: changed });
+      if (changed > 0) deps.outboxWritten();
+      return;
+    }
+    case "revocation": {
+      const changed = await deps.db.$transaction(async (tx) => {
+        const open = await tx.revocation.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true } });
+        const settlements = settleFailedRevocationAttempt(open, reason, deps.maxAttempts, deps.now());
+        return applyRevocationSettlements(tx, deps.names, { partnerId, batchId: batch.id }, settlements);
+      }, SETTLEMENT_TRANSACTION);
+      logger.info("failed revocation batch settled", { batchId: batch.id, reason, revocationsChanged: changed });
       if (changed > 0) deps.outboxWritten();
       return;
     }

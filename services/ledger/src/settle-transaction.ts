@@ -5,6 +5,8 @@ import { settleHotWallet } from "./hot-wallet-writes";
 import { SETTLEMENT_TRANSACTION, type LedgerDeps } from "./ledger-deps";
 import { bookTransactionGas } from "./ledger-entries";
 import { deploymentOutcome, settleSweepBatch, type Receipt } from "./outcomes";
+import { settleRevocationBatch } from "./revocation-outcomes";
+import { applyRevocationSettlements } from "./revocation-writes";
 import { applySweepSettlements } from "./sweep-writes";
 import { partnerTariff } from "./tariff";
 
@@ -49,6 +51,7 @@ export async function settleTransaction(deps: LedgerDeps, payload: MessagePayloa
   }
   if (batch.purpose === "sweep") return settleSweepTransaction(deps, { ...settled, batch }, logger);
   if (batch.purpose === "deploy_delegate") return settleDeployment(deps, { ...settled, batch }, logger);
+  if (batch.purpose === "revocation") return settleRevocationTransaction(deps, { ...settled, batch }, logger);
   throw new Error(`outcomes of ${batch.purpose} batches are not settled by this ledger yet`);
 }
 
@@ -80,6 +83,23 @@ async function settleSweepTransaction(deps: LedgerDeps, settled: Settled, logger
   }, SETTLEMENT_TRANSACTION);
 
   logger.info("sweep batch settled", { batchId: batch.id, hash: receipt.hash, succeeded: receipt.succeeded, sweepsChanged: changed });
+  if (changed > 0) deps.outboxWritten();
+}
+
+async function settleRevocationTransaction(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
+  const { partnerId, receipt, batch } = settled;
+  const changed = await deps.db.$transaction(async (tx) => {
+    await bookTransactionGas(tx, gasEntry(settled));
+    const open = await tx.revocation.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true } });
+    if (open.length === 0) return 0;
+    const settlements = settleRevocationBatch({ receipt, items: batch.items, openRevocations: open, maxAttempts: deps.maxAttempts, now: deps.now() });
+    for (const s of settlements) {
+      if (s.outcome === "attempt_failed" && s.next.reason === "internal") logger.error("a processing revocation got no outcome from its batch's transaction", { revocationId: s.revocationId, batchId: batch.id, hash: receipt.hash });
+    }
+    return applyRevocationSettlements(tx, deps.names, { partnerId, batchId: batch.id }, settlements);
+  }, SETTLEMENT_TRANSACTION);
+
+  logger.info("revocation batch settled", { batchId: batch.id, hash: receipt.hash, succeeded: receipt.succeeded, revocationsChanged: changed });
   if (changed > 0) deps.outboxWritten();
 }
 

@@ -1,12 +1,12 @@
 /**
  * The database state the other services leave for the ledger: a partner with its gas wallet, a hot
- * wallet, sweeps claimed into a batch by the batcher, and the batch's confirmed transaction with
- * the item outcomes the chain-sender recorded.
+ * wallet, sweeps or revocations claimed into a batch by the batcher, and the batch's confirmed
+ * transaction with the item outcomes the chain-sender recorded.
  */
 import { randomBytes } from "node:crypto";
 import { createTestPartner } from "@sweep/testkit";
 import { toDecimal, type Db, type SweepKind } from "@sweep/db";
-import { getAddress, hexlify } from "ethers";
+import { ZeroAddress, getAddress, hexlify } from "ethers";
 
 export const randomAddress = () => getAddress(hexlify(randomBytes(20)));
 export const randomHash = () => hexlify(randomBytes(32));
@@ -112,4 +112,33 @@ export async function createSweepBatch(db: Db, partner: Partner, hotWallet: { id
 
 export function createDeployBatch(db: Db, partner: Partner, hotWallet: { id: string; chainId: number }, status: "confirmed" | "failed") {
   return db.batch.create({ data: { chainId: hotWallet.chainId, gasWalletId: partner.gasWalletId, hotWalletId: hotWallet.id, purpose: "deploy_delegate", status } });
+}
+
+export interface RevocationSpec {
+  /** the watcher's verdict, or null while the chain-sender has not recorded one */
+  outcome: "revoked" | "not_applied" | null;
+  /** attempts so far, this batch's included */
+  attempts?: number;
+}
+
+/** Revocations claimed into a revocation batch of the partner's gas wallet (processing, batchId, attempts counted) with their items in position order. */
+export async function createRevocationBatch(db: Db, partner: Partner, specs: RevocationSpec[], chainId = 97) {
+  const batch = await db.batch.create({ data: { chainId, gasWalletId: partner.gasWalletId, purpose: "revocation", status: "confirmed" } });
+  const revocationIds: string[] = [];
+  for (const [position, spec] of specs.entries()) {
+    const revocation = await db.revocation.create({
+      data: {
+        partnerId: partner.partnerId,
+        chainId,
+        account: randomAddress(),
+        authorization: { chain_id: chainId, address: ZeroAddress, nonce: position, y_parity: 1, r: randomHash(), s: randomHash() },
+        status: "processing",
+        attempts: spec.attempts ?? 1,
+        batchId: batch.id,
+      },
+    });
+    revocationIds.push(revocation.id);
+    await db.batchItem.create({ data: { batchId: batch.id, position, revocationId: revocation.id, withAuthorization: true, outcome: spec.outcome } });
+  }
+  return { batchId: batch.id, revocationIds };
 }

@@ -1,6 +1,7 @@
 /**
  * The ledger consumer through the real Postgres and RabbitMQ (a topology of its own), on the state
- * the batcher and the chain-sender leave; a real anvil where the delegate's code decides.
+ * the batcher and the chain-sender leave (sweep, revocation and deployment batches); a real anvil
+ * where the delegate's code decides.
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -16,7 +17,17 @@ import { codeCheck } from "../src/chain-code";
 import { ledgerHandlers, startLedgerConsumer } from "../src/ledger-consumer";
 import type { LedgerDeps } from "../src/ledger-deps";
 import { settleTransaction } from "../src/settle-transaction";
-import { createConfirmedTransaction, createDeployBatch, createHotWallet, createPartner, createSweepBatch, randomAddress, type Partner } from "./fixtures";
+import {
+  createConfirmedTransaction,
+  createDeployBatch,
+  createHotWallet,
+  createPartner,
+  createRevocationBatch,
+  createSweepBatch,
+  randomAddress,
+  type Partner,
+  type RevocationSpec,
+} from "./fixtures";
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 const NOW = new Date("2026-11-21T00:00:00Z");
@@ -94,11 +105,28 @@ describe("ledger consumer", () => {
     const events = await db.event.findMany({ where: { partnerId }, orderBy: { createdAt: "asc" } });
     return {
       sweeps: await db.sweep.findMany({ where: { partnerId }, orderBy: { seq: "asc" } }),
+      revocations: await db.revocation.findMany({ where: { partnerId }, orderBy: { seq: "asc" } }),
       hotWallets: await db.hotWallet.findMany({ where: { partnerId }, orderBy: { createdAt: "asc" } }),
       ledger: await db.ledgerEntry.findMany({ where: { partnerId }, orderBy: { id: "asc" } }),
       events,
       outbox: await db.outboxMessage.count({ where: { exchange: messaging.topology.names.workExchange } }),
     };
+  }
+
+  /** Settles as the handler does, counting the SQL statements sent. */
+  async function countedSettlement(transactionId: string): Promise<number> {
+    const counting = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL! }), log: [{ emit: "event", level: "query" }] });
+    let statements = 0;
+    counting.$on("query", () => (statements += 1));
+    // items the transaction did not decide are logged as errors, on purpose here
+    const quiet = createLogger("ledger-test", "error");
+    quiet.silent = true;
+    try {
+      await settleTransaction({ ...deps, db: counting }, { chainId: 97, transactionId }, quiet);
+    } finally {
+      await counting.$disconnect();
+    }
+    return statements;
   }
 
   const amounts = (entries: Array<{ kind: string; amount: { toFixed(): string }; sweepId: string | null; txHash: string | null; dedupeKey: string }>) =>
@@ -210,22 +238,6 @@ describe("ledger consumer", () => {
         // a token the tariff has no benchmark for: swept without a fee
         await db.sweep.updateMany({ where: { id: { in: batch.sweepIds.filter((_, i) => patterns[i % patterns.length]!.token === "XYZ") } }, data: { token: "XYZ" } });
         return { partner, ...batch };
-      }
-
-      /** Settles as the handler does, counting the SQL statements sent. */
-      async function countedSettlement(transactionId: string): Promise<number> {
-        const counting = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL! }), log: [{ emit: "event", level: "query" }] });
-        let statements = 0;
-        counting.$on("query", () => (statements += 1));
-        // the uncarried sweeps are logged as errors, on purpose here
-        const quiet = createLogger("ledger-test", "error");
-        quiet.silent = true;
-        try {
-          await settleTransaction({ ...deps, db: counting }, { chainId: 97, transactionId }, quiet);
-        } finally {
-          await counting.$disconnect();
-        }
-        return statements;
       }
 
       const small = await mixedBatch(patterns.length);
@@ -404,6 +416,175 @@ describe("ledger consumer", () => {
       const after = await written(partner.partnerId);
       expect(after.events.map((e) => [e.type, e.subjectId])).toEqual([["hot_wallet.failed", hotWallet.id]]);
       expect(amounts(after.ledger)).toEqual([{ kind: "gas", amount: -150_000n, sweepId: null, txHash: transaction.hash, dedupeKey: `gas:${transaction.hash}` }]);
+    });
+  });
+
+  describe("revocation batches", () => {
+    // A gas price far beyond any chain's, so that a float or a 64-bit step anywhere would lose wei.
+    const PRICE = 10n ** 60n + 7n;
+
+    async function revocationBatchOf(partner: Partner, specs: RevocationSpec[], receipt: Parameters<typeof createConfirmedTransaction>[3]) {
+      const { batchId, revocationIds } = await createRevocationBatch(db, partner, specs);
+      const transaction = await createConfirmedTransaction(db, partner, batchId, receipt);
+      return { batchId, revocationIds, transaction };
+    }
+
+    async function revocationsOf(ids: string[]) {
+      const rows = await db.revocation.findMany({ where: { id: { in: ids } } });
+      return ids.map((id) => {
+        const r = rows.find((row) => row.id === id)!;
+        return { status: r.status, reason: r.reason, attempts: r.attempts, nextAttemptAt: r.nextAttemptAt, batchId: r.batchId, txHash: r.txHash, gas: r.gas, gasCost: r.gasCost && toBigInt(r.gasCost) };
+      });
+    }
+
+    const eventsOf = (events: Array<{ type: string; subjectId: string | null }>) => events.map((e) => [e.type, e.subjectId]).sort();
+    const announcedCount = (eventIds: string[]) => db.outboxMessage.count({ where: { type: "event.recorded", OR: eventIds.map((eventId) => ({ payload: { path: ["eventId"], equals: eventId } })) } });
+    const wakesWritten = () => db.outboxMessage.count({ where: { type: "hot_wallet.wake" } });
+
+    it("tx.outcome revokes and fails each revocation by its item, gas shares adding up to gasUsed and costs to the wei, with the gas entry and no fee", async () => {
+      const partner = await createPartner(db);
+      const { batchId, revocationIds, transaction } = await revocationBatchOf(
+        partner,
+        [{ outcome: "revoked", attempts: 2 }, { outcome: "not_applied" }, { outcome: "revoked" }, { outcome: "revoked" }],
+        { gasUsed: 100_003n, effectiveGasPrice: PRICE, succeeded: true },
+      );
+      // the first revocation's earlier attempt went back to the queue with a reason
+      await db.revocation.update({ where: { id: revocationIds[0] }, data: { reason: "chain_unavailable" } });
+      const wakesBefore = await wakesWritten();
+
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+
+      // 100,003 over four: 25,000 each and three units left, one each to positions 0, 1 and 2
+      const shares = [25_001n, 25_001n, 25_001n, 25_000n];
+      expect(shares.reduce((a, b) => a + b)).toBe(transaction.gasUsed);
+      const hash = transaction.hash;
+      const settled = (i: number, status: string, reason: string | null, attempts = 1) => ({ status, reason, attempts, nextAttemptAt: null, batchId, txHash: hash, gas: shares[i], gasCost: shares[i]! * PRICE });
+      expect(await revocationsOf(revocationIds)).toEqual([
+        settled(0, "revoked", null, 2),
+        settled(1, "failed", "not_applied"),
+        settled(2, "revoked", null),
+        settled(3, "revoked", null),
+      ]);
+
+      const before = await written(partner.partnerId);
+      expect(amounts(before.ledger)).toEqual([{ kind: "gas", amount: -100_003n * PRICE, sweepId: null, txHash: hash, dedupeKey: `gas:${hash}` }]);
+      expect(eventsOf(before.events)).toEqual(
+        eventsOf([
+          { type: "revocation.revoked", subjectId: revocationIds[0]! },
+          { type: "revocation.failed", subjectId: revocationIds[1]! },
+          { type: "revocation.revoked", subjectId: revocationIds[2]! },
+          { type: "revocation.revoked", subjectId: revocationIds[3]! },
+        ]),
+      );
+      expect(await announcedCount(before.events.map((e) => e.id))).toBe(4);
+      expect(await wakesWritten()).toBe(wakesBefore);
+
+      // delivered once more, later: nothing changes
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id }, 1);
+      expect(await written(partner.partnerId)).toEqual(before);
+    });
+
+    it("tx.outcome with a failed receipt fails the attempt (transaction_reverted) of each revocation without an outcome: back to queued, or failed when attempts ran out", async () => {
+      const partner = await createPartner(db);
+      const { batchId, revocationIds, transaction } = await revocationBatchOf(
+        partner,
+        [
+          { outcome: null, attempts: 1 },
+          { outcome: null, attempts: 5 },
+        ],
+        { gasUsed: 46_000n, effectiveGasPrice: 3n, succeeded: false },
+      );
+
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+
+      const notOnChain = { txHash: null, gas: null, gasCost: null };
+      expect(await revocationsOf(revocationIds)).toEqual([
+        { ...notOnChain, status: "queued", reason: "transaction_reverted", attempts: 1, nextAttemptAt: new Date(NOW.getTime() + 5_000), batchId: null },
+        { ...notOnChain, status: "failed", reason: "transaction_reverted", attempts: 5, nextAttemptAt: null, batchId },
+      ]);
+      const after = await written(partner.partnerId);
+      expect(amounts(after.ledger)).toEqual([{ kind: "gas", amount: -138_000n, sweepId: null, txHash: transaction.hash, dedupeKey: `gas:${transaction.hash}` }]);
+      expect(eventsOf(after.events)).toEqual([["revocation.failed", revocationIds[1]]]);
+    });
+
+    it("settles a batch of 120 revocations revoked, not applied and undecided in as many statements as a batch of 4, each once and exactly", async () => {
+      // One of each per four revocations: revoked, not applied, and undecided (an attempt failure,
+      // internal): back in the queue, or failed with its attempts used up.
+      const patterns: RevocationSpec[] = [{ outcome: "revoked" }, { outcome: "not_applied" }, { outcome: null, attempts: 1 }, { outcome: null, attempts: 5 }];
+      const LEFT_OVER = 7n;
+
+      async function mixedBatch(size: number) {
+        const partner = await createPartner(db);
+        const specs = Array.from({ length: size }, (_, i) => patterns[i % patterns.length]!);
+        const carried = BigInt(specs.filter((spec) => spec.outcome !== null).length);
+        return { partner, ...(await revocationBatchOf(partner, specs, { gasUsed: carried * 23_000n + LEFT_OVER, effectiveGasPrice: PRICE, succeeded: true })) };
+      }
+
+      const small = await mixedBatch(patterns.length);
+      const { partner, batchId, revocationIds, transaction } = await mixedBatch(120);
+      expect(await countedSettlement(transaction.id)).toBe(await countedSettlement(small.transaction.id));
+
+      const hash = transaction.hash;
+      // carried revocations by position: the first LEFT_OVER of them take one unit more
+      const carriedIndex = (i: number) => Math.floor(i / patterns.length) * 2 + (i % patterns.length);
+      const onChain = (i: number) => {
+        const gas = 23_000n + (BigInt(carriedIndex(i)) < LEFT_OVER ? 1n : 0n);
+        return { txHash: hash, gas, gasCost: gas * PRICE };
+      };
+      const notOnChain = { txHash: null, gas: null, gasCost: null };
+      const expected = (i: number) => {
+        switch (i % patterns.length) {
+          case 0:
+            return { status: "revoked", reason: null, attempts: 1, nextAttemptAt: null, batchId, ...onChain(i) };
+          case 1:
+            return { status: "failed", reason: "not_applied", attempts: 1, nextAttemptAt: null, batchId, ...onChain(i) };
+          case 2:
+            return { ...notOnChain, status: "queued", reason: "internal", attempts: 1, nextAttemptAt: new Date(NOW.getTime() + 5_000), batchId: null };
+          default:
+            return { ...notOnChain, status: "failed", reason: "internal", attempts: 5, nextAttemptAt: null, batchId };
+        }
+      };
+      const revocations = await revocationsOf(revocationIds);
+      expect(revocations).toEqual(revocationIds.map((_, i) => expected(i)));
+      expect(revocations.reduce((total, r) => total + (r.gas ?? 0n), 0n)).toBe(transaction.gasUsed);
+
+      const before = await written(partner.partnerId);
+      expect(before.revocations.every((r) => r.updatedAt > r.createdAt)).toBe(true);
+      expect(amounts(before.ledger)).toEqual([{ kind: "gas", amount: -transaction.gasUsed! * PRICE, sweepId: null, txHash: hash, dedupeKey: `gas:${hash}` }]);
+      const finalEvents = revocationIds.flatMap((id, i) => {
+        const { status } = expected(i);
+        return status === "queued" ? [] : [{ type: `revocation.${status}`, subjectId: id }];
+      });
+      expect(eventsOf(before.events)).toEqual(eventsOf(finalEvents));
+      expect(await announcedCount(before.events.map((e) => e.id))).toBe(finalEvents.length);
+
+      // delivered twice more: nothing changes
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+      expect(await written(partner.partnerId)).toEqual(before);
+    });
+
+    it("batch.failed puts each processing revocation back to queued with the reason and a pause, or failed when attempts ran out", async () => {
+      const partner = await createPartner(db);
+      const { batchId, revocationIds } = await createRevocationBatch(db, partner, [
+        { outcome: null, attempts: 2 },
+        { outcome: null, attempts: 5 },
+      ]);
+
+      await deliver("batch.failed", { batchId, chainId: 97, reason: "insufficient_gas_balance" });
+
+      const notOnChain = { txHash: null, gas: null, gasCost: null };
+      expect(await revocationsOf(revocationIds)).toEqual([
+        { ...notOnChain, status: "queued", reason: "insufficient_gas_balance", attempts: 2, nextAttemptAt: new Date(NOW.getTime() + 10_000), batchId: null },
+        { ...notOnChain, status: "failed", reason: "insufficient_gas_balance", attempts: 5, nextAttemptAt: null, batchId },
+      ]);
+      const after = await written(partner.partnerId);
+      expect(after.ledger).toEqual([]);
+      expect(eventsOf(after.events)).toEqual([["revocation.failed", revocationIds[1]]]);
+      expect(await announcedCount(after.events.map((e) => e.id))).toBe(1);
+
+      // delivered once more, later: nothing changes
+      await deliver("batch.failed", { batchId, chainId: 97, reason: "chain_unavailable" }, 1);
+      expect(await written(partner.partnerId)).toEqual(after);
     });
   });
 
