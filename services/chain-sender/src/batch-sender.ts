@@ -10,6 +10,7 @@ import { initialFees, type FeeMarket } from "./fees";
 import { TRANSACTION_GAS_CAP, gasLimitFromEstimate, gasLimitFromSimulation } from "./gas-limit";
 import type { GasWalletSigners } from "./gas-wallet-signers";
 import { AttemptFailure, estimateFailureReason, failureReason, isUnsupportedMethod, nodeMessage } from "./node-errors";
+import { revocationAuthorizations } from "./revocation-plan";
 import { signTransaction, type TransactionContent } from "./signing";
 import { authorizationList, planItems, splitBySimulation } from "./sweep-plan";
 
@@ -28,9 +29,9 @@ export interface BatchSenderOptions {
 type Content = Pick<TransactionContent, "to" | "data" | "authorizationList">;
 
 /**
- * Sends one open batch as one transaction of its gas wallet: simulate, drop the items that would
- * fail, estimate, price, check the balance, then sign and store before broadcasting. Watching the
- * transaction afterwards is the watcher's work.
+ * Sends one open batch as one transaction of its gas wallet: simulate (sweeps), drop the items that
+ * would fail, estimate, price, check the balance, then sign and store before broadcasting. Watching
+ * the transaction afterwards is the watcher's work.
  */
 export class BatchSender {
   constructor(private readonly options: BatchSenderOptions) {}
@@ -79,6 +80,14 @@ export class BatchSender {
         if (!plan.content) return { type: "empty", dropped };
         content = plan.content;
         gasLimit = await this.sweepGasLimit(from, content, plan.gasUsed, await reads.market, logger);
+      } else if (batch.purpose === "revocation") {
+        if (batch.items.length === 0) return { type: "empty", dropped };
+        // An unreadable authorization fails the attempt (internal): the revocations go back to queued and the batcher's check rejects that one invalid_authorization.
+        const authorizations = revocationAuthorizations(batch.items);
+        if (!authorizations) throw new AttemptFailure("internal", "a revocation's stored authorization cannot be read");
+        // The gas wallet sends the authorizations to itself; no eth_simulateV1, as nothing would report per-item outcomes.
+        content = { to: from, data: "0x", authorizationList: authorizations };
+        gasLimit = await this.estimatedGasLimit(from, content, await reads.market);
       } else {
         const factory = contractAt("DelegateFactory", factoryAddress(batch.chainId));
         content = { to: factoryAddress(batch.chainId), data: factory.interface.encodeFunctionData("deploy", [batch.hotWallet, batch.gasWallet.address]), authorizationList: [] };

@@ -4,6 +4,7 @@ import { recordEvent } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import type { GasWalletRow } from "./gas-wallet-signers";
 import { chooseNonce } from "./nonces";
+import type { RevocationItemRow } from "./revocation-plan";
 import type { SignedTransaction } from "./signing";
 import type { BatchItemRow } from "./sweep-plan";
 
@@ -12,15 +13,17 @@ interface BatchBase {
   chainId: number;
   partnerId: string;
   gasWallet: GasWalletRow;
-  hotWalletId: string;
+  /** null for a revocation batch: the gas wallet sends it to itself */
+  hotWalletId: string | null;
   /** fees accrued and not withdrawn: kept on the gas wallet, not spent on gas */
   feesDue: bigint;
   /** what the gas wallet's transactions in flight on this chain may still cost (gas limit × max fee) */
   inFlightCost: bigint;
 }
-export type SweepBatchToSend = BatchBase & { purpose: "sweep"; delegate: string; items: BatchItemRow[] };
-export type DeployBatchToSend = BatchBase & { purpose: "deploy_delegate"; hotWallet: string };
-export type BatchToSend = SweepBatchToSend | DeployBatchToSend;
+export type SweepBatchToSend = BatchBase & { purpose: "sweep"; hotWalletId: string; delegate: string; items: BatchItemRow[] };
+export type DeployBatchToSend = BatchBase & { purpose: "deploy_delegate"; hotWalletId: string; hotWallet: string };
+export type RevocationBatchToSend = BatchBase & { purpose: "revocation"; items: RevocationItemRow[] };
+export type BatchToSend = SweepBatchToSend | DeployBatchToSend | RevocationBatchToSend;
 
 /** An open batch this sender can send, or why there is nothing to do. */
 export async function loadOpenBatch(db: Db, batchId: string, chainId: number): Promise<{ batch: BatchToSend } | { skip: string }> {
@@ -28,22 +31,14 @@ export async function loadOpenBatch(db: Db, batchId: string, chainId: number): P
   if (!batch) return { skip: "no such batch" };
   if (batch.chainId !== chainId) return { skip: `the batch is of chain ${batch.chainId}` };
   if (batch.status !== "open") return { skip: `the batch is ${batch.status}` };
-  if (!batch.hotWallet) return { skip: `a ${batch.purpose} batch without a hot wallet` };
-  const gasWallet = await db.gasWallet.findUniqueOrThrow({
-    where: { id: batch.gasWalletId },
-    select: { id: true, address: true, encryptedKey: true, kekId: true, partnerId: true },
-  });
-  const base = {
-    id: batch.id,
-    chainId,
-    partnerId: gasWallet.partnerId,
-    gasWallet: { id: gasWallet.id, address: gasWallet.address, encryptedKey: gasWallet.encryptedKey, kekId: gasWallet.kekId },
-    hotWalletId: batch.hotWallet.id,
-    feesDue: await feesDue(db, gasWallet.partnerId, chainId),
-    inFlightCost: await inFlightCost(db, gasWallet.id, chainId),
-  };
-  if (batch.purpose === "deploy_delegate") return { batch: { ...base, purpose: "deploy_delegate", hotWallet: batch.hotWallet.address } };
-  if (batch.purpose !== "sweep") return { skip: `${batch.purpose} batches are not sent by this version` };
+  if (batch.purpose === "revocation") {
+    return { batch: { ...(await batchBase(db, batch)), hotWalletId: null, purpose: "revocation", items: await openRevocationItems(db, batchId) } };
+  }
+  const hotWallet = batch.hotWallet;
+  if (!hotWallet) return { skip: `a ${batch.purpose} batch without a hot wallet` };
+  if (batch.purpose !== "sweep" && batch.purpose !== "deploy_delegate") return { skip: `${batch.purpose} batches are not sent by this version` };
+  const base = { ...(await batchBase(db, batch)), hotWalletId: hotWallet.id };
+  if (batch.purpose === "deploy_delegate") return { batch: { ...base, purpose: "deploy_delegate", hotWallet: hotWallet.address } };
   // Items whose sweep is no longer processing in this batch were settled by an earlier attempt (dropped by simulation).
   const items = await db.batchItem.findMany({
     where: { batchId, sweep: { status: "processing", batchId } },
@@ -54,7 +49,7 @@ export async function loadOpenBatch(db: Db, batchId: string, chainId: number): P
     batch: {
       ...base,
       purpose: "sweep",
-      delegate: batch.hotWallet.delegate,
+      delegate: hotWallet.delegate,
       items: items.map((item) => ({
         position: item.position,
         sweepId: item.sweep!.id,
@@ -69,6 +64,33 @@ export async function loadOpenBatch(db: Db, batchId: string, chainId: number): P
       })),
     },
   };
+}
+
+/** What every batch to send carries but its hot wallet: its gas wallet, and what that wallet's balance must keep. */
+async function batchBase(db: Db, batch: { id: string; chainId: number; gasWalletId: string }): Promise<Omit<BatchBase, "hotWalletId">> {
+  const { id, chainId } = batch;
+  const gasWallet = await db.gasWallet.findUniqueOrThrow({
+    where: { id: batch.gasWalletId },
+    select: { id: true, address: true, encryptedKey: true, kekId: true, partnerId: true },
+  });
+  return {
+    id,
+    chainId,
+    partnerId: gasWallet.partnerId,
+    gasWallet: { id: gasWallet.id, address: gasWallet.address, encryptedKey: gasWallet.encryptedKey, kekId: gasWallet.kekId },
+    feesDue: await feesDue(db, gasWallet.partnerId, chainId),
+    inFlightCost: await inFlightCost(db, gasWallet.id, chainId),
+  };
+}
+
+/** A revocation batch's items whose revocation is still processing in it: one settled otherwise is not sent again. */
+async function openRevocationItems(db: Db, batchId: string): Promise<RevocationItemRow[]> {
+  const items = await db.batchItem.findMany({
+    where: { batchId, revocation: { status: "processing", batchId } },
+    select: { position: true, revocation: { select: { id: true, account: true, authorization: true } } },
+    orderBy: { position: "asc" },
+  });
+  return items.map((item) => ({ position: item.position, revocationId: item.revocation!.id, account: item.revocation!.account, authorization: item.revocation!.authorization }));
 }
 
 /**
@@ -118,8 +140,8 @@ export interface StoredTransaction {
 /**
  * Records an attempt in one database transaction, guarded by the batch still being open (a
  * redelivered message or a second instance changes nothing): dropped sweeps rejected would_fail;
- * then the batch failed (batch.failed), settled without a transaction (hot_wallet.wake: no ledger
- * work follows), or sent with its signed transaction stored and the gas wallet's next nonce
+ * then the batch failed (batch.failed), settled without a transaction (a sweep batch's
+ * hot_wallet.wake: no ledger work follows), or sent with its signed transaction stored and the gas wallet's next nonce
  * advanced, before anything is broadcast; a sent sweep batch wakes its hot wallet too, whose
  * next batch need not wait for this one to be mined. Returns the stored transaction to broadcast.
  */
@@ -143,7 +165,7 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
         return null;
       }
       if (attempt.type === "empty") {
-        await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: batch.hotWalletId, chainId: batch.chainId }, names));
+        if (batch.purpose === "sweep") await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: batch.hotWalletId, chainId: batch.chainId }, names));
         return null;
       }
       const highest = await tx.chainTransaction.aggregate({ where: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id }, _max: { nonce: true } });

@@ -97,6 +97,11 @@ export class ChainClient {
     return (await this.call("eth_getCode", () => this.provider.getCode(address))) !== "0x";
   }
 
+  /** The account's code as of a block: "0x" for none, a delegation designator (0xef0100 || address) or contract code. */
+  codeAt(address: string, blockNumber: number): Promise<string> {
+    return this.call("eth_getCode", () => this.provider.getCode(address, blockNumber));
+  }
+
   async receipt(hash: string): Promise<Receipt | null> {
     const r = await this.call("eth_getTransactionReceipt", () => this.provider.getTransactionReceipt(hash));
     if (!r) return null;

@@ -6,6 +6,7 @@ import type { StoredTransaction } from "./batch-store";
 import type { Receipt } from "./chain-client";
 import type { Fees } from "./fees";
 import type { GasWalletRow } from "./gas-wallet-signers";
+import type { RevocationOutcome } from "./revocation-plan";
 import type { SignedTransaction } from "./signing";
 import { matchOutcomes } from "./sweep-plan";
 
@@ -159,15 +160,38 @@ export async function abandonNonce(
   }
 }
 
+/** A revocation item the transaction carried, and what the account's code at its block says of it. */
+export interface RevocationItemOutcome {
+  itemId: string;
+  outcome: RevocationOutcome;
+}
+
+/** The items a revocation batch's transaction carried: those whose revocation is still processing in it. */
+export async function carriedRevocations(db: Db, batchId: string): Promise<Array<{ id: string; account: string }>> {
+  const items = await db.batchItem.findMany({
+    where: { batchId, revocation: { status: "processing", batchId } },
+    select: { id: true, revocation: { select: { account: true } } },
+    orderBy: { position: "asc" },
+  });
+  return items.map((item) => ({ id: item.id, account: item.revocation!.account }));
+}
+
 /**
  * Records a transaction mined at the confirmation depth, in one database transaction guarded by
  * its status (a second watcher changes nothing): the transaction confirmed, the others of its
- * nonce replaced, each carried sweep item's outcome, amount and gas from the delegate's events,
- * the batch confirmed, and tx.outcome for the ledger; for a sweep batch also hot_wallet.wake, so
- * the sweeps that waited for it are batched at once rather than after the ledger's work. Returns
- * false when it was settled before.
+ * nonce replaced, each carried sweep item's outcome, amount and gas from the delegate's events (or
+ * each revocation item's outcome, read from the chain beforehand), the batch confirmed, and
+ * tx.outcome for the ledger; for a sweep batch also hot_wallet.wake, so the sweeps that waited for
+ * it are batched at once rather than after the ledger's work. Returns false when it was settled before.
  */
-export async function settleMined(db: Db, names: QueueNames, mined: InFlightTransaction, receipt: Receipt, logger: Logger): Promise<boolean> {
+export async function settleMined(
+  db: Db,
+  names: QueueNames,
+  mined: InFlightTransaction,
+  receipt: Receipt,
+  logger: Logger,
+  revocations: readonly RevocationItemOutcome[] = [],
+): Promise<boolean> {
   return db.$transaction(
     async (tx) => {
       const confirmed = await tx.chainTransaction.updateMany({
@@ -188,6 +212,7 @@ export async function settleMined(db: Db, names: QueueNames, mined: InFlightTran
       });
       if (mined.batch) {
         if (mined.batch.purpose === "sweep" && receipt.succeeded && mined.batch.delegate) await recordItemOutcomes(tx, mined.batch.id, mined.batch.delegate, receipt, logger);
+        if (revocations.length > 0) await recordRevocationOutcomes(tx, revocations);
         await tx.batch.updateMany({ where: { id: mined.batch.id, status: "sent" }, data: { status: "confirmed" } });
       }
       await enqueueOutbox(tx, outboxDraft("tx.outcome", { chainId: mined.chainId, transactionId: mined.id }, names));
@@ -223,5 +248,14 @@ async function recordItemOutcomes(tx: Tx, batchId: string, delegate: string, rec
       FROM unnest(${matched.map((m) => m.item.id)}::text[], ${matched.map((m) => (m.outcome.swept ? "swept" : m.outcome.reason))}::text[],
                   ${matched.map((m) => (m.outcome.swept ? m.outcome.amount.toString() : null))}::text[], ${matched.map((m) => m.outcome.gasUsed.toString())}::text[])
            AS v(id, outcome, amount, gas_used)
+     WHERE b.id = v.id::uuid`;
+}
+
+/** One statement for the whole batch, as for sweeps. */
+async function recordRevocationOutcomes(tx: Tx, outcomes: readonly RevocationItemOutcome[]): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE batch_items AS b
+       SET outcome = v.outcome
+      FROM unnest(${outcomes.map((o) => o.itemId)}::text[], ${outcomes.map((o) => o.outcome)}::text[]) AS v(id, outcome)
      WHERE b.id = v.id::uuid`;
 }

@@ -4,14 +4,16 @@ import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { broadcastStored } from "./broadcast";
-import type { ChainClient } from "./chain-client";
+import type { ChainClient, Receipt } from "./chain-client";
 import { bumpFees, highestFees, initialFees, type Fees } from "./fees";
 import type { GasWalletRow, GasWalletSigners } from "./gas-wallet-signers";
 import { countsAsSent } from "./node-errors";
 import { nonceGaps } from "./nonces";
+import { revocationOutcome } from "./revocation-plan";
 import { contentOf, signTransaction, type SignedTransaction } from "./signing";
 import {
   abandonNonce,
+  carriedRevocations,
   confirmedNoncesFrom,
   gasWalletsById,
   inFlightTransactions,
@@ -20,6 +22,7 @@ import {
   storeReplacement,
   transactionsAtNonces,
   type InFlightTransaction,
+  type RevocationItemOutcome,
 } from "./transaction-store";
 import { isFinal, isStuck, nonceTakenByOther } from "./watch-rules";
 
@@ -165,7 +168,9 @@ export class ChainWatcher {
       const receipt = receipts[minedAt]!;
       const mined = group[minedAt]!;
       if (!isFinal(receipt.blockNumber, view.head, client.chain.confirmations)) return;
-      if (await settleMined(db, names, mined, receipt, logger)) {
+      const revocations = await this.revocationOutcomes(mined, receipt, logger);
+      if (!revocations) return;
+      if (await settleMined(db, names, mined, receipt, logger, revocations)) {
         this.options.outboxWritten?.();
         logger.info("transaction confirmed", { transactionId: mined.id, hash: mined.hash, blockNumber: receipt.blockNumber, succeeded: receipt.succeeded });
       }
@@ -203,6 +208,23 @@ export class ChainWatcher {
     if (current.batch?.purpose !== "gap_fill" && view.now - since >= this.options.dropAfterMs) await this.dropAndFill(view, nonce, verdict, txLogger);
     // Higher fees may be what the node wants (a fee cap below the base fee); they cannot help a gas wallet that cannot pay.
     else if (verdict === "refused" && stuck) await this.replace(view, current, txLogger);
+  }
+
+  /**
+   * For a revocation batch mined successfully, each carried item's outcome from its account's code
+   * at the receipt's block, read before settling (no chain call inside a database transaction);
+   * none for other transactions. Null when the node does not answer: the transaction is settled next round.
+   */
+  private async revocationOutcomes(mined: InFlightTransaction, receipt: Receipt, logger: Logger): Promise<RevocationItemOutcome[] | null> {
+    if (mined.batch?.purpose !== "revocation" || !receipt.succeeded) return [];
+    const carried = await carriedRevocations(this.options.db, mined.batch.id);
+    try {
+      const codes = await Promise.all(carried.map((item) => this.options.client.codeAt(item.account, receipt.blockNumber)));
+      return carried.map((item, i) => ({ itemId: item.id, outcome: revocationOutcome(codes[i]!) }));
+    } catch (err) {
+      logger.warn("could not read the revoked accounts' code; settling next round", { hash: mined.hash, error: err instanceof Error ? err.message : String(err) });
+      return null;
+    }
   }
 
   /** The same content at the same nonce with fees above every earlier transaction of that nonce and the current market. */

@@ -7,10 +7,10 @@ import { randomBytes } from "node:crypto";
 import { developmentKek, factoryAddress, servedChains } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
-import { createDb, toDecimal, type Db, type SweepKind } from "@sweep/db";
+import { createDb, toDecimal, type Db, type Prisma, type SweepKind } from "@sweep/db";
 import { deleteTopology as deleteTopologyOf, queueNames, type Messaging, type QueueNames } from "@sweep/messaging";
 import { createTestDatabase, createTestPartner, startTestChain, type TestChain, type TestPartner } from "@sweep/testkit";
-import { Wallet, parseEther, type BaseWallet } from "ethers";
+import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
 import { BatchSender } from "../src/batch-sender";
 import { ChainClient } from "../src/chain-client";
 import { DeployRequests } from "../src/deploy-requests";
@@ -141,6 +141,38 @@ export async function openSweepBatch(h: Harness, partner: FundedPartner, hotWall
       sweepIds.push(sweep.id);
     }
     return { batchId: batch.id, sweepIds };
+  });
+}
+
+/** Delegates the deposit address to `delegate` on chain: a funded stranger sends its authorization in a type-4 transaction to itself. */
+export async function delegateOnChain(h: Harness, deposit: BaseWallet, delegate: string): Promise<void> {
+  const sponsor = Wallet.createRandom(h.chain.provider);
+  await h.chain.setBalance(sponsor.address, parseEther("1"));
+  const nonce = await h.chain.provider.getTransactionCount(deposit.address);
+  const authorization = deposit.authorizeSync({ address: delegate, nonce, chainId: BigInt(CHAIN_ID) });
+  await (await sponsor.sendTransaction({ type: 4, to: sponsor.address, authorizationList: [authorization] })).wait();
+}
+
+/** The deposit address's authorization of the zero address at its nonce now, as the API stores it. */
+export async function revocationAuthorization(h: Harness, owner: BaseWallet) {
+  const nonce = await h.chain.provider.getTransactionCount(owner.address);
+  const { signature } = owner.authorizeSync({ address: ZeroAddress, nonce, chainId: BigInt(CHAIN_ID) });
+  return { chain_id: CHAIN_ID, address: ZeroAddress, nonce, y_parity: signature.yParity, r: signature.r, s: signature.s };
+}
+
+/** A revocation batch as the batcher leaves it: open, its revocations processing with attempts counted, one item each carrying its authorization. */
+export async function openRevocationBatch(h: Harness, partner: FundedPartner, revocations: Array<{ account: string; authorization: Prisma.InputJsonValue }>) {
+  return h.db.$transaction(async (tx) => {
+    const batch = await tx.batch.create({ data: { chainId: CHAIN_ID, gasWalletId: partner.gasWalletId, purpose: "revocation" } });
+    const revocationIds: string[] = [];
+    for (const [position, { account, authorization }] of revocations.entries()) {
+      const revocation = await tx.revocation.create({
+        data: { partnerId: partner.partnerId, chainId: CHAIN_ID, account, authorization, status: "processing", attempts: 1, batchId: batch.id },
+      });
+      await tx.batchItem.create({ data: { batchId: batch.id, position, revocationId: revocation.id, withAuthorization: true } });
+      revocationIds.push(revocation.id);
+    }
+    return { batchId: batch.id, revocationIds };
   });
 }
 

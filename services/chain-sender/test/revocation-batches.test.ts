@@ -1,0 +1,152 @@
+import { Transaction, Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
+import { ChainClient } from "../src/chain-client";
+import { gasLimitFromEstimate } from "../src/gas-limit";
+import {
+  activeHotWallet,
+  delegateOnChain,
+  openRevocationBatch,
+  outboxOf,
+  partnerWithGasWallet,
+  revocationAuthorization,
+  startHarness,
+  watchUntil,
+  type FundedPartner,
+  type Harness,
+} from "./support";
+
+/** A node that answers everything but the accounts' code. */
+class NoCodeAnswers extends ChainClient {
+  override async codeAt(): Promise<string> {
+    throw new Error("no answer");
+  }
+}
+
+describe("chain-sender: revocation batches on anvil", () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.stop();
+  }, 60_000);
+
+  const codeOf = (address: string) => h.chain.provider.getCode(address);
+  const batchOf = (batchId: string) => h.db.batch.findUniqueOrThrow({ where: { id: batchId } });
+  const itemsOf = (batchId: string) => h.db.batchItem.findMany({ where: { batchId }, orderBy: { position: "asc" } });
+  const confirmed = (batchId: string) => async () => ((await batchOf(batchId)).status === "confirmed" ? true : undefined);
+
+  /** A partner's deposit addresses, each delegated to its hot wallet's delegate on chain. */
+  async function delegatedDeposits(partner: FundedPartner, count: number): Promise<BaseWallet[]> {
+    const hotWallet = await activeHotWallet(h, partner);
+    const deposits = Array.from({ length: count }, () => Wallet.createRandom(h.chain.provider));
+    for (const deposit of deposits) {
+      await delegateOnChain(h, deposit, hotWallet.delegate);
+      expect(await codeOf(deposit.address)).toBe(`0xef0100${hotWallet.delegate.slice(2).toLowerCase()}`);
+    }
+    return deposits;
+  }
+
+  async function revocationsOf(deposits: BaseWallet[]) {
+    return Promise.all(deposits.map(async (d) => ({ account: d.address, authorization: await revocationAuthorization(h, d) })));
+  }
+
+  it("sends the batch's authorizations of the zero address in one type-4 transaction to the gas wallet itself; the delegations are removed", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const deposits = await delegatedDeposits(partner, 2);
+    const { batchId, revocationIds } = await openRevocationBatch(h, partner, await revocationsOf(deposits));
+
+    await h.sender.send(batchId);
+    expect((await batchOf(batchId)).status).toBe("sent");
+    const [sent] = await h.db.chainTransaction.findMany({ where: { batchId } });
+    const decoded = Transaction.from(sent!.rawTx);
+    expect(decoded).toMatchObject({ type: 4, from: partner.gasWallet, to: partner.gasWallet, data: "0x", value: 0n });
+    // Each deposit address's nonce is 1: applying its delegation counted.
+    expect(decoded.authorizationList!.map((a) => [a.address, a.nonce, a.chainId])).toEqual([
+      [ZeroAddress, 1n, 97n],
+      [ZeroAddress, 1n, 97n],
+    ]);
+
+    // Mined, but the node does not give the accounts' code: nothing is settled until it does.
+    const blind = h.watcher({ client: new NoCodeAnswers(h.client.chain, 5_000) });
+    await watchUntil(blind, "the transaction mined", async () => ((await h.chain.provider.getTransactionReceipt(sent!.hash)) ? true : undefined));
+    await blind.runOnce();
+    expect(await batchOf(batchId)).toMatchObject({ status: "sent" });
+    expect((await h.db.chainTransaction.findUniqueOrThrow({ where: { id: sent!.id } })).status).toBe("broadcast");
+    expect((await itemsOf(batchId)).map((i) => i.outcome)).toEqual([null, null]);
+
+    await watchUntil(h.watcher(), "the batch confirmed", confirmed(batchId));
+    for (const deposit of deposits) expect(await codeOf(deposit.address)).toBe("0x");
+    expect((await itemsOf(batchId)).map((i) => i.outcome)).toEqual(["revoked", "revoked"]);
+    const mined = await h.db.chainTransaction.findUniqueOrThrow({ where: { id: sent!.id } });
+    expect(mined).toMatchObject({ status: "confirmed", succeeded: true });
+    expect(mined.gasUsed).toBeGreaterThan(0n);
+    const estimate = await h.chain.provider.estimateGas({ from: partner.gasWallet, to: partner.gasWallet, data: "0x", authorizationList: decoded.authorizationList, type: 4, blockTag: Number(mined.blockNumber) - 1 });
+    expect(mined.gasLimit).toBe(gasLimitFromEstimate(estimate, 2_000, (await h.chain.provider.getBlock("latest"))!.gasLimit));
+    expect((await outboxOf(h, "tx.outcome")).map((m) => m.payload)).toContainEqual({ chainId: 97, transactionId: sent!.id });
+    // A revocation batch has no hot wallet to wake; settling the revocations is the ledger's work.
+    expect(await outboxOf(h, "hot_wallet.wake")).toHaveLength(0);
+    expect(await h.db.revocation.count({ where: { id: { in: revocationIds }, status: "processing" } })).toBe(2);
+
+    // A redelivered batch.ready for a confirmed batch changes nothing.
+    await h.sender.send(batchId);
+    expect(await h.db.chainTransaction.count({ where: { gasWalletId: partner.gasWalletId } })).toBe(1);
+  });
+
+  it("records not_applied for an account whose nonce moved after the claim, and revoked for the others of the transaction", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const [moved, kept] = await delegatedDeposits(partner, 2);
+    const { batchId } = await openRevocationBatch(h, partner, await revocationsOf([moved!, kept!]));
+    // Between the claim and the send the deposit address sends a transaction of its own: its authorization's nonce is stale.
+    await h.chain.setBalance(moved!.address, parseEther("1"));
+    await (await moved!.sendTransaction({ to: Wallet.createRandom().address, value: 1n })).wait();
+
+    await h.sender.send(batchId);
+    await watchUntil(h.watcher(), "the batch confirmed", confirmed(batchId));
+    const [mined] = await h.db.chainTransaction.findMany({ where: { batchId } });
+    expect(mined).toMatchObject({ status: "confirmed", succeeded: true });
+    expect(await codeOf(moved!.address)).not.toBe("0x");
+    expect(await codeOf(kept!.address)).toBe("0x");
+    expect((await itemsOf(batchId)).map((i) => i.outcome)).toEqual(["not_applied", "revoked"]);
+    expect((await outboxOf(h, "tx.outcome")).map((m) => m.payload)).toContainEqual({ chainId: 97, transactionId: mined!.id });
+  });
+
+  it("fails the batch with insufficient_gas_balance when the gas wallet cannot pay, and sends nothing", async () => {
+    const partner = await partnerWithGasWallet(h, 0n);
+    const deposits = await delegatedDeposits(partner, 1);
+    const { batchId, revocationIds } = await openRevocationBatch(h, partner, await revocationsOf(deposits));
+
+    await h.sender.send(batchId);
+    expect(await batchOf(batchId)).toMatchObject({ status: "failed", reason: "insufficient_gas_balance" });
+    expect(await h.db.chainTransaction.count({ where: { gasWalletId: partner.gasWalletId } })).toBe(0);
+    expect((await outboxOf(h, "batch.failed")).map((m) => m.payload)).toContainEqual({ batchId, chainId: 97, reason: "insufficient_gas_balance" });
+    // Back to queued is the ledger's decision.
+    expect((await h.db.revocation.findUniqueOrThrow({ where: { id: revocationIds[0]! } })).status).toBe("processing");
+    expect(await codeOf(deposits[0]!.address)).not.toBe("0x");
+  });
+
+  it("fails the attempt (internal) when a stored authorization cannot be read, sending none of the batch", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const [readable, unreadable] = await delegatedDeposits(partner, 2);
+    const [good] = await revocationsOf([readable!]);
+    const { batchId } = await openRevocationBatch(h, partner, [good!, { account: unreadable!.address, authorization: { chain_id: 97, address: ZeroAddress } }]);
+
+    await h.sender.send(batchId);
+    expect(await batchOf(batchId)).toMatchObject({ status: "failed", reason: "internal" });
+    expect(await h.db.chainTransaction.count({ where: { gasWalletId: partner.gasWalletId } })).toBe(0);
+    expect((await outboxOf(h, "batch.failed")).map((m) => m.payload)).toContainEqual({ batchId, chainId: 97, reason: "internal" });
+  });
+
+  it("settles a batch whose revocations were all settled otherwise without a transaction", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const deposits = await delegatedDeposits(partner, 1);
+    const { batchId, revocationIds } = await openRevocationBatch(h, partner, await revocationsOf(deposits));
+    await h.db.revocation.update({ where: { id: revocationIds[0]! }, data: { status: "rejected", reason: "stale_authorization" } });
+
+    await h.sender.send(batchId);
+    expect((await batchOf(batchId)).status).toBe("confirmed");
+    expect(await h.db.chainTransaction.count({ where: { batchId } })).toBe(0);
+    expect(await outboxOf(h, "hot_wallet.wake")).toHaveLength(0);
+  });
+});
