@@ -1,3 +1,4 @@
+import type express from "express";
 import request from "supertest";
 import { parse } from "yaml";
 import { createTestPartner, startTestGateway, type TestGateway } from "../test/support";
@@ -26,6 +27,28 @@ describe("api-gateway HTTP basics", () => {
     expect(Object.keys(doc.paths["/v1/hot-wallets"]).sort()).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/v1/sweeps"]).sort()).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/v1/sweeps/{id}"])).toEqual(["get"]);
+    expect(Object.keys(doc.paths["/v1/revocations"]).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(doc.paths["/v1/revocations/{id}"])).toEqual(["get"]);
+  });
+
+  it("serves exactly the operations of its OpenAPI document", async () => {
+    const doc = parse((await request(gateway.app).get("/v1/openapi.yaml")).text);
+    const documented = Object.entries(doc.paths as Record<string, object>).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`));
+    expect(servedOperations(gateway.app).sort()).toEqual(documented.sort());
+  });
+
+  it("answers every documented operation but /healthz and the document itself with 401 without a key, and routes it with one", async () => {
+    const doc = parse((await request(gateway.app).get("/v1/openapi.yaml")).text);
+    const operations = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod).flatMap(([method, operation]) => (operation.security ? [{ method, path: path.replace("{id}", "0b0f6a0e-9d43-4a53-9d0a-0f3d3cf5c2a1") }] : [])),
+    );
+    expect(operations.map((o) => o.path)).toEqual(expect.arrayContaining(["/v1/revocations", "/v1/sweeps"]));
+    for (const { method, path } of operations) {
+      const call = (headers: Record<string, string>) => request(gateway.app)[method as "get" | "post"](path).set(headers).send(method === "get" ? undefined : {});
+      expect([method, path, (await call({})).status]).toEqual([method, path, 401]);
+      const routed = await call(auth);
+      expect([method, path, routed.body.error?.message ?? ""]).not.toEqual([method, path, expect.stringMatching(/^no such endpoint/)]);
+    }
   });
 
   it.each([
@@ -61,3 +84,20 @@ describe("api-gateway HTTP basics", () => {
     expect(res.body.error.code).toBe("not_found");
   });
 });
+
+/** Every method and path the app's routers answer, in the document's notation ({id} for :id). */
+function servedOperations(app: express.Express): string[] {
+  interface Layer {
+    route?: { path: string; methods: Record<string, boolean> };
+    handle?: { stack?: Layer[] };
+  }
+  const operations: string[] = [];
+  const walk = (stack: Layer[]) => {
+    for (const layer of stack) {
+      if (layer.route) operations.push(...Object.keys(layer.route.methods).map((method) => `${method} ${layer.route!.path.replace(/:(\w+)/g, "{$1}")}`));
+      else if (layer.handle?.stack) walk(layer.handle.stack);
+    }
+  };
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack);
+  return operations;
+}

@@ -11,13 +11,14 @@ import type { GatewayChain } from "./chains";
 import { hotWalletRoutes } from "./hot-wallets/routes";
 import { errorHandler, notFound } from "./http/errors";
 import { jsonBody } from "./http/json-body";
+import { revocationRoutes } from "./revocations/routes";
 import { HotWalletDirectory } from "./sweeps/hot-wallet-directory";
 import { sweepRoutes } from "./sweeps/routes";
 
 export interface AppDeps {
   logger: Logger;
   db: Db;
-  /** Postgres through pg, for the insert of POST /v1/sweeps (see sweeps/sweep-insert.ts) */
+  /** Postgres through pg, for the inserts of POST /v1/sweeps and /v1/revocations (see sweeps/sweep-insert.ts) */
   pool: Pool;
   redis: Redis;
   environment: Environment;
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps): express.Express {
   const onOutbox = deps.onOutbox ?? (() => {});
   app.use(hotWalletRoutes({ db: deps.db, names: deps.names, chains, onOutbox }));
   app.use(sweepRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, hotWallets: new HotWalletDirectory(deps.db), onOutbox }));
+  app.use(revocationRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, onOutbox }));
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

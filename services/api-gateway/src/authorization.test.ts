@@ -1,6 +1,7 @@
 import type { Authorization } from "@sweep/api-contract";
-import { Wallet } from "ethers";
-import { verifySweepAuthorization } from "./authorization";
+import { ApiError } from "@sweep/common";
+import { Wallet, ZeroAddress } from "ethers";
+import { verifiedAuthorization, verifyAuthorization } from "./authorization";
 
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const CHAIN = 11155111;
@@ -16,12 +17,12 @@ async function signed(signer: Wallet, fields: { address?: string; nonce?: number
   return { chain_id: Number(auth.chainId), address: auth.address, nonce: Number(auth.nonce), y_parity: auth.signature.yParity, r: auth.signature.r, s: auth.signature.s };
 }
 
-const expected = { chainId: CHAIN, delegate, signer: deposit.address };
+const expected = { chainId: CHAIN, delegate, delegateName: `this hot wallet's delegate ${delegate}`, signer: deposit.address };
 
-describe("verifySweepAuthorization", () => {
+describe("verifyAuthorization", () => {
   it("accepts an authorization the deposit address signed for this chain and delegate, in the stored shape", async () => {
     const auth = await signed(deposit);
-    const verdict = verifySweepAuthorization({ ...auth, address: delegate.toLowerCase(), r: auth.r.toUpperCase().replace("0X", "0x") }, { ...expected, signer: deposit.address.toLowerCase() });
+    const verdict = verifyAuthorization({ ...auth, address: delegate.toLowerCase(), r: auth.r.toUpperCase().replace("0X", "0x") }, { ...expected, signer: deposit.address.toLowerCase() });
     expect(verdict).toEqual({ ok: true, authorization: { chain_id: CHAIN, address: delegate, nonce: 7, y_parity: auth.y_parity, r: auth.r.toLowerCase(), s: auth.s } });
   });
 
@@ -29,7 +30,7 @@ describe("verifySweepAuthorization", () => {
     // Signatures are deterministic (RFC 6979): find a nonce whose r starts with a zero digit.
     let auth = await signed(deposit, { nonce: 0 });
     for (let nonce = 1; !auth.r.startsWith("0x0"); nonce++) auth = await signed(deposit, { nonce });
-    const verdict = verifySweepAuthorization({ ...auth, r: auth.r.replace(/^0x0+/, "0x") }, expected);
+    const verdict = verifyAuthorization({ ...auth, r: auth.r.replace(/^0x0+/, "0x") }, expected);
     expect(verdict).toEqual({ ok: true, authorization: expect.objectContaining({ r: auth.r }) });
   });
 
@@ -61,7 +62,7 @@ describe("verifySweepAuthorization", () => {
   ];
 
   it.each(cases)("refuses one %s", async (_what, make, message) => {
-    const verdict = verifySweepAuthorization(await make(), expected);
+    const verdict = verifyAuthorization(await make(), expected);
     expect(verdict.ok).toBe(false);
     expect(!verdict.ok && verdict.message).toMatch(message);
   });
@@ -74,8 +75,45 @@ describe("verifySweepAuthorization", () => {
       [{ chain_id: CHAIN, address: delegate }, /^invalid authorization: signature /],
     ];
     for (const [fix, message] of steps) {
-      const verdict = verifySweepAuthorization({ ...everythingWrong, ...fix }, expected);
+      const verdict = verifyAuthorization({ ...everythingWrong, ...fix }, expected);
       expect(!verdict.ok && verdict.message).toMatch(message);
     }
+  });
+});
+
+describe("verifyAuthorization for a revocation (delegate: the zero address)", () => {
+  const revocation = { chainId: CHAIN, delegate: ZeroAddress, delegateName: "the zero address", signer: deposit.address };
+
+  it("accepts the deposit address's authorization of the zero address", async () => {
+    const auth = await signed(deposit, { address: ZeroAddress });
+    expect(verifyAuthorization(auth, revocation)).toEqual({ ok: true, authorization: expect.objectContaining({ address: ZeroAddress, nonce: 7 }) });
+  });
+
+  it.each<[string, () => Promise<Authorization>, RegExp]>([
+    ["signed for a delegate", () => signed(deposit), new RegExp(`^invalid authorization: delegates to ${delegate}, not to the zero address$`)],
+    ["signed for chain 0", () => signed(deposit, { address: ZeroAddress, chainId: 0 }), /^invalid authorization: chain 0 /],
+    ["signed by another key", () => signed(stranger, { address: ZeroAddress }), new RegExp(`^signed by ${stranger.address}, not the deposit address ${deposit.address}$`)],
+  ])("refuses one %s with the spec's prefix", async (_what, make, message) => {
+    const verdict = verifyAuthorization(await make(), revocation);
+    expect(!verdict.ok && verdict.message).toMatch(message);
+  });
+});
+
+describe("verifiedAuthorization", () => {
+  it("returns the stored shape of a valid authorization", async () => {
+    const auth = await signed(deposit);
+    expect(verifiedAuthorization(auth, expected)).toEqual(expect.objectContaining({ address: delegate, r: auth.r.toLowerCase() }));
+  });
+
+  it("throws 422 invalid_authorization with the refusal's message", async () => {
+    const auth = await signed(stranger);
+    let thrown: unknown;
+    try {
+      verifiedAuthorization(auth, expected);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ApiError);
+    expect(thrown).toMatchObject({ code: "invalid_authorization", status: 422, message: expect.stringMatching(/^signed by /) });
   });
 });

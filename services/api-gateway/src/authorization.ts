@@ -1,4 +1,5 @@
 import type { Authorization } from "@sweep/api-contract";
+import { ApiError } from "@sweep/common";
 import { recoverAuthorizationSigner } from "./authorization-signer";
 import { checksumAddress } from "./chains";
 
@@ -6,7 +7,7 @@ import { checksumAddress } from "./chains";
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const HALF_CURVE_ORDER = CURVE_ORDER / 2n;
 
-/** The authorization as the sweep stores it and the chain-sender signs it into the transaction. */
+/** The authorization as a sweep or a revocation stores it and the chain-sender signs it into the transaction. */
 export interface StoredAuthorization {
   chain_id: number;
   /** EIP-55 */
@@ -23,6 +24,8 @@ export interface AuthorizationExpectation {
   chainId: number;
   /** what the deposit address must delegate to: the hot wallet's delegate (zero address for a revocation) */
   delegate: string;
+  /** the delegate as a refusal names it: "this hot wallet's delegate 0x…", "the zero address" */
+  delegateName: string;
   /** who must have signed: the deposit address */
   signer: string;
 }
@@ -37,13 +40,12 @@ const refuse = (message: string): AuthorizationVerdict => ({ ok: false, message 
  * range, signer. Each refusal's message starts with the spec's prefix for its cause; a field that
  * the schema let through but that cannot be used gets a message without those prefixes.
  */
-export function verifySweepAuthorization(auth: Authorization, expected: AuthorizationExpectation): AuthorizationVerdict {
+export function verifyAuthorization(auth: Authorization, expected: AuthorizationExpectation): AuthorizationVerdict {
   if (auth.chain_id === 0) return refuse(`invalid authorization: chain 0 (any chain) is refused; sign it for chain ${expected.chainId}`);
   if (auth.chain_id !== expected.chainId) return refuse(`invalid authorization: chain ${auth.chain_id} is not the request's chain ${expected.chainId}`);
 
   const address = checksumAddress(auth.address);
-  const delegate = checksumAddress(expected.delegate);
-  if (address !== delegate) return refuse(`invalid authorization: delegates to ${address}, not to this hot wallet's delegate ${delegate}`);
+  if (address !== checksumAddress(expected.delegate)) return refuse(`invalid authorization: delegates to ${address}, not to ${expected.delegateName}`);
 
   const r = BigInt(auth.r);
   const s = BigInt(auth.s);
@@ -62,4 +64,11 @@ export function verifySweepAuthorization(auth: Authorization, expected: Authoriz
   const signer = checksumAddress(expected.signer);
   if (recovered !== signer) return refuse(`signed by ${recovered}, not the deposit address ${signer}`);
   return { ok: true, authorization: stored };
+}
+
+/** verifyAuthorization for a request: the stored shape, or 422 invalid_authorization with the refusal's message. */
+export function verifiedAuthorization(auth: Authorization, expected: AuthorizationExpectation): StoredAuthorization {
+  const verdict = verifyAuthorization(auth, expected);
+  if (!verdict.ok) throw new ApiError("invalid_authorization", verdict.message);
+  return verdict.authorization;
 }

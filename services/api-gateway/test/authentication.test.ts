@@ -53,6 +53,9 @@ describe("authentication", () => {
       request(gateway.app).get("/v1/sweeps"),
       request(gateway.app).post("/v1/sweeps").send({}),
       request(gateway.app).get("/v1/sweeps/0b0f6a0e-9d43-4a53-9d0a-0f3d3cf5c2a1"),
+      request(gateway.app).get("/v1/revocations"),
+      request(gateway.app).post("/v1/revocations").send({}),
+      request(gateway.app).get("/v1/revocations/0b0f6a0e-9d43-4a53-9d0a-0f3d3cf5c2a1"),
     ]) {
       const res = await req.set(partner.auth);
       expect(res.status).toBe(403);

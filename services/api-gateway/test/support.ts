@@ -25,14 +25,14 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startTestGateway(): Promise<TestGateway> {
+export async function startTestGateway(options: { onOutbox?: () => void } = {}): Promise<TestGateway> {
   const db = createDb(process.env.DATABASE_URL!, { poolSize: 10 });
   const pool = new Pool({ connectionString: process.env.DATABASE_URL!, max: 10 });
   const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   const names = queueNames(`gw-test-${randomBytes(4).toString("hex")}`);
   const chains = gatewayChains("testnet", {});
-  const app = createApp({ logger: createLogger("api-gateway-test", "error"), db, pool, redis, environment: "testnet", chains, names, apiKeyCacheTtlSeconds: 30 });
+  const app = createApp({ logger: createLogger("api-gateway-test", "error"), db, pool, redis, environment: "testnet", chains, names, apiKeyCacheTtlSeconds: 30, onOutbox: options.onOutbox });
   return {
     app,
     db,

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { Authorization, SweepRequest } from "@sweep/api-contract";
+import type { SweepRequest } from "@sweep/api-contract";
 import { ApiError } from "@sweep/common";
 import { toDecimal, type Db, type Prisma } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import type { Pool } from "pg";
-import { verifySweepAuthorization, type AuthorizationExpectation, type StoredAuthorization } from "../authorization";
+import { verifiedAuthorization } from "../authorization";
 import { checksumAddress, resolveToken, type GatewayChain } from "../chains";
+import { DuplicateExternalId } from "../external-id-conflict";
 import type { HotWalletDirectory } from "./hot-wallet-directory";
-import { DuplicateExternalId, insertSweep, type InsertedSweep, type SweepDraft } from "./sweep-insert";
+import { insertSweep, type InsertedSweep, type SweepDraft } from "./sweep-insert";
 
 /** The columns a sweep is answered with, its hot wallet's address included. */
 export const sweepSelect = {
@@ -75,7 +76,9 @@ export async function createSweep(deps: SweepCreationDeps, partnerId: string, re
   }
 
   // One that is sent is checked even when the address is delegated already and will not need it.
-  const authorization = request.authorization ? verified(request.authorization, { chainId: chain.chainId, delegate: hotWallet.delegate, signer: account }) : null;
+  const authorization = request.authorization
+    ? verifiedAuthorization(request.authorization, { chainId: chain.chainId, delegate: hotWallet.delegate, delegateName: `this hot wallet's delegate ${hotWallet.delegate}`, signer: account })
+    : null;
 
   const draft: SweepDraft = {
     id: randomUUID(),
@@ -100,12 +103,6 @@ export async function createSweep(deps: SweepCreationDeps, partnerId: string, re
     if (err instanceof DuplicateExternalId && draft.externalId !== null) return { status: 200, sweep: await existingSweep(deps.db, partnerId, draft.externalId) };
     throw err;
   }
-}
-
-function verified(authorization: Authorization, expected: AuthorizationExpectation): StoredAuthorization {
-  const verdict = verifySweepAuthorization(authorization, expected);
-  if (!verdict.ok) throw new ApiError("invalid_authorization", verdict.message);
-  return verdict.authorization;
 }
 
 /** A sweep just inserted, as GET would read it. */

@@ -3,8 +3,9 @@ import { ApiError } from "@sweep/common";
 import { Router } from "express";
 import { partnerOf } from "../auth/authenticate";
 import { parseRequest, type ValidationCodes } from "../http/validation";
+import { sweepCursors } from "../lists/cursor";
+import { parsePageRequest } from "../lists/page";
 import { createSweep, type SweepCreationDeps } from "./creation";
-import { decodeCursor } from "./cursor";
 import { findSweep, listSweeps } from "./queries";
 
 /** The spec's 422 codes of a sweep request, in the order the spec lists them. */
@@ -22,8 +23,6 @@ const bodyCodes: ValidationCodes = {
   },
 };
 
-const queryCodes: ValidationCodes = { shapeCode: "invalid_query", noun: "query parameter", valueCodes: {} };
-
 export interface SweepRoutesDeps extends SweepCreationDeps {
   /** the outbox has rows to publish */
   onOutbox: () => void;
@@ -40,13 +39,7 @@ export function sweepRoutes(deps: SweepRoutesDeps): Router {
   });
 
   router.get("/v1/sweeps", async (req, res) => {
-    const query = parseRequest(SweepListQuery, req.query, queryCodes);
-    const below = query.cursor === undefined ? null : decodeCursor(query.cursor);
-    if (below === null && query.cursor !== undefined) throw new ApiError("invalid_query", "cursor is not a next_cursor of this list");
-    if (query.chain_id !== undefined && !deps.chains.has(query.chain_id)) {
-      throw new ApiError("invalid_query", `chain_id ${query.chain_id} is not a chain of this API; use one of ${[...deps.chains.keys()].join(", ")}`);
-    }
-    const page = await listSweeps(deps.db, partnerOf(res).partnerId, query, below);
+    const page = await listSweeps(deps.db, partnerOf(res).partnerId, parsePageRequest(SweepListQuery, req.query, sweepCursors, deps.chains));
     res.json({ items: page.items.map(presentSweep), next_cursor: page.nextCursor });
   });
 

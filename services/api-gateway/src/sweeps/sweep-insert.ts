@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { OutboxDraft } from "@sweep/db";
 import type { Pool } from "pg";
 import type { StoredAuthorization } from "../authorization";
+import { DuplicateExternalId, violatesUnique } from "../external-id-conflict";
 
 /** A new sweep as the request resolved it; the database adds the times and the account's keep_one_unit setting. */
 export interface SweepDraft {
@@ -46,13 +47,6 @@ WITH sweep AS (
 )
 SELECT keep_one_unit AS "keepOneUnit", created_at AS "createdAt", updated_at AS "updatedAt" FROM sweep`;
 
-/** Postgres refused the row: this account already has a sweep of this external_id. */
-export class DuplicateExternalId extends Error {
-  constructor() {
-    super("external_id is taken");
-  }
-}
-
 export async function insertSweep(pool: Pool, sweep: SweepDraft, message: OutboxDraft): Promise<InsertedSweep> {
   try {
     const { rows } = await pool.query<InsertedSweep>({
@@ -81,12 +75,7 @@ export async function insertSweep(pool: Pool, sweep: SweepDraft, message: Outbox
     if (!inserted) throw new Error(`partner ${sweep.partnerId} does not exist`);
     return inserted;
   } catch (err) {
-    if (isExternalIdConflict(err)) throw new DuplicateExternalId();
+    if (violatesUnique(err, "sweeps_partner_id_external_id_key")) throw new DuplicateExternalId();
     throw err;
   }
-}
-
-function isExternalIdConflict(err: unknown): boolean {
-  const pgError = err as { code?: string; constraint?: string };
-  return pgError.code === "23505" && pgError.constraint === "sweeps_partner_id_external_id_key";
 }
