@@ -65,7 +65,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
     delegate: hotWallet.delegate,
     sweeps,
     chain: request.chain,
-    pendingAuthorizations: await pendingAuthorizations(tx, hotWalletId, hotWallet.delegate, ids, [...new Set(rows.map((s) => s.account))]),
+    pendingAuthorizations: await pendingAuthorizations(tx, { id: hotWalletId, chainId: hotWallet.chainId, delegate: hotWallet.delegate }, ids, [...new Set(rows.map((s) => s.account))]),
     gasBudget: request.gasBudget,
   });
 
@@ -116,16 +116,23 @@ export async function lockHotWallet(tx: Tx, hotWalletId: string): Promise<{ stat
 /**
  * Addresses (accountKey) an authorization of this hot wallet's delegate will still come for, from
  * a sweep outside this claim: queued (not yet due, or beyond the limit, or locked elsewhere) or
- * processing (a batch that failed goes back to queued).
+ * processing (a batch that failed goes back to queued). A sweep that waits for a revocation of its
+ * address requested before it does not count: that revocation waits for the earlier sweeps, so
+ * earlier sweeps waiting for its authorization would all wait for good.
  */
-async function pendingAuthorizations(tx: Tx, hotWalletId: string, delegate: string, claimedIds: string[], accounts: string[]): Promise<Set<string>> {
+async function pendingAuthorizations(tx: Tx, hotWallet: { id: string; chainId: number; delegate: string }, claimedIds: string[], accounts: string[]): Promise<Set<string>> {
   const others = await tx.sweep.findMany({
-    where: { hotWalletId, account: { in: accounts }, id: { notIn: claimedIds }, status: { in: ["queued", "processing"] } },
-    select: { account: true, authorization: true },
+    where: { hotWalletId: hotWallet.id, account: { in: accounts }, id: { notIn: claimedIds }, status: { in: ["queued", "processing"] } },
+    select: { account: true, authorization: true, createdAt: true },
   });
+  const revocations = await tx.revocation.findMany({
+    where: { chainId: hotWallet.chainId, account: { in: accounts }, status: { in: ["queued", "processing"] } },
+    select: { account: true, createdAt: true },
+  });
+  const behindRevocation = (sweep: { account: string; createdAt: Date }) => revocations.some((r) => r.account === sweep.account && r.createdAt < sweep.createdAt);
   const holdsAuthorization = (stored: unknown) => {
     const claim = authorizationClaim(stored);
-    return claim !== null && sameAddress(claim.address, delegate);
+    return claim !== null && sameAddress(claim.address, hotWallet.delegate);
   };
-  return new Set(others.filter((s) => holdsAuthorization(s.authorization)).map((s) => accountKey(s.account)));
+  return new Set(others.filter((s) => holdsAuthorization(s.authorization) && !behindRevocation(s)).map((s) => accountKey(s.account)));
 }

@@ -23,10 +23,10 @@ export interface BatchRoundDeps {
 export type RoundResult = Exclude<ClaimResult, { outcome: "unread" }> | { outcome: "nothing_due" | "not_served" | "chain_unavailable" };
 
 /**
- * Claims that find sweeps which arrived during the chain reads read those too and try again, this
- * many times at most; then the latecomers wait for the next batch.
+ * Claims that find sweeps (or revocations) which arrived during the chain reads read those too and
+ * try again, this many times at most; then the latecomers wait for the next batch.
  */
-const READ_PASSES = 3;
+export const READ_PASSES = 3;
 
 /**
  * One round for one hot wallet: find its due sweeps, read their addresses on chain, then claim.

@@ -8,6 +8,7 @@ describe("batcher configuration", () => {
       BATCH_WINDOW_MAX_MS: 600,
       POLL_INTERVAL_MS: 1_000,
       BATCH_GAS_MARGIN_BPS: 8_000,
+      BATCH_MAX_REVOCATIONS: 500,
     });
   });
 

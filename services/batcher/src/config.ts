@@ -8,7 +8,7 @@ export const batcherEnv = perChainWorkerEnv(8081).extend({
   BATCH_WINDOW_MS: ms(150),
   /** …but never later than this after the first one (this wins over a longer BATCH_WINDOW_MS) */
   BATCH_WINDOW_MAX_MS: ms(600),
-  /** how often to look for due sweeps no message announced (lost messages, retry pauses that ended) */
+  /** how often to look for due sweeps and revocations no message announced (lost messages, retry pauses that ended) */
   POLL_INTERVAL_MS: ms(1_000, 10),
   /** share of the chain's gas limit a batch may plan for, basis points: the sender adds headroom to its estimate */
   BATCH_GAS_MARGIN_BPS: z.coerce.number().int().min(1).max(10_000).default(8_000),
@@ -16,6 +16,8 @@ export const batcherEnv = perChainWorkerEnv(8081).extend({
   BATCH_MAX_SENT: z.coerce.number().int().min(1).max(100).default(4),
   /** queued sweeps one claim considers at most (about 430 items fit under the 2^24 cap); the rest wait for the next batch */
   BATCH_MAX_SWEEPS: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** queued revocations of one gas wallet and chain one claim considers at most (about 530 authorizations fit under the 2^24 cap) */
+  BATCH_MAX_REVOCATIONS: z.coerce.number().int().min(1).max(10_000).default(500),
   /** messages handled at once per chain queue: a window holds its messages until the claim, so keep it above a burst */
   BATCHER_PREFETCH: z.coerce.number().int().min(1).max(10_000).default(500),
   /** calls per JSON-RPC batch request when a claim reads its addresses (public nodes accept 50) */

@@ -2,6 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { findDueHotWallets } from "./due-work";
+import { findDueRevocationPartners } from "./revocation-work";
+import { revocationRoundKey } from "./round-keys";
 
 export interface DuePoller {
   /** Ends the loop after the pass under way (its rounds included). */
@@ -10,24 +12,29 @@ export interface DuePoller {
 
 /**
  * Every `intervalMs`, asks for a round for each hot wallet of the chain with due sweeps and no
- * batch in flight, so no sweep waits forever for a message that was lost or a retry pause that
- * ended without one. A pass waits for its rounds, so a slow chain slows only its own poll.
+ * batch in flight, and for each partner with due revocations on the chain and no revocation batch
+ * being prepared, so no sweep or revocation waits forever for a message that was lost, a retry
+ * pause that ended without one, or a batch that left preparation (nothing else announces that for
+ * revocations). A pass waits for its rounds, so a slow chain slows only its own poll.
  */
-export function startDuePoller(options: { db: Db; chainId: number; intervalMs: number; request: (hotWalletId: string) => Promise<void>; logger: Logger }): DuePoller {
+export function startDuePoller(options: { db: Db; chainId: number; intervalMs: number; request: (key: string) => Promise<void>; logger: Logger }): DuePoller {
   const { db, chainId, intervalMs, request } = options;
-  const logger = options.logger.child({ chainId, poller: "due sweeps" });
+  const logger = options.logger.child({ chainId, poller: "due work" });
   const stopping = new AbortController();
   const loop = (async () => {
     while (!stopping.signal.aborted) {
       try {
-        const hotWallets = await findDueHotWallets(db, chainId, new Date());
-        if (hotWallets.length > 0) logger.debug("due sweeps found", { hotWallets: hotWallets.length });
-        const rounds = await Promise.allSettled(hotWallets.map((id) => request(id)));
+        const now = new Date();
+        const hotWallets = await findDueHotWallets(db, chainId, now);
+        const partners = await findDueRevocationPartners(db, chainId, now);
+        if (hotWallets.length > 0 || partners.length > 0) logger.debug("due work found", { hotWallets: hotWallets.length, revocationPartners: partners.length });
+        const keys = [...hotWallets, ...partners.map((partnerId) => revocationRoundKey(partnerId, chainId))];
+        const rounds = await Promise.allSettled(keys.map((key) => request(key)));
         rounds.forEach((round, i) => {
-          if (round.status === "rejected" && !stopping.signal.aborted) logger.error("batch round failed", { hotWalletId: hotWallets[i], error: String(round.reason) });
+          if (round.status === "rejected" && !stopping.signal.aborted) logger.error("batch round failed", { round: keys[i], error: String(round.reason) });
         });
       } catch (err) {
-        logger.error("poll for due sweeps failed", { error: String(err) });
+        logger.error("poll for due work failed", { error: String(err) });
       }
       await sleep(intervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
     }

@@ -34,7 +34,9 @@ export async function batchesInFlight(db: Db | Tx, hotWalletId: string, maxSent:
  * The due sweeps of a hot wallet a batch may take, oldest first: queued, their pause over, and
  * no other sweep of their address on this chain processing. A batch in flight changes its
  * addresses' state (balances, nonce, delegation), so their next sweeps wait for it to settle;
- * every other address reads the same on chain whether or not that batch was mined yet.
+ * every other address reads the same on chain whether or not that batch was mined yet. A sweep
+ * also waits for a revocation of its address requested before it (queued or processing): it must
+ * not run on a delegation about to be removed; once the revocation settles, its own checks decide.
  */
 export function selectDueSweeps(db: Db | Tx, hotWalletId: string, now: Date, limit: number, lock: "lock" | "read"): Promise<DueSweep[]> {
   const forUpdate = lock === "lock" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.sql``;
@@ -42,6 +44,7 @@ export function selectDueSweeps(db: Db | Tx, hotWalletId: string, now: Date, lim
     SELECT s.id::text AS id, s.account, s.token_address AS "tokenAddress" FROM sweeps s
      WHERE s.hot_wallet_id = ${hotWalletId}::uuid AND s.status = 'queued' AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= ${now})
        AND NOT EXISTS (SELECT 1 FROM sweeps p WHERE p.chain_id = s.chain_id AND p.account = s.account AND p.status = 'processing')
+       AND NOT EXISTS (SELECT 1 FROM revocations r WHERE r.chain_id = s.chain_id AND r.account = s.account AND r.status IN ('queued', 'processing') AND r.created_at < s.created_at)
      ORDER BY s.seq LIMIT ${limit}
      ${forUpdate}`;
 }

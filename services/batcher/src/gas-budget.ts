@@ -12,6 +12,13 @@ export const ITEM_GAS = 30_000n;
  * item (ITEM_GAS_NEEDED = 300,000 + 300,000 / 63 + 10,000, or it reverts with BatchGasTooLow).
  */
 export const BATCH_BASE_GAS = 21_000n + 315_000n;
+/**
+ * A revocation batch, a plain transaction of the gas wallet to itself: the 21,000 base, and per
+ * authorization the 25,000 EIP-7702 charges up front (12,500 of it comes back for an existing
+ * account, which a delegated one is, but the gas limit must cover it first).
+ */
+export const REVOCATION_BASE_GAS = 21_000n;
+export const REVOCATION_ITEM_GAS = 25_000n;
 /** EIP-7825 (Osaka) caps one transaction's gas limit on public chains. */
 export const TRANSACTION_GAS_CAP = 1n << 24n;
 

@@ -8,6 +8,8 @@ import { loadBatcherConfig } from "./config";
 import { startBatcherConsumers } from "./consumers";
 import { startDuePoller } from "./due-poller";
 import { GatherWindow } from "./gather-window";
+import { createRevocationRound } from "./revocation-round";
+import { roundByKey } from "./round-keys";
 
 void runService("batcher", () => loadBatcherConfig(), async ({ config, logger }) => {
   const chains = servedChains(config.SERVICE_ENV, config.CHAINS);
@@ -19,18 +21,28 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
   const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db });
 
   const providers = new Map(chains.map((c) => [c.chainId, readProvider(c.rpcUrl, c.chainId)]));
-  const round = createBatchRound({
+  const reads = { batchSize: config.CHAIN_READ_BATCH_SIZE, concurrency: config.CHAIN_READ_CONCURRENCY };
+  const wrote = () => messaging.relay?.wake();
+  const sweepRound = createBatchRound({
     db,
     names: messaging.topology.names,
     providers,
-    settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxSweeps: config.BATCH_MAX_SWEEPS, maxSent: config.BATCH_MAX_SENT, reads: { batchSize: config.CHAIN_READ_BATCH_SIZE, concurrency: config.CHAIN_READ_CONCURRENCY } },
+    settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxSweeps: config.BATCH_MAX_SWEEPS, maxSent: config.BATCH_MAX_SENT, reads },
     logger,
-    wrote: () => messaging.relay?.wake(),
+    wrote,
   });
-  const windows = new GatherWindow({ quietMs: config.BATCH_WINDOW_MS, maxMs: config.BATCH_WINDOW_MAX_MS }, round);
-  const request = (hotWalletId: string, options?: { immediate?: boolean }) => windows.request(hotWalletId, options);
+  const revocationRound = createRevocationRound({
+    db,
+    names: messaging.topology.names,
+    providers,
+    settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxRevocations: config.BATCH_MAX_REVOCATIONS, reads },
+    logger,
+    wrote,
+  });
+  const windows = new GatherWindow({ quietMs: config.BATCH_WINDOW_MS, maxMs: config.BATCH_WINDOW_MAX_MS }, roundByKey({ sweeps: sweepRound, revocations: revocationRound }));
+  const request = (key: string, options?: { immediate?: boolean }) => windows.request(key, options);
 
-  const consumers = await startBatcherConsumers({ messaging, chainIds, request, prefetch: config.BATCHER_PREFETCH, logger });
+  const consumers = await startBatcherConsumers({ messaging, db, chainIds, request, prefetch: config.BATCHER_PREFETCH, logger });
   const pollers = chainIds.map((chainId) => startDuePoller({ db, chainId, intervalMs: config.POLL_INTERVAL_MS, request, logger }));
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);

@@ -1,15 +1,16 @@
 /**
  * The batcher as it runs (services/batcher/src/main.ts in its own process) against a database of
- * its own, a real RabbitMQ (unique prefix) and anvil: sweeps announced through the outbox as the
- * API writes them, redelivered messages, a batch in flight, the wake after it settles, the poll,
- * and a clean stop.
+ * its own, a real RabbitMQ (unique prefix) and anvil: sweeps and revocations announced through the
+ * outbox as the API writes them, redelivered messages, a batch in flight, the wake after it
+ * settles, the poll, and a clean stop.
  */
+import { randomUUID } from "node:crypto";
 import { environmentChainIds } from "@sweep/chain";
 import { createDb, type Db } from "@sweep/db";
 import { defineTopology, outboxDraft, type Topology } from "@sweep/messaging";
 import { createTestDatabase, startService, startTestChain, type ServiceProcess, type TestChain } from "@sweep/testkit";
 import { Wallet } from "ethers";
-import { activeHotWallet, deleteTopology, insertSweep, storedAuthorization, uniquePrefix, type HotWalletFixture } from "./support";
+import { activeHotWallet, delegateOnChain, deleteTopology, insertRevocation, insertSweep, revocationAuthorization, storedAuthorization, uniquePrefix, type HotWalletFixture } from "./support";
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -65,6 +66,10 @@ describe("batcher service", () => {
   });
 
   const batches = () => db.batch.findMany({ where: { hotWalletId: hotWallet.hotWalletId }, include: { items: { orderBy: { position: "asc" } } }, orderBy: { createdAt: "asc" } });
+  const revocationBatches = async () => {
+    const gasWallet = await db.gasWallet.findUniqueOrThrow({ where: { partnerId: hotWallet.partnerId } });
+    return db.batch.findMany({ where: { gasWalletId: gasWallet.id, purpose: "revocation" }, include: { items: { orderBy: { position: "asc" } } }, orderBy: { createdAt: "asc" } });
+  };
   const deposit = async () => {
     const wallet = Wallet.createRandom();
     await chain.mintUsdt(wallet.address, 10n);
@@ -116,11 +121,46 @@ describe("batcher service", () => {
     await settle(next.id, false);
   });
 
+  it("ends revocations announced by revocation.queued in one revocation batch of the partner's gas wallet", async () => {
+    const deposits = [Wallet.createRandom(), Wallet.createRandom()];
+    for (const d of deposits) await delegateOnChain(chain, d, hotWallet.delegate);
+    const ids = await Promise.all(deposits.map((d) => insertRevocation(db, chain, hotWallet.partnerId, { account: d.address, authorization: revocationAuthorization(d, 1, 97) }, topology.names)));
+
+    const batch = await eventually("a revocation batch", async () => (await revocationBatches())[0]);
+    const inOrder = (await db.revocation.findMany({ where: { id: { in: ids } }, orderBy: { seq: "asc" }, select: { id: true } })).map((r) => r.id);
+    expect(batch).toMatchObject({ purpose: "revocation", status: "open", chainId: 97, hotWalletId: null });
+    expect(batch.items.map((i) => [i.revocationId, i.withAuthorization])).toEqual(inOrder.map((id) => [id, true]));
+    expect(await db.revocation.count({ where: { id: { in: ids }, status: "processing", attempts: 1, batchId: batch.id } })).toBe(2);
+    await eventually("its batch.ready published", async () =>
+      (await db.outboxMessage.count({ where: { type: "batch.ready", payload: { path: ["batchId"], equals: batch.id }, publishedAt: { not: null } } })) === 1 || undefined,
+    );
+  });
+
+  it("acknowledges a revocation.queued whose revocation does not exist", async () => {
+    const unknown = randomUUID();
+    await db.outboxMessage.create({ data: outboxDraft("revocation.queued", { revocationId: unknown, chainId: 97 }, topology.names) });
+    await eventually("its message handled", async () => (service!.output().includes(`"revocationId":"${unknown}"`) ? true : undefined));
+    expect(service!.output()).not.toContain("handler failed");
+  });
+
   it("finds, by its poll, a due sweep whose message was lost", async () => {
     expect(await service!.stop()).toBe(0);
     service = await startService("batcher", { ...env, POLL_INTERVAL_MS: "200" });
     const lost = await insertSweep(db, chain, hotWallet, await deposit());
     const batch = await eventually("a batch by the poll", async () => (await batches()).find((b) => b.items.some((i) => i.sweepId === lost)));
+    expect(batch.items).toHaveLength(1);
+  });
+
+  it("finds, by its poll, a due revocation whose message was lost, once the revocation batch before it was sent", async () => {
+    const [prepared] = await revocationBatches();
+    const deposit = Wallet.createRandom();
+    await delegateOnChain(chain, deposit, hotWallet.delegate);
+    const lost = await insertRevocation(db, chain, hotWallet.partnerId, { account: deposit.address, authorization: revocationAuthorization(deposit, 1, 97) });
+    await pause(1_000);
+    expect(await db.revocation.findUniqueOrThrow({ where: { id: lost } })).toMatchObject({ status: "queued" });
+
+    await db.batch.update({ where: { id: prepared!.id }, data: { status: "sent" } });
+    const batch = await eventually("a revocation batch by the poll", async () => (await revocationBatches()).find((b) => b.items.some((i) => i.revocationId === lost)));
     expect(batch.items).toHaveLength(1);
   });
 

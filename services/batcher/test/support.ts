@@ -1,7 +1,7 @@
 /**
  * Fixtures for the batcher's tests: a hot wallet whose delegate is really deployed on anvil,
  * deposit addresses in the states a sweep meets (token only, holding native coin, delegated),
- * their authorizations, and sweeps inserted as the API inserts them.
+ * their authorizations, and sweeps and revocations inserted as the API inserts them.
  */
 import { randomBytes } from "node:crypto";
 import { factoryAddress } from "@sweep/chain";
@@ -10,7 +10,7 @@ import { contractAt, delegateAddress } from "@sweep/contracts";
 import { toDecimal, type Db, type Prisma } from "@sweep/db";
 import { deleteTopology as deleteTopologyOf, outboxDraft, type QueueNames, type Topology } from "@sweep/messaging";
 import { createTestPartner, type TestChain } from "@sweep/testkit";
-import { Wallet, getAddress, parseEther, type BaseWallet } from "ethers";
+import { Wallet, ZeroAddress, getAddress, parseEther, type BaseWallet } from "ethers";
 
 export const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 export const logger = createLogger("batcher-test", "debug");
@@ -46,7 +46,7 @@ export function storedAuthorization(wallet: BaseWallet, delegate: string, nonce:
   return { chain_id: chainId, address: getAddress(delegate), nonce, y_parity: signature.yParity, r: signature.r, s: signature.s };
 }
 
-/** Delegates the deposit address to `delegate` on chain: a funded stranger sends its authorization. */
+/** Delegates the deposit address to `delegate` on chain (the zero address removes its delegation): a funded stranger sends its authorization. */
 export async function delegateOnChain(chain: TestChain, deposit: BaseWallet, delegate: string): Promise<void> {
   const sponsor = Wallet.createRandom(chain.provider);
   await chain.setBalance(sponsor.address, parseEther("1"));
@@ -85,6 +85,30 @@ export async function insertSweep(db: Db, chain: TestChain, hotWallet: HotWallet
       select: { id: true },
     });
     if (names) await tx.outboxMessage.create({ data: outboxDraft("sweep.queued", { sweepId: row.id, chainId: chain.chainId, hotWalletId: hotWallet.hotWalletId }, names) });
+    return row.id;
+  });
+}
+
+export interface RevocationFixture {
+  account: string;
+  /** as the API stores it; revocationAuthorization makes a valid one */
+  authorization: Prisma.InputJsonValue;
+  nextAttemptAt?: Date;
+}
+
+/** The deposit address's authorization of the zero address, as the API stores a revocation's. */
+export function revocationAuthorization(wallet: BaseWallet, nonce: number, chainId: number): Prisma.InputJsonObject {
+  return storedAuthorization(wallet, ZeroAddress, nonce, chainId);
+}
+
+/** Inserts a queued revocation, with its revocation.queued outbox message when `names` is given (as POST /v1/revocations does). */
+export async function insertRevocation(db: Db, chain: TestChain, partnerId: string, revocation: RevocationFixture, names?: QueueNames): Promise<string> {
+  return db.$transaction(async (tx) => {
+    const row = await tx.revocation.create({
+      data: { partnerId, chainId: chain.chainId, account: revocation.account, authorization: revocation.authorization, nextAttemptAt: revocation.nextAttemptAt },
+      select: { id: true },
+    });
+    if (names) await tx.outboxMessage.create({ data: outboxDraft("revocation.queued", { revocationId: row.id, chainId: chain.chainId }, names) });
     return row.id;
   });
 }

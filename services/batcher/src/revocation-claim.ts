@@ -1,0 +1,97 @@
+import type { Db, Tx } from "@sweep/db";
+import { recordEvent } from "@sweep/lifecycle";
+import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import { accountKey } from "./batch-plan";
+import type { AccountState } from "./pre-send-checks";
+import { planRevocations, type RevocationPlan } from "./revocation-plan";
+import { revocationBatchOpen, selectDueRevocations } from "./revocation-work";
+import { revocationAuthorizationNonce } from "./stored-authorization";
+
+export interface RevocationClaimRequest {
+  partnerId: string;
+  chainId: number;
+  /** the accounts as read just before, by accountKey; revocations it does not cover wait */
+  accounts: ReadonlyMap<string, AccountState>;
+  gasBudget: bigint;
+  /** queued revocations considered at most */
+  limit: number;
+  /**
+   * Whether revocations whose account was not read may wait for the next batch. When false, the
+   * claim writes nothing and names their accounts (outcome unread), so the caller reads them and
+   * tries again: a revocation that arrived during the reads still joins this batch.
+   */
+  lastPass: boolean;
+}
+
+export type RevocationClaimResult =
+  | { outcome: "in_flight" }
+  | { outcome: "unread"; accounts: string[] }
+  /** batchId null: every revocation was rejected or waits */
+  | { outcome: "planned"; plan: RevocationPlan; batchId: string | null };
+
+/**
+ * One transaction: lock the partner's gas wallet (two batcher replicas never batch its revocations
+ * at once), make sure no revocation batch of it on the chain is being prepared, lock the due
+ * revocations (SKIP LOCKED), decide the checks and the batch, reject what failed for good (guarded
+ * by status queued, with its event), and claim the rest into a Batch, announced by batch.ready.
+ */
+export function claimRevocations(db: Db, names: QueueNames, request: RevocationClaimRequest): Promise<RevocationClaimResult> {
+  return db.$transaction((tx) => claimInTransaction(tx, names, request), { maxWait: 10_000, timeout: 60_000 });
+}
+
+async function claimInTransaction(tx: Tx, names: QueueNames, request: RevocationClaimRequest): Promise<RevocationClaimResult> {
+  const { partnerId, chainId } = request;
+  const gasWalletId = await lockGasWallet(tx, partnerId);
+  if (gasWalletId === undefined) throw new Error(`partner ${partnerId} has no gas wallet`);
+  if (await revocationBatchOpen(tx, gasWalletId, chainId)) return { outcome: "in_flight" };
+
+  const locked = await selectDueRevocations(tx, partnerId, chainId, new Date(), request.limit, "lock");
+  const rows = await tx.revocation.findMany({ where: { id: { in: locked.map((r) => r.id) } }, orderBy: { seq: "asc" }, select: { id: true, account: true, authorization: true } });
+  const unread = rows.filter((r) => !request.accounts.has(accountKey(r.account)));
+  if (unread.length > 0 && !request.lastPass) return { outcome: "unread", accounts: [...new Set(unread.map((r) => r.account))] };
+
+  const plan = planRevocations({
+    revocations: rows.map((r) => ({ id: r.id, account: r.account, authorizationNonce: revocationAuthorizationNonce(r.authorization, chainId) })),
+    accounts: request.accounts,
+    gasBudget: request.gasBudget,
+  });
+
+  for (const { revocationId, reason } of plan.rejections) {
+    const rejected = await tx.revocation.updateMany({ where: { id: revocationId, status: "queued" }, data: { status: "rejected", reason, nextAttemptAt: null } });
+    if (rejected.count === 1) await recordEvent(tx, names, { partnerId, type: "revocation.rejected", subjectId: revocationId });
+  }
+
+  let batchId: string | null = null;
+  if (plan.items.length > 0) {
+    const batch = await tx.batch.create({
+      data: {
+        chainId,
+        gasWalletId,
+        purpose: "revocation",
+        status: "open",
+        items: { createMany: { data: plan.items.map((revocationId, position) => ({ position, revocationId, withAuthorization: true })) } },
+      },
+      select: { id: true },
+    });
+    batchId = batch.id;
+    const claimed = await tx.revocation.updateMany({
+      where: { id: { in: plan.items }, status: "queued" },
+      data: { status: "processing", batchId, attempts: { increment: 1 }, reason: null },
+    });
+    // The rows are locked by this transaction: anything else is a bug, not a race.
+    if (claimed.count !== plan.items.length) throw new Error(`claimed ${claimed.count} of ${plan.items.length} revocations`);
+    await tx.outboxMessage.create({ data: outboxDraft("batch.ready", { batchId, chainId }, names) });
+  }
+  return { outcome: "planned", plan, batchId };
+}
+
+/**
+ * Locks the partner's gas wallet row until the transaction ends, so that two batchers never claim
+ * its revocations at once (on any chain: a claim is short). FOR NO KEY UPDATE rather than FOR
+ * UPDATE: the batches and transactions others insert for this gas wallet take the key-share lock
+ * of their foreign key, and must not wait for a revocation claim.
+ */
+export async function lockGasWallet(tx: Tx, partnerId: string): Promise<string | undefined> {
+  const [gasWallet] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM gas_wallets WHERE partner_id = ${partnerId}::uuid FOR NO KEY UPDATE`;
+  return gasWallet?.id;
+}
