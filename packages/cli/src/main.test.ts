@@ -35,6 +35,17 @@ describe("sweepctl as a process", () => {
     expect(stderr.trim().split("\n")).toHaveLength(1);
   });
 
+  it("charges a partner and prints the ledger entry as JSON; refuses a float amount with exit code 1", async () => {
+    const created = JSON.parse((await sweepctl("partner", "create", "--name", "CLI ledger", "--json")).stdout) as { partner_id: string };
+    const charge = await sweepctl("ledger", "charge", created.partner_id, "--chain", "11155111", "--amount", "2500", "--note", "setup fee", "--json");
+    expect(charge.code).toBe(0);
+    expect(JSON.parse(charge.stdout)).toMatchObject({ partner_id: created.partner_id, chain_id: 11155111, kind: "fee_charge", amount: "-2500", note: "setup fee", tx_hash: null, sweep_id: null });
+
+    const float = await sweepctl("ledger", "credit", created.partner_id, "--chain", "11155111", "--amount", "1.5", "--note", "refund");
+    expect(float).toMatchObject({ code: 1, stdout: "" });
+    expect(float.stderr).toMatch(/^sweepctl: --amount takes a positive whole number of wei/);
+  });
+
   it("answers a malformed command line with exit code 2", async () => {
     const { code, stderr } = await sweepctl("partner", "disable");
     expect(code).toBe(2);

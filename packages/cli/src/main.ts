@@ -8,11 +8,13 @@ import { openContext, type CommandContext } from "./context";
 import { showDevnetInfo, resetDevnetCommand } from "./devnet-commands";
 import { listDeadLetterQueues, purgeDeadLetters, replayDeadLetters, showDeadLetters } from "./dlq-commands";
 import { createKey, revokeKey } from "./key-commands";
+import { bookAdjustment, type Adjustment, type AdjustmentOptions } from "./ledger-commands";
 import { consoleOutput } from "./output";
 import { createPartner, setPartnerEnabled } from "./partner-commands";
+import { measureTariff } from "./tariff-commands";
 
 const program = new Command("sweepctl")
-  .description("operate the sweep service: partners, API keys, the local devnet, dead letters")
+  .description("operate the sweep service: partners, API keys, ledgers, tariffs, the local devnet, dead letters")
   .option("--json", "print machine-readable JSON on stdout")
   .exitOverride();
 
@@ -40,6 +42,26 @@ key
   .command("revoke <key>")
   .description("revoke an API key, given as the key itself or its id")
   .action((keyOrId: string) => run((ctx) => revokeKey(ctx, keyOrId)));
+
+const ledger = program.command("ledger").description("partners' ledgers: charges and credits under their agreements");
+for (const [adjustment, description] of [
+  ["charge", "charge the partner: a fee_charge entry that adds WEI to its fees due"],
+  ["credit", "credit the partner: a fee_credit entry that takes WEI from its fees due"],
+] as Array<[Adjustment, string]>) {
+  ledger
+    .command(`${adjustment} <partner-id>`)
+    .description(description)
+    .requiredOption("--chain <chain-id>", "a chain of the partner's environment")
+    .requiredOption("--amount <wei>", "a positive whole number of wei")
+    .requiredOption("--note <text>", "why, for the partner's ledger")
+    .action((id: string, options: AdjustmentOptions) => run((ctx) => bookAdjustment(ctx, adjustment, id, options)));
+}
+
+const tariff = program.command("tariff").description("the fee tariff's classic benchmarks");
+tariff
+  .command("measure")
+  .description("measure the classic sweep of each testnet chain's tokens on fresh local chains; prints the figures and their configuration")
+  .action(() => run((ctx) => measureTariff(ctx)));
 
 const devnet = program.command("devnet").description("the local chains of `pnpm start`");
 devnet
