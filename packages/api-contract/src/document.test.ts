@@ -6,8 +6,12 @@ describe("the OpenAPI document", () => {
     const doc = parse(openApiYaml());
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1");
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/healthz", "/v1/openapi.yaml", "/v1/hot-wallets", "/v1/sweeps", "/v1/sweeps/{id}"]));
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["HotWallet", "HotWalletList", "Sweep", "SweepList", "SweepRequest", "Authorization", "Error"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/healthz", "/v1/openapi.yaml", "/v1/balance", "/v1/tariff", "/v1/settings", "/v1/ledger", "/v1/usage", "/v1/hot-wallets", "/v1/sweeps", "/v1/sweeps/{id}"]),
+    );
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(["HotWallet", "HotWalletList", "Sweep", "SweepList", "SweepRequest", "Authorization", "Error", "Balance", "ChainTariff", "Tariff", "Settings", "SettingsPatch", "LedgerEntry", "LedgerKind", "LedgerList", "UsageDay", "Usage"]),
+    );
     expect(doc.paths["/healthz"].get.responses["204"]).toBeDefined();
   });
 });
@@ -17,5 +21,32 @@ describe("the scalar components", () => {
     const doc = parse(openApiYaml());
     expect(doc.components.schemas.Address.description).toMatch(/^0x-hex address/);
     expect(doc.components.schemas.Amount.description).toMatch(/^an integer in the smallest unit/);
+  });
+});
+
+describe("the money endpoints", () => {
+  const doc = parse(openApiYaml());
+
+  it("document every nullable field of a ledger entry as required", () => {
+    const entry = doc.components.schemas.LedgerEntry;
+    expect(entry.required).toEqual(["id", "chain_id", "kind", "amount", "tx_hash", "sweep_id", "note", "created_at"]);
+    expect(entry.properties.tx_hash.type).toEqual(["string", "null"]);
+    expect(entry.properties.kind).toEqual({ $ref: "#/components/schemas/LedgerKind" });
+  });
+
+  it("document balance and available as optional, the fee figures as required", () => {
+    const line = doc.components.schemas.Balance.properties.chains.items;
+    expect(line.required).toEqual(["chain_id", "name", "native", "fees_accrued", "fees_withdrawn", "fees_due"]);
+  });
+
+  it("document the queries of the ledger and of usage with their ranges", () => {
+    const parameters = (path: string) => Object.fromEntries((doc.paths[path].get.parameters as Array<{ name: string; schema: object }>).map((p) => [p.name, p.schema]));
+    expect(Object.keys(parameters("/v1/ledger"))).toEqual(["limit", "cursor", "chain_id", "kind"]);
+    expect(parameters("/v1/usage")).toEqual({ days: expect.objectContaining({ type: "integer", minimum: 1, maximum: 90, default: 30 }), chain_id: expect.objectContaining({ type: "integer" }) });
+  });
+
+  it("document PATCH /v1/settings with a body that refuses unknown fields", () => {
+    expect(doc.components.schemas.SettingsPatch.additionalProperties).toBe(false);
+    expect(Object.keys(doc.paths["/v1/settings"])).toEqual(["get", "patch"]);
   });
 });

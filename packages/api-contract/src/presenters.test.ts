@@ -1,5 +1,5 @@
-import { presentHotWallet, presentSweep, type HotWalletRow, type SweepRow } from "./presenters";
-import { HotWallet, Sweep } from "./responses";
+import { presentChainBalance, presentChainTariff, presentHotWallet, presentLedgerEntry, presentSettings, presentSweep, type HotWalletRow, type LedgerEntryRow, type SweepRow } from "./presenters";
+import { Balance, ChainTariff, HotWallet, LedgerEntry, Settings, Sweep } from "./responses";
 
 /** Prisma's Decimal prints large values with exponents; toFixed does not. */
 const decimal = (digits: string) => ({ toFixed: (dp: number) => (dp === 0 ? digits : `${digits}.${"0".repeat(dp)}`), toString: () => "1e+77" });
@@ -119,5 +119,80 @@ describe("presentHotWallet", () => {
     expect(presentHotWallet({ ...row, status: "failed", error: "insufficient_gas_balance" })).toMatchObject({ status: "failed", error: "insufficient_gas_balance" });
     expect(presentHotWallet({ ...row, status: "active", error: "stale", txHash: "0xabc" })).toEqual(expect.not.objectContaining({ error: expect.anything() }));
     expect(presentHotWallet({ ...row, status: "active", txHash: "0xabc" })).toMatchObject({ tx_hash: "0xabc" });
+  });
+});
+
+describe("presentLedgerEntry", () => {
+  const fee: LedgerEntryRow = {
+    id: 9_007_199_254_740_991n,
+    chainId: 97,
+    kind: "fee",
+    amount: decimal(`-${big}`),
+    txHash: `0x${"ab".repeat(32)}`,
+    sweepId: queued.id,
+    note: null,
+    createdAt: created,
+  };
+
+  it("gives every field, nullable ones as null, the amount signed and in digits, the id a number", () => {
+    const body = presentLedgerEntry(fee);
+    expect(body).toEqual({ id: 9007199254740991, chain_id: 97, kind: "fee", amount: `-${big}`, tx_hash: fee.txHash, sweep_id: queued.id, note: null, created_at: "2026-11-21T12:00:00.123Z" });
+    expect(LedgerEntry.parse(body)).toEqual(body);
+  });
+
+  it("keeps a top-up's plus sign implicit and its note", () => {
+    const body = presentLedgerEntry({ ...fee, id: 1n, kind: "topup", amount: decimal("5"), txHash: null, sweepId: null, note: "blocks 10-20" });
+    expect(body).toMatchObject({ id: 1, kind: "topup", amount: "5", tx_hash: null, sweep_id: null, note: "blocks 10-20" });
+  });
+});
+
+describe("presentChainTariff", () => {
+  const chain = { chainId: 11155111, name: "Sepolia" };
+
+  it("gives the rates in bps and percent, and the benchmarks as gas integers", () => {
+    const body = presentChainTariff(chain, {
+      rateBps: 7000,
+      nativeMarkupBps: 1250,
+      classicGas: { ETH: { new: 21_000n, existing: 21_000n }, USDT: { new: 50_547n, existing: 33_447n } },
+      extraGas: { delegation: 12_500n, account: 12_500n },
+    });
+    expect(body).toEqual({
+      chain_id: 11155111,
+      name: "Sepolia",
+      rate_bps: 7000,
+      rate: "70",
+      native_markup_bps: 1250,
+      native_markup: "12.5",
+      classic_gas: { ETH: { new: 21000, existing: 21000 }, USDT: { new: 50547, existing: 33447 } },
+      extra_gas: { delegation: 12500, account: 12500 },
+    });
+    expect(ChainTariff.parse(body)).toEqual(body);
+  });
+
+  it("omits classic_gas and extra_gas on a chain without benchmarks", () => {
+    expect(presentChainTariff(chain, { rateBps: 0, nativeMarkupBps: 5 })).toEqual({ chain_id: 11155111, name: "Sepolia", rate_bps: 0, rate: "0", native_markup_bps: 5, native_markup: "0.05" });
+  });
+});
+
+describe("presentChainBalance", () => {
+  const chain = { chainId: 97, name: "BSC Testnet", nativeTicker: "tBNB" };
+  const line = { chain_id: 97, name: "BSC Testnet", native: "tBNB" };
+
+  it.each<[string, { accrued: bigint; withdrawn: bigint; due: bigint }, bigint | null, object]>([
+    ["a balance above the fees due", { accrued: 150n, withdrawn: 50n, due: 100n }, 1_000n, { balance: "1000", fees_accrued: "150", fees_withdrawn: "50", fees_due: "100", available: "900" }],
+    ["a balance below the fees due: nothing available", { accrued: 150n, withdrawn: 0n, due: 150n }, 100n, { balance: "100", fees_accrued: "150", fees_withdrawn: "0", fees_due: "150", available: "0" }],
+    ["credits beyond the fees: nothing accrued, nothing due", { accrued: -50n, withdrawn: 0n, due: 0n }, 7n, { balance: "7", fees_accrued: "0", fees_withdrawn: "0", fees_due: "0", available: "7" }],
+    ["amounts past 2^256, to the wei", { accrued: 2n ** 256n, withdrawn: 1n, due: 2n ** 256n - 1n }, 2n ** 257n, { balance: (2n ** 257n).toString(), fees_accrued: (2n ** 256n).toString(), fees_withdrawn: "1", fees_due: (2n ** 256n - 1n).toString(), available: (2n ** 256n + 1n).toString() }],
+    ["a node that did not answer: no balance, no available, the error", { accrued: 5n, withdrawn: 0n, due: 5n }, null, { fees_accrued: "5", fees_withdrawn: "0", fees_due: "5", error: "chain_unavailable" }],
+  ])("%s", (_what, fees, balance, expected) => {
+    const body = presentChainBalance(chain, fees, balance);
+    expect(body).toEqual({ ...line, ...expected });
+    expect(Balance.parse({ gas_wallet: "0x52908400098527886E0F7030069857D2E4169EE7", chains: [body] }).chains[0]).toEqual(body);
+  });
+});
+
+describe("presentSettings", () => {
+  it.each([true, false])("gives keep_one_unit %s", (keepOneUnit) => {
+    expect(Settings.parse(presentSettings({ keepOneUnit }))).toEqual({ keep_one_unit: keepOneUnit });
   });
 });

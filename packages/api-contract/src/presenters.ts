@@ -1,4 +1,6 @@
-import type { HotWallet, Revocation, Sweep } from "./responses";
+import { bpsToPercent } from "./percent";
+import type { ChainBalance, ChainTariff, HotWallet, LedgerEntry, Revocation, Settings, Sweep } from "./responses";
+import type { ledgerKinds } from "./scalars";
 
 /**
  * Database rows to API JSON, for the gateway and the webhook dispatcher alike. The row types are
@@ -62,6 +64,39 @@ export interface RevocationRow {
   gasCost: WholeDecimal | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export interface LedgerEntryRow {
+  id: bigint;
+  chainId: number;
+  kind: (typeof ledgerKinds)[number];
+  amount: WholeDecimal;
+  txHash: string | null;
+  sweepId: string | null;
+  note: string | null;
+  createdAt: Date;
+}
+
+/** What a chain is called, as the registry names it. */
+export interface ChainNames {
+  chainId: number;
+  name: string;
+  nativeTicker: string;
+}
+
+/** A chain's tariff as the fees are computed with it (a partner's agreement applied). */
+export interface TariffFigures {
+  rateBps: number;
+  nativeMarkupBps: number;
+  classicGas?: Record<string, { new: bigint; existing: bigint }>;
+  extraGas?: { delegation: bigint; account: bigint };
+}
+
+/** The fee reserve of a gas wallet on a chain, from the ledger (accrued is below zero when credits exceed the fees). */
+export interface FeeFigures {
+  accrued: bigint;
+  withdrawn: bigint;
+  due: bigint;
 }
 
 const digits = (value: WholeDecimal) => value.toFixed(0);
@@ -133,4 +168,58 @@ export function presentRevocation(row: RevocationRow): Revocation {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   });
+}
+
+/** Every field is present: the spec's LedgerEntry has its nullable fields required. */
+export function presentLedgerEntry(row: LedgerEntryRow): LedgerEntry {
+  return {
+    id: Number(row.id),
+    chain_id: row.chainId,
+    kind: row.kind,
+    amount: digits(row.amount),
+    tx_hash: row.txHash,
+    sweep_id: row.sweepId,
+    note: row.note,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** Each gas figure of an object as a JSON integer. */
+const gasNumbers = <T extends Record<string, bigint>>(figures: T) => Object.fromEntries(Object.entries(figures).map(([key, gas]) => [key, gasNumber(gas)])) as { [K in keyof T]: number };
+
+export function presentChainTariff(chain: Pick<ChainNames, "chainId" | "name">, tariff: TariffFigures): ChainTariff {
+  return present<ChainTariff>({
+    chain_id: chain.chainId,
+    name: chain.name,
+    rate_bps: tariff.rateBps,
+    rate: bpsToPercent(tariff.rateBps),
+    native_markup_bps: tariff.nativeMarkupBps,
+    native_markup: bpsToPercent(tariff.nativeMarkupBps),
+    classic_gas: tariff.classicGas && Object.fromEntries(Object.entries(tariff.classicGas).map(([ticker, gas]) => [ticker, gasNumbers(gas)])),
+    extra_gas: tariff.extraGas && gasNumbers(tariff.extraGas),
+  });
+}
+
+const notBelowZero = (value: bigint) => (value > 0n ? value : 0n);
+
+/**
+ * A chain's line of GET /v1/balance; `balance` null when the node did not answer. fees_accrued is
+ * an Amount: credits beyond the fees show as 0 accrued, as they leave nothing due.
+ */
+export function presentChainBalance(chain: ChainNames, fees: FeeFigures, balance: bigint | null): ChainBalance {
+  return present<ChainBalance>({
+    chain_id: chain.chainId,
+    name: chain.name,
+    native: chain.nativeTicker,
+    balance: balance?.toString(),
+    fees_accrued: notBelowZero(fees.accrued).toString(),
+    fees_withdrawn: fees.withdrawn.toString(),
+    fees_due: fees.due.toString(),
+    available: balance === null ? undefined : notBelowZero(balance - fees.due).toString(),
+    error: balance === null ? "chain_unavailable" : undefined,
+  });
+}
+
+export function presentSettings(row: { keepOneUnit: boolean }): Settings {
+  return { keep_one_unit: row.keepOneUnit };
 }

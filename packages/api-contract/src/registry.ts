@@ -1,11 +1,11 @@
 import { OpenAPIRegistry, type RouteConfig } from "@asteasolutions/zod-to-openapi";
-import { Address, Amount, ChainId, ErrorBody, Gas, NextCursor, SignedAmount } from "./scalars";
+import { Address, Amount, ChainId, ErrorBody, Gas, LedgerKind, NextCursor, SignedAmount } from "./scalars";
 
 /** Every endpoint registers itself here; the document is generated from it, never written by hand. */
 export const registry = new OpenAPIRegistry();
 
 // The scalars first: a field that adds its own description to one must not become the component.
-for (const [name, schema] of Object.entries({ Address, Amount, SignedAmount, ChainID: ChainId, Gas, NextCursor })) registry.register(name, schema);
+for (const [name, schema] of Object.entries({ Address, Amount, SignedAmount, ChainID: ChainId, Gas, NextCursor, LedgerKind })) registry.register(name, schema);
 
 registry.registerComponent("securitySchemes", "bearer", {
   type: "http",

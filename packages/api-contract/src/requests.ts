@@ -1,4 +1,4 @@
-import { Address, ChainId, NonZeroAddress, PositiveAmount } from "./scalars";
+import { Address, ChainId, LedgerKind, NonZeroAddress, PositiveAmount } from "./scalars";
 import { z } from "./zod";
 
 /** Request bodies and queries. Unknown fields are refused (strict objects): the spec's invalid_json. */
@@ -134,3 +134,35 @@ export const RevocationListQuery = z.strictObject({
 });
 
 export type RevocationListQuery = z.infer<typeof RevocationListQuery>;
+
+export const LedgerListQuery = z.strictObject({
+  limit: PageLimit,
+  cursor: PageCursor,
+  chain_id: QueryChainId,
+  kind: LedgerKind.optional(),
+});
+
+export type LedgerListQuery = z.infer<typeof LedgerListQuery>;
+
+const usageDaysRule = "must be an integer from 1 to 90";
+
+export const UsageQuery = z.strictObject({
+  days: z
+    .string()
+    .regex(/^[0-9]{1,3}$/, { error: usageDaysRule, abort: true })
+    .transform(Number)
+    .pipe(z.number().min(1, { error: usageDaysRule }).max(90, { error: usageDaysRule }))
+    .optional()
+    .openapi({ type: "integer", minimum: 1, maximum: 90, default: 30, description: "how many days to return, today included" }),
+  chain_id: QueryChainId.openapi({ description: "only this chain; every chain of the environment when omitted" }),
+});
+
+export type UsageQuery = z.infer<typeof UsageQuery>;
+
+export const SettingsPatch = z
+  .strictObject({
+    keep_one_unit: z.boolean().optional().openapi({ description: "token sweeps leave 1 smallest unit on the deposit address; a sweep request can override it" }),
+  })
+  .openapi("SettingsPatch", { description: "the settings to change; those not sent keep their values" });
+
+export type SettingsPatch = z.infer<typeof SettingsPatch>;

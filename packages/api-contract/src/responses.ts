@@ -1,5 +1,5 @@
 import { revocationStatuses, sweepStatuses } from "./requests";
-import { Address, Amount, ChainId, DateTime, Gas, NextCursor } from "./scalars";
+import { Address, Amount, ChainId, DateOnly, DateTime, Gas, LedgerKind, NextCursor, SignedAmount } from "./scalars";
 import { z } from "./zod";
 
 /** Response bodies: optional fields are omitted when they have no value. */
@@ -85,3 +85,112 @@ export type Revocation = z.infer<typeof Revocation>;
 export const RevocationList = z.object({ items: z.array(Revocation), next_cursor: NextCursor }).openapi("RevocationList");
 
 export type RevocationList = z.infer<typeof RevocationList>;
+
+export const Balance = z
+  .object({
+    gas_wallet: Address.openapi({ description: "the account's gas wallet, the same on every chain" }),
+    chains: z
+      .array(
+        z.object({
+          chain_id: ChainId,
+          name: z.string().openapi({ description: "chain name" }),
+          native: z.string().openapi({ description: "ticker of the native coin" }),
+          balance: Amount.optional().openapi({ description: "wei, read from the chain's node; absent when `error` is set" }),
+          fees_accrued: Amount.openapi({ description: "all fees and charges accrued minus credits, wei; 0 when credits exceed them" }),
+          fees_withdrawn: Amount.openapi({ description: "fees withdrawn so far with the gas of their withdrawals, wei" }),
+          fees_due: Amount.openapi({ description: "accrued and not yet withdrawn; kept on the gas wallet in reserve, not spent on gas" }),
+          available: Amount.optional().openapi({ description: "balance minus fees_due, not below zero; absent when `error` is set" }),
+          error: z.string().optional().openapi({ description: "only value: chain_unavailable (the chain's node did not answer, so no balance)" }),
+        }),
+      )
+      .openapi({ description: "one per chain of the environment" }),
+  })
+  .openapi("Balance");
+
+export type Balance = z.infer<typeof Balance>;
+export type ChainBalance = Balance["chains"][number];
+
+export const ChainTariff = z
+  .object({
+    chain_id: ChainId,
+    name: z.string().openapi({ description: "chain name" }),
+    rate_bps: z.number().int().openapi({ description: "X for token sweeps in basis points (7000 = 70%); 0 means no fee" }),
+    rate: z.string().openapi({ description: "rate_bps in percent", example: "70" }),
+    native_markup_bps: z.number().int().openapi({ description: "markup on gas for native coin sweeps, basis points" }),
+    native_markup: z.string().openapi({ description: "native_markup_bps in percent", example: "10" }),
+    classic_gas: z
+      .record(
+        z.string(),
+        z.object({
+          new: Gas.openapi({ description: "gas for an address without an account on the chain, which the top-up creates (tokens only)" }),
+          existing: Gas.openapi({ description: "gas for an address with an account" }),
+        }),
+      )
+      .optional()
+      .openapi({ description: "benchmark per asset, keyed by the token ticker or native coin ticker; absent on a chain without benchmarks" }),
+    extra_gas: z
+      .object({
+        delegation: Gas.openapi({ description: "setting the address's delegate by its authorization" }),
+        account: Gas.openapi({ description: "creating the account too, for an address that held only tokens" }),
+      })
+      .optional()
+      .openapi({ description: "batch gas a first sweep of an address bears on top of a repeat one; absent on a chain without benchmarks" }),
+  })
+  .openapi("ChainTariff", {
+    description:
+      "Token sweep fee = max(0; X × classic benchmark − gas of the sweep), X = rate_bps. Native coin sweep fee = markup on the sweep's gas, never more than the sweep saves against a plain 21,000-gas transfer. Counted in gas at the batch's gas price.",
+  });
+
+export type ChainTariff = z.infer<typeof ChainTariff>;
+
+export const Tariff = z.object({ chains: z.array(ChainTariff) }).openapi("Tariff");
+
+export type Tariff = z.infer<typeof Tariff>;
+
+export const Settings = z
+  .object({
+    keep_one_unit: z.boolean().openapi({ description: "token sweeps leave 1 smallest unit on the deposit address (makes the user's next deposit cheaper); a sweep request can override it; off by default" }),
+  })
+  .openapi("Settings");
+
+export type Settings = z.infer<typeof Settings>;
+
+export const LedgerEntry = z
+  .object({
+    id: z.number().int().openapi({ format: "int64" }),
+    chain_id: ChainId,
+    kind: LedgerKind,
+    amount: SignedAmount.openapi({ description: "wei with a sign: plus for topup and fee_credit, minus for gas, fees, charges, withdrawals" }),
+    tx_hash: z.string().nullable().openapi({ description: "null for top-ups, charges and credits" }),
+    sweep_id: z.uuid().nullable().openapi({ description: "the sweep a fee is for; null for other kinds" }),
+    note: z.string().nullable().openapi({ description: "note on charges and credits; for top-ups, the blocks the reconciliation covered" }),
+    created_at: DateTime,
+  })
+  .openapi("LedgerEntry");
+
+export type LedgerEntry = z.infer<typeof LedgerEntry>;
+
+export const LedgerList = z.object({ items: z.array(LedgerEntry), next_cursor: NextCursor }).openapi("LedgerList");
+
+export type LedgerList = z.infer<typeof LedgerList>;
+
+const count = (description: string) => z.number().int().min(0).openapi({ description });
+
+export const UsageDay = z
+  .object({
+    date: DateOnly.openapi({ description: "the UTC day" }),
+    chain_id: ChainId,
+    sweeps_done: count("sweeps created that day that ended swept"),
+    sweeps_failed: count("created that day, ended failed (reverted on chain or attempts ran out)"),
+    sweeps_rejected: count("created that day, ended rejected (never sent; a check kept failing)"),
+    revocations_done: count("created that day, ended revoked"),
+    gas_spent: Amount.openapi({ description: "gas of the gas wallet's transactions that day, wei, fee withdrawals aside" }),
+    fees: SignedAmount.openapi({ description: "fees and charges accrued that day minus credits, wei; below zero when credits exceed them" }),
+  })
+  .openapi("UsageDay", { description: "one chain, one UTC day" });
+
+export type UsageDay = z.infer<typeof UsageDay>;
+
+export const Usage = z.object({ days: z.array(UsageDay).openapi({ description: "oldest first; one row per day and chain" }) }).openapi("Usage");
+
+export type Usage = z.infer<typeof Usage>;

@@ -48,6 +48,15 @@ export const NextCursor = z.string().nullable().openapi("NextCursor", { descript
 
 export const DateTime = z.string().openapi({ format: "date-time", example: "2026-11-21T12:00:00.000Z" });
 
+export const DateOnly = z.string().openapi({ format: "date", description: "a UTC day, YYYY-MM-DD", example: "2026-11-21" });
+
+export const ledgerKinds = ["gas", "fee", "fee_charge", "fee_credit", "withdrawal", "topup"] as const;
+
+export const LedgerKind = z.enum(ledgerKinds, { error: `must be one of ${ledgerKinds.join(", ")}` }).openapi("LedgerKind", {
+  description:
+    "gas: gas of a transaction of the gas wallet; fee: the fee for a sweep; fee_charge: a charge under the partner's agreement; fee_credit: a credit under the agreement that reduces fees due; withdrawal: fees withdrawn from the gas wallet, with the withdrawal's gas; topup: a top-up of the gas wallet found by balance reconciliation",
+});
+
 export const ErrorBody = z
   .object({
     error: z.object({

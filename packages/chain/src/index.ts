@@ -1,5 +1,6 @@
 export * from "./devnet-addresses";
 export * from "./key-encryption";
+export * from "./partner-tariff";
 export * from "./provider";
 export * from "./registry";
 export * from "./signer";

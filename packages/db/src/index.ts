@@ -3,4 +3,5 @@ export type * from "@prisma/client";
 export * from "./client";
 export * from "./database";
 export * from "./decimal";
+export * from "./fee-reserve";
 export * from "./outbox";

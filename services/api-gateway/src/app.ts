@@ -7,13 +7,19 @@ import type Redis from "ioredis";
 import type { Pool } from "pg";
 import { ApiKeyLookup } from "./auth/api-key-lookup";
 import { authenticate } from "./auth/authenticate";
+import type { BalanceNode } from "./balance/node-balance";
+import { balanceRoutes } from "./balance/routes";
 import type { GatewayChain } from "./chains";
 import { hotWalletRoutes } from "./hot-wallets/routes";
 import { errorHandler, notFound } from "./http/errors";
 import { jsonBody } from "./http/json-body";
+import { ledgerRoutes } from "./ledger/routes";
 import { revocationRoutes } from "./revocations/routes";
+import { settingsRoutes } from "./settings/routes";
 import { HotWalletDirectory } from "./sweeps/hot-wallet-directory";
 import { sweepRoutes } from "./sweeps/routes";
+import { tariffRoutes } from "./tariff/routes";
+import { usageRoutes } from "./usage/routes";
 
 export interface AppDeps {
   logger: Logger;
@@ -23,6 +29,10 @@ export interface AppDeps {
   redis: Redis;
   environment: Environment;
   chains: readonly GatewayChain[];
+  /** each chain's node, read by GET /v1/balance only */
+  nodes: ReadonlyMap<number, BalanceNode>;
+  /** GET /v1/balance: a node slower than this shows chain_unavailable */
+  balanceRpcTimeoutMs: number;
   /** messaging's topology names, so outbox rows follow AMQP_PREFIX */
   names: QueueNames;
   apiKeyCacheTtlSeconds: number;
@@ -51,6 +61,11 @@ export function createApp(deps: AppDeps): express.Express {
 
   const chains = new Map(deps.chains.map((chain) => [chain.chainId, chain]));
   const onOutbox = deps.onOutbox ?? (() => {});
+  app.use(balanceRoutes({ db: deps.db, chains, nodes: deps.nodes, rpcTimeoutMs: deps.balanceRpcTimeoutMs, logger: deps.logger }));
+  app.use(tariffRoutes({ db: deps.db, chains }));
+  app.use(settingsRoutes({ db: deps.db }));
+  app.use(ledgerRoutes({ db: deps.db, chains }));
+  app.use(usageRoutes({ db: deps.db, chains }));
   app.use(hotWalletRoutes({ db: deps.db, names: deps.names, chains, onOutbox }));
   app.use(sweepRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, hotWallets: new HotWalletDirectory(deps.db), onOutbox }));
   app.use(revocationRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, onOutbox }));

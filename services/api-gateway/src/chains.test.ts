@@ -33,6 +33,13 @@ describe("the gateway's chains", () => {
     expect(gatewayChains("mainnet", {}).map((c) => c.chainId)).toEqual([1, 56]);
   });
 
+  it("carry their names and the configured tariff, rates overridable per chain", () => {
+    const [sepolia, bsc] = gatewayChains("testnet", { RATE_BPS_97: "5000", NATIVE_MARKUP_BPS_97: "0" });
+    expect(sepolia).toMatchObject({ name: "Sepolia", tariff: { chainId: 11155111, rateBps: 7000, nativeMarkupBps: 1000 } });
+    expect(bsc).toMatchObject({ name: "BSC Testnet", tariff: { chainId: 97, rateBps: 5000, nativeMarkupBps: 0 } });
+    expect(Object.keys(bsc!.tariff.classicGas ?? {}).sort()).toEqual(["USDT", "tBNB"]);
+  });
+
   it("checksums an address given in any case", () => {
     expect(checksumAddress(USDT.toLowerCase())).toBe(USDT);
     expect(checksumAddress("0xDAC17F958D2EE523A2206206994597C13D831EC7")).toBe(USDT);

@@ -1,21 +1,28 @@
-import { chainRegistry, devnetTokenAddress, factoryAddress, type TokenListing } from "@sweep/chain";
+import { chainRegistry, configuredTariffs, devnetTokenAddress, factoryAddress, type ChainTariff, type TokenListing } from "@sweep/chain";
 import type { Environment } from "@sweep/common";
 import { getAddress } from "ethers";
 
-/** What the API knows of a chain of its environment: listed tokens and the delegate factory. No node is ever asked. */
+/** What the API knows of a chain of its environment: names, listed tokens, the delegate factory and the configured tariff. No node is ever asked. */
 export interface GatewayChain {
   chainId: number;
+  name: string;
   nativeTicker: string;
   tokens: TokenListing[];
   factory: string;
+  /** before a partner's agreement */
+  tariff: ChainTariff;
 }
 
 export function gatewayChains(environment: Environment, env: NodeJS.ProcessEnv = process.env): GatewayChain[] {
-  return chainRegistry(environment, devnetTokenAddress, env).map((chain) => ({
+  const registry = chainRegistry(environment, devnetTokenAddress, env);
+  const tariffs = configuredTariffs(registry, env);
+  return registry.map((chain, index) => ({
     chainId: chain.chainId,
+    name: chain.name,
     nativeTicker: chain.nativeTicker,
     tokens: chain.tokens.map((token) => ({ ...token, address: getAddress(token.address) })),
     factory: factoryAddress(chain.chainId, env),
+    tariff: tariffs[index]!,
   }));
 }
 

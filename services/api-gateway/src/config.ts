@@ -13,6 +13,8 @@ export const gatewayEnv = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(5),
   /** Postgres connections of the POST /v1/sweeps insert */
   SWEEP_INSERT_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /** GET /v1/balance: a chain whose node takes longer for the balance shows chain_unavailable */
+  BALANCE_RPC_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(3_000),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayEnv>;

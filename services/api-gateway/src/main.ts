@@ -1,5 +1,5 @@
 import { closeServer, listen, runService } from "@sweep/common";
-import { environmentChainIds } from "@sweep/chain";
+import { environmentChainIds, servedChains } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import Redis from "ioredis";
@@ -10,6 +10,8 @@ import { loadGatewayConfig } from "./config";
 
 void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logger }) => {
   const chains = gatewayChains(config.SERVICE_ENV);
+  // Nodes only for GET /v1/balance: nothing else in the API asks a chain.
+  const nodes = servedChains(config.SERVICE_ENV, undefined);
 
   const db = createDb(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   await db.$queryRaw`SELECT 1`;
@@ -29,6 +31,8 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     redis,
     environment: config.SERVICE_ENV,
     chains,
+    nodes: new Map(nodes.map((node) => [node.chainId, node.provider])),
+    balanceRpcTimeoutMs: config.BALANCE_RPC_TIMEOUT_MS,
     names: messaging.topology.names,
     apiKeyCacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
     publicUrl: config.PUBLIC_URL,
@@ -38,6 +42,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
   logger.info("listening", { url: `http://${config.HOST}:${config.PORT}` });
 
   return [
+    { name: "chain providers", close: () => nodes.forEach((node) => node.provider.destroy()) },
     { name: "database", close: () => db.$disconnect() },
     { name: "database pool", close: () => pool.end() },
     { name: "redis", close: () => redis.quit() },

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import { servedChains } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { delegateAddress } from "@sweep/contracts";
 import { createDb, type Db } from "@sweep/db";
@@ -25,14 +27,37 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startTestGateway(options: { onOutbox?: () => void } = {}): Promise<TestGateway> {
+export interface TestGatewayOptions {
+  onOutbox?: () => void;
+  /** the gateway's environment variables, e.g. a test chain's RPC_URL_<chain_id>; a chain without one has a node that refuses connections */
+  env?: Record<string, string>;
+  balanceRpcTimeoutMs?: number;
+}
+
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const db = createDb(process.env.DATABASE_URL!, { poolSize: 10 });
   const pool = new Pool({ connectionString: process.env.DATABASE_URL!, max: 10 });
   const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   const names = queueNames(`gw-test-${randomBytes(4).toString("hex")}`);
-  const chains = gatewayChains("testnet", {});
-  const app = createApp({ logger: createLogger("api-gateway-test", "error"), db, pool, redis, environment: "testnet", chains, names, apiKeyCacheTtlSeconds: 30, onOutbox: options.onOutbox });
+  const env = options.env ?? {};
+  const chains = gatewayChains("testnet", env);
+  // Never a developer's running devnet: a chain the test does not point anywhere gets a dead port.
+  const deadNode = await closedPortUrl();
+  const nodes = servedChains("testnet", undefined, { ...Object.fromEntries(chains.map((c) => [`RPC_URL_${c.chainId}`, deadNode])), ...env });
+  const app = createApp({
+    logger: createLogger("api-gateway-test", "error"),
+    db,
+    pool,
+    redis,
+    environment: "testnet",
+    chains,
+    nodes: new Map(nodes.map((node) => [node.chainId, node.provider])),
+    balanceRpcTimeoutMs: options.balanceRpcTimeoutMs ?? 3_000,
+    names,
+    apiKeyCacheTtlSeconds: 30,
+    onOutbox: options.onOutbox,
+  });
   return {
     app,
     db,
@@ -41,9 +66,19 @@ export async function startTestGateway(options: { onOutbox?: () => void } = {}):
     names,
     chains,
     close: async () => {
+      nodes.forEach((node) => node.provider.destroy());
       await Promise.all([db.$disconnect(), pool.end(), redis.quit()]);
     },
   };
+}
+
+/** An http URL on a local port nothing listens on: connections to it are refused at once. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }
 
 export const randomAddress = () => Wallet.createRandom().address;

@@ -1,5 +1,5 @@
 import type { AttemptFailureReason } from "@sweep/common";
-import { enqueueOutbox, toBigInt, toBigIntOrNull, toDecimal, type Db, type Tx } from "@sweep/db";
+import { enqueueOutbox, feeReserve, toBigIntOrNull, toDecimal, type Db, type Tx } from "@sweep/db";
 import { recordEvent } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import type { GasWalletRow } from "./gas-wallet-signers";
@@ -78,7 +78,7 @@ async function batchBase(db: Db, batch: { id: string; chainId: number; gasWallet
     chainId,
     partnerId: gasWallet.partnerId,
     gasWallet: { id: gasWallet.id, address: gasWallet.address, encryptedKey: gasWallet.encryptedKey, kekId: gasWallet.kekId },
-    feesDue: await feesDue(db, gasWallet.partnerId, chainId),
+    feesDue: (await feeReserve(db, gasWallet.partnerId, chainId)).due,
     inFlightCost: await inFlightCost(db, gasWallet.id, chainId),
   };
 }
@@ -91,24 +91,6 @@ async function openRevocationItems(db: Db, batchId: string): Promise<RevocationI
     orderBy: { position: "asc" },
   });
   return items.map((item) => ({ position: item.position, revocationId: item.revocation!.id, account: item.revocation!.account, authorization: item.revocation!.authorization }));
-}
-
-/**
- * Fees accrued minus credits, less what was withdrawn (with its gas): ledger amounts carry the sign
- * of the gas wallet's balance, so fees and charges are negative, credits and withdrawals too.
- */
-async function feesDue(db: Db, partnerId: string, chainId: number): Promise<bigint> {
-  const sums = await db.ledgerEntry.groupBy({
-    by: ["kind"],
-    where: { partnerId, chainId, kind: { in: ["fee", "fee_charge", "fee_credit", "withdrawal"] } },
-    _sum: { amount: true },
-  });
-  const sum = (kind: string) => {
-    const value = sums.find((s) => s.kind === kind)?._sum.amount;
-    return value ? toBigInt(value) : 0n;
-  };
-  const due = -(sum("fee") + sum("fee_charge") + sum("fee_credit")) + sum("withdrawal");
-  return due > 0n ? due : 0n;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { partnerTariff } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import { toBigInt, toBigIntOrNull, type Batch, type BatchItem, type HotWallet } from "@sweep/db";
 import { retryAfter, type MessagePayload, type RetryLater } from "@sweep/messaging";
@@ -8,7 +9,6 @@ import { deploymentOutcome, settleSweepBatch, type Receipt } from "./outcomes";
 import { settleRevocationBatch } from "./revocation-outcomes";
 import { applyRevocationSettlements } from "./revocation-writes";
 import { applySweepSettlements } from "./sweep-writes";
-import { partnerTariff } from "./tariff";
 
 /** A node that does not answer the code check is asked again after this pause, without using up deliveries. */
 const CODE_CHECK_RETRY_MS = 5_000;

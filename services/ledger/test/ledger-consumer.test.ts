@@ -50,7 +50,8 @@ describe("ledger consumer", () => {
     deps = {
       db,
       names: messaging.topology.names,
-      tariffs: new Map(configuredTariffs(chainRegistry("testnet", devnetTokenAddress, {}), {}).map((t) => [t.chainId, t])),
+      // The benchmark pinned, so the fee figures below do not move with a new measurement.
+      tariffs: new Map(configuredTariffs(chainRegistry("testnet", devnetTokenAddress, {}), { CLASSIC_GAS_97_USDT: "50547,50547" }).map((t) => [t.chainId, t])),
       hasCode: codeCheck([{ chainId: 97, provider: chain.provider }]),
       maxAttempts: 5,
       now: () => NOW,

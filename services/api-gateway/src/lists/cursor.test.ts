@@ -1,10 +1,11 @@
-import { revocationCursors, sweepCursors } from "./cursor";
+import { ledgerCursors, revocationCursors, sweepCursors } from "./cursor";
 
 const base64url = (text: string) => Buffer.from(text).toString("base64url");
 
 describe.each([
   ["sweeps", sweepCursors, "s1"],
   ["revocations", revocationCursors, "r1"],
+  ["ledger", ledgerCursors, "l1"],
 ])("page cursors of %s", (_list, cursors, tag) => {
   it.each([1n, 42n, 9223372036854775807n])("carry seq %s there and back, opaque and URL-safe", (seq) => {
     const cursor = cursors.encode(seq);
@@ -28,9 +29,15 @@ describe.each([
 });
 
 describe("cursors of different lists", () => {
-  it("are refused by each other's list", () => {
-    expect(revocationCursors.decode(sweepCursors.encode(42n))).toBeNull();
-    expect(sweepCursors.decode(revocationCursors.encode(42n))).toBeNull();
+  it.each([
+    ["sweeps", "revocations", sweepCursors, revocationCursors],
+    ["revocations", "sweeps", revocationCursors, sweepCursors],
+    ["ledger", "sweeps", ledgerCursors, sweepCursors],
+    ["sweeps", "ledger", sweepCursors, ledgerCursors],
+    ["ledger", "revocations", ledgerCursors, revocationCursors],
+    ["revocations", "ledger", revocationCursors, ledgerCursors],
+  ])("are refused by each other's list: %s cursors by the %s list", (_from, _to, from, to) => {
+    expect(to.decode(from.encode(42n))).toBeNull();
   });
 
   it("keep the sweeps' cursors handed out before the lists shared this module", () => {

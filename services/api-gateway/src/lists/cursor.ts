@@ -30,3 +30,5 @@ export function cursorCodec(tag: string): CursorCodec {
 export const sweepCursors = cursorCodec("s1");
 /** GET /v1/revocations */
 export const revocationCursors = cursorCodec("r1");
+/** GET /v1/ledger: its entries' ids are the seq (a bigserial like the others) */
+export const ledgerCursors = cursorCodec("l1");

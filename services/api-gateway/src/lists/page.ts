@@ -1,10 +1,11 @@
 import { ApiError } from "@sweep/common";
 import type { z } from "zod";
+import { checkQueryChain } from "../http/query-chain";
 import { parseRequest, type ValidationCodes } from "../http/validation";
 import type { CursorCodec } from "./cursor";
 
 /**
- * A newest-first page of a list (GET /v1/sweeps, /v1/revocations): where it starts, read from the
+ * A newest-first page of a list (GET /v1/sweeps, /v1/revocations, /v1/ledger): where it starts, read from the
  * request, and where it ends, the next cursor. Every refusal is 400 invalid_query naming the
  * parameter, as the spec's pagination rules want.
  */
@@ -32,9 +33,7 @@ export function parsePageRequest<Q extends PagedQuery>(schema: z.ZodType<Q>, inp
   const query = parseRequest(schema, input, queryCodes);
   const below = query.cursor === undefined ? null : cursors.decode(query.cursor);
   if (below === null && query.cursor !== undefined) throw new ApiError("invalid_query", "cursor is not a next_cursor of this list");
-  if (query.chain_id !== undefined && !chains.has(query.chain_id)) {
-    throw new ApiError("invalid_query", `chain_id ${query.chain_id} is not a chain of this API; use one of ${[...chains.keys()].join(", ")}`);
-  }
+  checkQueryChain(query.chain_id, chains);
   return { query, below, limit: query.limit ?? DEFAULT_PAGE_SIZE };
 }
 

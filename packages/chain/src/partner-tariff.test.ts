@@ -1,5 +1,5 @@
-import type { ChainTariff } from "@sweep/chain";
-import { partnerTariff } from "./tariff";
+import { partnerTariff } from "./partner-tariff";
+import type { ChainTariff } from "./tariff";
 
 describe("a partner's tariff", () => {
   const configured: ChainTariff = { chainId: 97, rateBps: 7000, nativeMarkupBps: 1000, classicGas: { USDT: { new: 1n, existing: 1n } } };
