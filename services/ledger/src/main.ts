@@ -4,11 +4,13 @@ import { createDb } from "@sweep/db";
 import { DEFAULT_MAX_ATTEMPTS } from "@sweep/lifecycle";
 import { openMessaging } from "@sweep/messaging";
 import { codeCheck } from "./chain-code";
+import { chainReads } from "./chain-reads";
 import { loadLedgerConfig } from "./config";
 import { startLedgerConsumer } from "./ledger-consumer";
+import { Reconciler } from "./reconciler";
 
 void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) => {
-  // The ledger settles every chain of its environment: tariffs for the fees, nodes for the code checks.
+  // The ledger settles every chain of its environment: tariffs for the fees, nodes for the code checks and the reconciliation.
   const chains = servedChains(config.SERVICE_ENV, undefined);
   const db = createDb(config.DATABASE_URL);
   await db.$queryRaw`SELECT 1`;
@@ -25,6 +27,9 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
     outboxWritten: () => messaging.relay?.wake(),
   }, logger);
 
+  const reconcilers = chains.map((chain) => new Reconciler({ db, environment: config.SERVICE_ENV, chain: chainReads(chain), intervalMs: config.RECONCILE_INTERVAL_MS, logger }));
+  for (const reconciler of reconcilers) reconciler.start();
+
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
 
   return [
@@ -32,6 +37,7 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
     { name: "database", close: () => db.$disconnect() },
     ...messaging.closers,
     { name: "ledger consumer", close: () => consumer.stop() },
+    { name: "reconcilers", close: () => Promise.all(reconcilers.map((r) => r.stop())) },
     { name: "health", close: () => closeServer(health) },
   ];
 });

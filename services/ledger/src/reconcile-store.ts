@@ -1,0 +1,124 @@
+import type { Environment } from "@sweep/common";
+import { toBigInt, toBigIntOrNull, toDecimal, type Db, type Tx } from "@sweep/db";
+import { SETTLEMENT_TRANSACTION } from "./ledger-deps";
+import { explainedChange, firstUnbooked, topupDedupeKey, topupNote, type ChainMovingEntry, type Unbooked } from "./reconcile-rules";
+
+/** A gas wallet with where its reconciliation on one chain stands (nothing reconciled yet: block null, balance 0). */
+export interface ReconciledWallet {
+  gasWalletId: string;
+  partnerId: string;
+  address: string;
+  reconciledBlock: number | null;
+  reconciledBalance: bigint;
+}
+
+/** Every gas wallet of the environment's partners (the same address on every chain), with its state on the chain. */
+export async function walletsToReconcile(db: Db, environment: Environment, chainId: number): Promise<ReconciledWallet[]> {
+  const wallets = await db.gasWallet.findMany({
+    where: { partner: { environment } },
+    select: { id: true, partnerId: true, address: true, chainStates: { where: { chainId }, select: { reconciledBlock: true, reconciledBalance: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  return wallets.map((w) => {
+    const state = w.chainStates[0];
+    const block = state?.reconciledBlock ?? null;
+    return {
+      gasWalletId: w.id,
+      partnerId: w.partnerId,
+      address: w.address,
+      reconciledBlock: block === null ? null : Number(block),
+      reconciledBalance: toBigIntOrNull(state?.reconciledBalance) ?? 0n,
+    };
+  });
+}
+
+/** The gas and withdrawal entries of the given transactions of the partner on the chain. */
+async function chainMovingEntries(db: Db | Tx, partnerId: string, chainId: number, hashes: string[]): Promise<ChainMovingEntry[]> {
+  if (hashes.length === 0) return [];
+  // Gas entries through their unique key, withdrawals through the (partner, chain, kind) index.
+  const rows = await db.ledgerEntry.findMany({
+    where: {
+      OR: [
+        { dedupeKey: { in: hashes.map((hash) => `gas:${hash}`) } },
+        { partnerId, chainId, kind: "withdrawal", txHash: { in: hashes } },
+      ],
+    },
+    select: { kind: true, txHash: true, amount: true },
+  });
+  return rows.map((r) => ({ kind: r.kind as ChainMovingEntry["kind"], txHash: r.txHash!, amount: toBigInt(r.amount) }));
+}
+
+/**
+ * The first of the gas wallet's transactions below the chain's nonce count `belowNonce` that the
+ * ledger has not booked. Transactions confirmed at or before the reconciled block were booked
+ * before it was reconciled, so only later ones and those still in flight are looked at.
+ */
+export async function unbookedTransaction(db: Db, wallet: ReconciledWallet, chainId: number, belowNonce: bigint): Promise<Unbooked | null> {
+  const rows = await db.chainTransaction.findMany({
+    where: {
+      chainId,
+      gasWalletId: wallet.gasWalletId,
+      nonce: { lt: belowNonce },
+      OR: [
+        { status: { in: ["signed", "broadcast"] } },
+        { status: "confirmed", OR: [{ blockNumber: null }, { blockNumber: { gt: BigInt(wallet.reconciledBlock ?? -1) } }] },
+      ],
+    },
+    select: { nonce: true, status: true, blockNumber: true, hash: true },
+  });
+  const confirmed = rows.filter((r) => r.status === "confirmed").map((r) => r.hash);
+  const booked = new Set((await chainMovingEntries(db, wallet.partnerId, chainId, confirmed)).map((e) => e.txHash));
+  return firstUnbooked(
+    rows.map((r) => ({
+      nonce: r.nonce,
+      status: r.status as "signed" | "broadcast" | "confirmed",
+      blockNumber: r.blockNumber === null ? null : Number(r.blockNumber),
+      booked: booked.has(r.hash),
+    })),
+  );
+}
+
+export interface Reconciliation {
+  upTo: number;
+  expected: bigint;
+  /** actual − expected; zero books nothing */
+  topup: bigint;
+  note: string;
+}
+
+/**
+ * Books the reconciliation of (reconciled block, upTo]: the balance expected from the last
+ * reconciled one and the gas and withdrawal entries of our transactions mined in those blocks, a
+ * topup entry for what the chain shows beyond it, and the new reconciled block and balance. One
+ * database transaction guarded by the reconciled block being unchanged: another instance or a
+ * restart that got there first leaves this one with nothing to do (null), so no range is booked
+ * twice and none is skipped.
+ */
+export async function commitReconciliation(db: Db, wallet: ReconciledWallet, chainId: number, upTo: number, balance: bigint): Promise<Reconciliation | null> {
+  const from = wallet.reconciledBlock;
+  return db.$transaction(async (tx) => {
+    const mined = await tx.chainTransaction.findMany({
+      where: { chainId, gasWalletId: wallet.gasWalletId, status: "confirmed", blockNumber: { gt: BigInt(from ?? -1), lte: BigInt(upTo) } },
+      select: { hash: true },
+    });
+    const hashes = mined.map((t) => t.hash);
+    const expected = wallet.reconciledBalance + explainedChange(hashes, await chainMovingEntries(tx, wallet.partnerId, chainId, hashes));
+    const topup = balance - expected;
+
+    // The chain-sender writes next_nonce of the same row: only the reconciliation's columns are touched.
+    await tx.gasWalletChainState.createMany({ data: [{ gasWalletId: wallet.gasWalletId, chainId }], skipDuplicates: true });
+    const advanced = await tx.gasWalletChainState.updateMany({
+      where: { gasWalletId: wallet.gasWalletId, chainId, reconciledBlock: from === null ? null : BigInt(from) },
+      data: { reconciledBlock: BigInt(upTo), reconciledBalance: toDecimal(balance) },
+    });
+    if (advanced.count === 0) return null;
+
+    const note = topupNote(from, upTo);
+    if (topup !== 0n) {
+      await tx.ledgerEntry.create({
+        data: { partnerId: wallet.partnerId, chainId, kind: "topup", amount: toDecimal(topup), note, dedupeKey: topupDedupeKey(chainId, wallet.address, upTo) },
+      });
+    }
+    return { upTo, expected, topup, note };
+  }, SETTLEMENT_TRANSACTION);
+}

@@ -1,0 +1,89 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Environment, Logger } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import type { ChainReads } from "./chain-reads";
+import { finalBlock, reconcileUpTo } from "./reconcile-rules";
+import { commitReconciliation, unbookedTransaction, walletsToReconcile, type ReconciledWallet } from "./reconcile-store";
+
+export interface ReconcilerOptions {
+  db: Db;
+  environment: Environment;
+  chain: ChainReads;
+  intervalMs: number;
+  logger: Logger;
+}
+
+/**
+ * Balance reconciliation of one chain: every `intervalMs`, each gas wallet's balance at the last
+ * final block whose transactions of ours the ledger has all booked is compared with the last
+ * reconciled balance plus those transactions' entries; the difference is a topup entry naming the
+ * blocks it covers. Its state lives in the database alone, so a restart or a second instance
+ * carries on where the last reconciliation stopped.
+ */
+export class Reconciler {
+  private readonly stopping = new AbortController();
+  private running?: Promise<void>;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: ReconcilerOptions) {
+    this.logger = options.logger.child({ chainId: options.chain.chainId, loop: "reconciliation" });
+  }
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  /** Ends the loop after the gas wallet under way. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping.signal.aborted) {
+      try {
+        await this.runOnce();
+      } catch (err) {
+        this.logger.warn("reconciliation round failed", { error: err instanceof Error ? err.message : String(err) });
+      }
+      await sleep(this.options.intervalMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+    }
+  }
+
+  /** One round over every gas wallet of the environment. */
+  async runOnce(): Promise<void> {
+    const { db, environment, chain } = this.options;
+    const final = finalBlock(await chain.head(), chain.confirmations);
+    const wallets = await walletsToReconcile(db, environment, chain.chainId);
+    for (const wallet of wallets) {
+      if (this.stopping.signal.aborted) return;
+      if (final <= (wallet.reconciledBlock ?? -1)) continue;
+      const logger = this.logger.child({ gasWallet: wallet.address });
+      try {
+        await this.reconcile(wallet, final, logger);
+      } catch (err) {
+        logger.warn("could not reconcile the gas wallet this round", { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
+  private async reconcile(wallet: ReconciledWallet, final: number, logger: Logger): Promise<void> {
+    const { db, chain } = this.options;
+    const unbooked = await unbookedTransaction(db, wallet, chain.chainId, await chain.nonceAt(wallet.address, final));
+    const upTo = reconcileUpTo(final, wallet.reconciledBlock, unbooked);
+    if (upTo === null) {
+      if (unbooked) logger.debug("waiting for the ledger to book a mined transaction", { nonce: unbooked.nonce.toString(), blockNumber: unbooked.blockNumber });
+      return;
+    }
+    const balance = await chain.balanceAt(wallet.address, upTo);
+    const result = await commitReconciliation(db, wallet, chain.chainId, upTo, balance);
+    if (!result) {
+      logger.debug("another reconciliation got there first", { upTo });
+      return;
+    }
+    const fields = { amount: result.topup.toString(), note: result.note, balance: balance.toString(), expected: result.expected.toString() };
+    // A fall beyond the ledger's entries is no top-up: money left the gas wallet that nothing of ours explains.
+    if (result.topup < 0n) logger.warn("the gas wallet holds less than the ledger explains; booked as a negative topup", fields);
+    else if (result.topup > 0n) logger.info("gas wallet topped up", fields);
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * Balance reconciliation through the real parts: a database of its own (the reconciler sees every
+ * gas wallet), a real anvil where gas wallets are topped up from outside and send transactions of
+ * their own, and the ledger's own gas booking.
+ */
+import { createProvider } from "@sweep/chain";
+import { createLogger } from "@sweep/common";
+import { createDb, toBigInt, toDecimal, type Db } from "@sweep/db";
+import { createTestDatabase, createTestPartner, eventually, startTestChain, type TestChain, type TestPartner } from "@sweep/testkit";
+import { parseEther } from "ethers";
+import { chainReads } from "../src/chain-reads";
+import { bookTransactionGas } from "../src/ledger-entries";
+import { Reconciler } from "../src/reconciler";
+import { commitReconciliation, walletsToReconcile } from "../src/reconcile-store";
+
+const CHAIN_ID = 97;
+const logger = createLogger("reconciler-test", "error");
+
+describe("balance reconciliation", () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let db: Db;
+  let chain: TestChain;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = createDb(database.url);
+    chain = await startTestChain(CHAIN_ID);
+  });
+
+  afterAll(async () => {
+    await chain?.stop();
+    await db?.$disconnect();
+    await database?.drop();
+  });
+
+  /** A ledger instance's reconciler of the chain (a new one is a restart). */
+  const reconciler = (intervalMs = 50) =>
+    new Reconciler({ db, environment: "testnet", chain: chainReads({ chainId: CHAIN_ID, confirmations: 1, provider: chain.provider }), intervalMs, logger });
+
+  const head = () => chain.provider.getBlockNumber();
+
+  /** An outside transfer from anvil's first account; its block. */
+  async function transferTo(address: string, wei: bigint): Promise<number> {
+    const sent = await (await chain.provider.getSigner(0)).sendTransaction({ to: address, value: wei });
+    return (await sent.wait())!.blockNumber;
+  }
+
+  /** anvil_setBalance changes the latest state without a block: a block is mined so the change has one. */
+  async function setBalanceInNewBlock(address: string, wei: bigint): Promise<number> {
+    await chain.setBalance(address, wei);
+    await chain.provider.send("evm_mine", []);
+    return head();
+  }
+
+  /**
+   * A transaction of the gas wallet (a 0-value self-transfer, as a gap filler is) mined on anvil and
+   * stored as the chain-sender stores it: `broadcast` while the watcher has not seen it final,
+   * `confirmed` with its receipt once it has.
+   */
+  async function sendFromGasWallet(partner: TestPartner, status: "broadcast" | "confirmed") {
+    const gasWalletId = (await db.gasWallet.findUniqueOrThrow({ where: { partnerId: partner.partnerId } })).id;
+    const sent = await partner.signer.connect(chain.provider).sendTransaction({ to: partner.gasWallet, value: 0n });
+    const receipt = (await sent.wait())!;
+    const row = await db.chainTransaction.create({
+      data: {
+        chainId: CHAIN_ID,
+        gasWalletId,
+        nonce: BigInt(sent.nonce),
+        hash: sent.hash,
+        rawTx: "0x02",
+        status: "broadcast",
+        gasLimit: sent.gasLimit,
+        maxFeePerGas: toDecimal(sent.maxFeePerGas!),
+        maxPriorityFeePerGas: toDecimal(sent.maxPriorityFeePerGas!),
+        broadcastAt: new Date(),
+      },
+    });
+    const confirm = () =>
+      db.chainTransaction.update({
+        where: { id: row.id },
+        data: { status: "confirmed", gasUsed: receipt.gasUsed, effectiveGasPrice: toDecimal(receipt.gasPrice), blockNumber: BigInt(receipt.blockNumber), succeeded: true, minedAt: new Date() },
+      });
+    if (status === "confirmed") await confirm();
+    const book = () =>
+      db.$transaction((tx) => bookTransactionGas(tx, { partnerId: partner.partnerId, chainId: CHAIN_ID, hash: sent.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.gasPrice }));
+    return { blockNumber: receipt.blockNumber, gas: receipt.gasUsed * receipt.gasPrice, confirm, book };
+  }
+
+  const topups = async (partner: TestPartner) =>
+    (await db.ledgerEntry.findMany({ where: { partnerId: partner.partnerId, chainId: CHAIN_ID, kind: "topup" }, orderBy: { id: "asc" } })).map((e) => ({
+      amount: toBigInt(e.amount),
+      note: e.note,
+      txHash: e.txHash,
+      dedupeKey: e.dedupeKey,
+    }));
+
+  async function state(partner: TestPartner) {
+    const row = await db.gasWalletChainState.findFirst({ where: { gasWallet: { partnerId: partner.partnerId }, chainId: CHAIN_ID } });
+    return row && { block: row.reconciledBlock === null ? null : Number(row.reconciledBlock), balance: row.reconciledBalance === null ? null : toBigInt(row.reconciledBalance) };
+  }
+
+  /** The invariant, once reconciled up to the head: the chain balance is the sum of the gas wallet's chain-moving entries. */
+  async function expectReconciledToHead(partner: TestPartner): Promise<void> {
+    const [latest, balance] = await Promise.all([head(), chain.provider.getBalance(partner.gasWallet)]);
+    const sum = await db.ledgerEntry.aggregate({ where: { partnerId: partner.partnerId, chainId: CHAIN_ID, kind: { in: ["gas", "withdrawal", "topup"] } }, _sum: { amount: true } });
+    expect({ state: await state(partner), entries: toBigInt(sum._sum.amount ?? toDecimal(0n)) }).toEqual({ state: { block: latest, balance }, entries: balance });
+  }
+
+  it("books an outside top-up as one topup entry naming the blocks it covers, and nothing more while nothing changes", async () => {
+    const partner = await createTestPartner(db);
+    const block = await transferTo(partner.gasWallet, parseEther("1"));
+    await reconciler().runOnce();
+    await reconciler().runOnce();
+
+    expect(await topups(partner)).toEqual([{ amount: parseEther("1"), note: `blocks 0-${block}`, txHash: null, dedupeKey: `topup:${CHAIN_ID}:${partner.gasWallet}:${block}` }]);
+    await expectReconciledToHead(partner);
+  });
+
+  it("books two top-ups of two rounds as two entries that add up to the balance", async () => {
+    const partner = await createTestPartner(db);
+    const instance = reconciler();
+    const first = await transferTo(partner.gasWallet, parseEther("1"));
+    await instance.runOnce();
+    const second = await setBalanceInNewBlock(partner.gasWallet, parseEther("1.25"));
+    await instance.runOnce();
+
+    expect(await topups(partner)).toEqual([
+      expect.objectContaining({ amount: parseEther("1"), note: `blocks 0-${first}` }),
+      expect.objectContaining({ amount: parseEther("0.25"), note: `blocks ${first + 1}-${second}` }),
+    ]);
+    await expectReconciledToHead(partner);
+  });
+
+  it("explains a transaction of the gas wallet by its gas entry, booked between rounds", async () => {
+    const partner = await createTestPartner(db);
+    const instance = reconciler();
+    const funded = await transferTo(partner.gasWallet, parseEther("1"));
+    await instance.runOnce();
+    const sent = await sendFromGasWallet(partner, "confirmed");
+    await instance.runOnce();
+    // mined, confirmed by the watcher, its gas not booked: the block stays unexplained
+    expect(await state(partner)).toEqual({ block: funded, balance: parseEther("1") });
+
+    await sent.book();
+    await instance.runOnce();
+
+    expect(sent.gas).toBeGreaterThan(0n);
+    expect(await topups(partner)).toEqual([expect.objectContaining({ amount: parseEther("1"), note: `blocks 0-${funded}` })]);
+    expect(await chain.provider.getBalance(partner.gasWallet)).toBe(parseEther("1") - sent.gas);
+    await expectReconciledToHead(partner);
+  });
+
+  it("waits for a mined transaction of ours the ledger has not booked, and reconciles up to the block before it once its block is known", async () => {
+    const partner = await createTestPartner(db);
+    const instance = reconciler();
+    const funded = await transferTo(partner.gasWallet, parseEther("1"));
+    const sent = await sendFromGasWallet(partner, "broadcast");
+    expect(sent.blockNumber).toBe(funded + 1);
+
+    // mined, not yet final for the watcher: which block it is in is not known, so nothing is reconciled
+    await instance.runOnce();
+    expect({ state: await state(partner), topups: await topups(partner) }).toEqual({ state: null, topups: [] });
+
+    // confirmed by the watcher, not booked: the blocks before it are
+    await sent.confirm();
+    await instance.runOnce();
+    expect(await topups(partner)).toEqual([expect.objectContaining({ amount: parseEther("1"), note: `blocks 0-${funded}` })]);
+    expect(await state(partner)).toEqual({ block: funded, balance: parseEther("1") });
+
+    await sent.book();
+    await instance.runOnce();
+    expect(await topups(partner)).toHaveLength(1);
+    await expectReconciledToHead(partner);
+  });
+
+  it("counts nothing twice across a restart, nor when two instances reconcile at once, and misses no top-up made while it was down", async () => {
+    const partner = await createTestPartner(db);
+    const first = await transferTo(partner.gasWallet, parseEther("1"));
+    await reconciler().runOnce();
+
+    // a restart: a new instance over the same database
+    await reconciler().runOnce();
+    expect(await topups(partner)).toHaveLength(1);
+
+    // down while topped up, then two instances at once: one entry for the blocks since
+    const second = await transferTo(partner.gasWallet, parseEther("2"));
+    await Promise.all([reconciler().runOnce(), reconciler().runOnce(), reconciler().runOnce()]);
+    expect(await topups(partner)).toEqual([
+      expect.objectContaining({ amount: parseEther("1"), note: `blocks 0-${first}` }),
+      expect.objectContaining({ amount: parseEther("2"), note: `blocks ${first + 1}-${second}` }),
+    ]);
+    await expectReconciledToHead(partner);
+  });
+
+  it("books nothing from a state another instance has moved past since it was read", async () => {
+    const partner = await createTestPartner(db);
+    await transferTo(partner.gasWallet, parseEther("1"));
+    const stale = (await walletsToReconcile(db, "testnet", CHAIN_ID)).find((w) => w.partnerId === partner.partnerId)!;
+    await reconciler().runOnce();
+    const later = await transferTo(partner.gasWallet, parseEther("2"));
+
+    expect(await commitReconciliation(db, stale, CHAIN_ID, later, await chain.provider.getBalance(partner.gasWallet, later))).toBeNull();
+    expect((await topups(partner)).map((t) => t.amount)).toEqual([parseEther("1")]);
+  });
+
+  it("keeps the chain-sender's next nonce when it writes its own columns", async () => {
+    const partner = await createTestPartner(db);
+    const { id } = await db.gasWallet.findUniqueOrThrow({ where: { partnerId: partner.partnerId } });
+    await db.gasWalletChainState.create({ data: { gasWalletId: id, chainId: CHAIN_ID, nextNonce: 7n } });
+    await transferTo(partner.gasWallet, parseEther("1"));
+    await reconciler().runOnce();
+
+    expect((await db.gasWalletChainState.findUniqueOrThrow({ where: { gasWalletId_chainId: { gasWalletId: id, chainId: CHAIN_ID } } })).nextNonce).toBe(7n);
+    await expectReconciledToHead(partner);
+  });
+
+  it("leaves everything as it was when the node does not answer, and picks up top-ups on its own when running", async () => {
+    const partner = await createTestPartner(db);
+    await transferTo(partner.gasWallet, parseEther("1"));
+    const silent = createProvider("http://127.0.0.1:1", CHAIN_ID);
+    try {
+      const down = new Reconciler({ db, environment: "testnet", chain: chainReads({ chainId: CHAIN_ID, confirmations: 1, provider: silent }), intervalMs: 50, logger });
+      await expect(down.runOnce()).rejects.toThrow();
+    } finally {
+      silent.destroy();
+    }
+    expect({ state: await state(partner), topups: await topups(partner) }).toEqual({ state: null, topups: [] });
+
+    const running = reconciler();
+    running.start();
+    try {
+      await eventually("the top-up to be booked", async () => ((await topups(partner)).length === 1 ? true : undefined), 10_000, 50);
+      const block = await setBalanceInNewBlock(partner.gasWallet, parseEther("3"));
+      await eventually("the second top-up to be booked", async () => ((await state(partner))?.block === block ? true : undefined), 10_000, 50);
+    } finally {
+      await running.stop();
+    }
+    expect((await topups(partner)).map((t) => t.amount)).toEqual([parseEther("1"), parseEther("2")]);
+    await expectReconciledToHead(partner);
+  });
+});
