@@ -9,3 +9,9 @@ export function requirePartnerId(value: string): string {
   if (!isUuid(value)) throw new Error(`not a partner id: ${JSON.stringify(value)} (a partner id is a UUID)`);
   return value.toLowerCase();
 }
+
+/** A chain id as typed on the command line: digits without a sign or leading zero. */
+export function parseChainId(value: string): number {
+  if (!/^[1-9][0-9]{0,9}$/.test(value)) throw new Error(`--chain takes a chain id, got ${JSON.stringify(value)}`);
+  return Number(value);
+}

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { environmentChainIds } from "@sweep/chain";
 import { toBigInt, toDecimal } from "@sweep/db";
 import type { CommandContext } from "./context";
+import { parseChainId } from "./ids";
 import { findPartner } from "./partner-commands";
 
 /** DECIMAL(78,0) holds at most 78 digits. */
@@ -67,9 +68,4 @@ export function parseWei(value: string): bigint {
     throw new Error(`--amount takes a positive whole number of wei, 1 to ${MAX_AMOUNT_DIGITS} digits, got ${JSON.stringify(value)}`);
   }
   return BigInt(value);
-}
-
-function parseChainId(value: string): number {
-  if (!/^[1-9][0-9]{0,9}$/.test(value)) throw new Error(`--chain takes a chain id, got ${JSON.stringify(value)}`);
-  return Number(value);
 }

@@ -1,15 +1,6 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { repoRoot } from "@sweep/db";
+import { runSweepctl } from "./test-support";
 
-/** sweepctl as operators run it (`pnpm sweepctl` runs the same tsx command), on the test database. */
-function sweepctl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(path.join(repoRoot, "node_modules/.bin/tsx"), ["packages/cli/src/main.ts", ...args], { cwd: repoRoot, env: process.env }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
-    );
-  });
-}
+const sweepctl = (...args: string[]) => runSweepctl(args);
 
 describe("sweepctl as a process", () => {
   it("creates a partner and prints JSON on stdout, the development key warning on stderr", async () => {

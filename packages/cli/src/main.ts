@@ -6,6 +6,7 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { openContext, type CommandContext } from "./context";
 import { showDevnetInfo, resetDevnetCommand } from "./devnet-commands";
+import { withdrawFees } from "./fees-commands";
 import { listDeadLetterQueues, purgeDeadLetters, replayDeadLetters, showDeadLetters } from "./dlq-commands";
 import { createKey, revokeKey } from "./key-commands";
 import { bookAdjustment, type Adjustment, type AdjustmentOptions } from "./ledger-commands";
@@ -14,7 +15,7 @@ import { createPartner, setPartnerEnabled } from "./partner-commands";
 import { measureTariff } from "./tariff-commands";
 
 const program = new Command("sweepctl")
-  .description("operate the sweep service: partners, API keys, ledgers, tariffs, the local devnet, dead letters")
+  .description("operate the sweep service: partners, API keys, ledgers, fee withdrawals, tariffs, the local devnet, dead letters")
   .option("--json", "print machine-readable JSON on stdout")
   .exitOverride();
 
@@ -56,6 +57,16 @@ for (const [adjustment, description] of [
     .requiredOption("--note <text>", "why, for the partner's ledger")
     .action((id: string, options: AdjustmentOptions) => run((ctx) => bookAdjustment(ctx, adjustment, id, options)));
 }
+
+const fees = program.command("fees").description("the platform's fees kept on the partners' gas wallets");
+fees
+  .command("withdraw")
+  .description(
+    "a withdrawal batch for each gas wallet with fees due and none under way, sending them to the chain's TREASURY_ADDRESS_<chain_id>; " +
+      "writes the batches and their batch.ready messages to the outbox, which the running services' outbox relay publishes to the chain-sender",
+  )
+  .option("--chain <chain-id>", "only this chain of the environment (default: every chain)")
+  .action((options: { chain?: string }) => run((ctx) => withdrawFees(ctx, options)));
 
 const tariff = program.command("tariff").description("the fee tariff's classic benchmarks");
 tariff

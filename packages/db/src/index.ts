@@ -5,3 +5,4 @@ export * from "./database";
 export * from "./decimal";
 export * from "./fee-reserve";
 export * from "./outbox";
+export * from "./withdrawals";

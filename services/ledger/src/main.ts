@@ -8,6 +8,7 @@ import { chainReads } from "./chain-reads";
 import { loadLedgerConfig } from "./config";
 import { startLedgerConsumer } from "./ledger-consumer";
 import { Reconciler } from "./reconciler";
+import { startWithdrawalSchedule } from "./withdrawal-schedule";
 
 void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) => {
   // The ledger settles every chain of its environment: tariffs for the fees, nodes for the code checks and the reconciliation.
@@ -30,6 +31,16 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
   const reconcilers = chains.map((chain) => new Reconciler({ db, environment: config.SERVICE_ENV, chain: chainReads(chain), intervalMs: config.RECONCILE_INTERVAL_MS, logger }));
   for (const reconciler of reconcilers) reconciler.start();
 
+  const withdrawals = startWithdrawalSchedule({
+    db,
+    environment: config.SERVICE_ENV,
+    chainIds: environmentChainIds(config.SERVICE_ENV),
+    names: messaging.topology.names,
+    intervalMs: config.WITHDRAW_INTERVAL_MS,
+    outboxWritten: () => messaging.relay?.wake(),
+    logger,
+  });
+
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
 
   return [
@@ -38,6 +49,7 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
     ...messaging.closers,
     { name: "ledger consumer", close: () => consumer.stop() },
     { name: "reconcilers", close: () => Promise.all(reconcilers.map((r) => r.stop())) },
+    { name: "withdrawal schedule", close: () => withdrawals.stop() },
     { name: "health", close: () => closeServer(health) },
   ];
 });

@@ -1,0 +1,60 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Environment, Logger } from "@sweep/common";
+import { createWithdrawalBatches, type Db } from "@sweep/db";
+import { outboxDraft, type QueueNames } from "@sweep/messaging";
+
+export interface WithdrawalScheduleOptions {
+  db: Db;
+  environment: Environment;
+  chainIds: readonly number[];
+  names: QueueNames;
+  /** between runs, the first one interval after start; 0 turns the schedule off */
+  intervalMs: number;
+  /** the run wrote batch.ready messages to the outbox */
+  outboxWritten: () => void;
+  logger: Logger;
+}
+
+export interface WithdrawalSchedule {
+  /** Ends the schedule after the run under way. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The scheduled fee withdrawals: every `intervalMs`, a withdrawal batch for each gas wallet of
+ * the environment with fees due on a chain and no withdrawal there under way. Not at start: a
+ * service that restarts often would otherwise withdraw at every start.
+ */
+export function startWithdrawalSchedule(options: WithdrawalScheduleOptions): WithdrawalSchedule {
+  const { db, environment, chainIds, names, intervalMs } = options;
+  const logger = options.logger.child({ loop: "withdrawals" });
+  if (intervalMs === 0) {
+    logger.info("scheduled fee withdrawals are off (WITHDRAW_INTERVAL_MS=0)");
+    return { stop: async () => undefined };
+  }
+  const stopping = new AbortController();
+  const loop = (async () => {
+    for (;;) {
+      await sleep(intervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
+      if (stopping.signal.aborted) return;
+      try {
+        const created = await createWithdrawalBatches(db, {
+          environment,
+          chainIds,
+          batchReady: (batchId, chainId) => outboxDraft("batch.ready", { batchId, chainId }, names),
+        });
+        if (created.length > 0) options.outboxWritten();
+        for (const c of created) logger.info("fee withdrawal batch created", { batchId: c.batchId, partnerId: c.partnerId, chainId: c.chainId, feesDue: c.feesDue.toString() });
+        if (created.length === 0) logger.debug("no fees to withdraw");
+      } catch (err) {
+        logger.error("scheduled fee withdrawal failed; next run in one interval", { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  })();
+  return {
+    stop: async () => {
+      stopping.abort();
+      await loop;
+    },
+  };
+}
