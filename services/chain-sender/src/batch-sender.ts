@@ -1,4 +1,4 @@
-import { factoryAddress } from "@sweep/chain";
+import { NATIVE_TRANSFER_GAS, factoryAddress } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import { BATCH_GAS_TOO_LOW_SELECTOR, contractAt, decodeSweepOutcomes, encodeSweepBatch, type SweepOutcome } from "@sweep/contracts";
 import type { Db } from "@sweep/db";
@@ -13,6 +13,7 @@ import { AttemptFailure, estimateFailureReason, failureReason, isUnsupportedMeth
 import { revocationAuthorizations } from "./revocation-plan";
 import { signTransaction, type TransactionContent } from "./signing";
 import { authorizationList, planItems, splitBySimulation } from "./sweep-plan";
+import { withdrawalValue } from "./withdrawal-plan";
 
 export interface BatchSenderOptions {
   db: Db;
@@ -21,6 +22,8 @@ export interface BatchSenderOptions {
   signers: GasWalletSigners;
   /** headroom on the gas estimate, basis points */
   gasLimitMarginBps: number;
+  /** where withdrawals of this chain go (`TREASURY_ADDRESS_<chain_id>`); null fails them (internal) */
+  treasury: string | null;
   logger: Logger;
   /** called after an attempt wrote outbox messages, so the relay sends them at once */
   outboxWritten?: () => void;
@@ -30,8 +33,9 @@ type Content = Pick<TransactionContent, "to" | "data" | "authorizationList">;
 
 /**
  * Sends one open batch as one transaction of its gas wallet: simulate (sweeps), drop the items that
- * would fail, estimate, price, check the balance, then sign and store before broadcasting. Watching
- * the transaction afterwards is the watcher's work.
+ * would fail, estimate, price, check the balance, then sign and store before broadcasting. A
+ * withdrawal is a plain transfer of the fees due to the treasury, less its own gas. Watching the
+ * transaction afterwards is the watcher's work.
  */
 export class BatchSender {
   constructor(private readonly options: BatchSenderOptions) {}
@@ -88,24 +92,36 @@ export class BatchSender {
         // The gas wallet sends the authorizations to itself; no eth_simulateV1, as nothing would report per-item outcomes.
         content = { to: from, data: "0x", authorizationList: authorizations };
         gasLimit = await this.estimatedGasLimit(from, content, await reads.market);
+      } else if (batch.purpose === "withdrawal") {
+        const treasury = this.options.treasury;
+        if (!treasury) {
+          logger.error(`TREASURY_ADDRESS_${batch.chainId} is not set: the fees due cannot be withdrawn on this chain`);
+          throw new AttemptFailure("internal", `no treasury address for chain ${batch.chainId}`);
+        }
+        content = { to: treasury, data: "0x", authorizationList: [] };
+        gasLimit = NATIVE_TRANSFER_GAS;
       } else {
         const factory = contractAt("DelegateFactory", factoryAddress(batch.chainId));
         content = { to: factoryAddress(batch.chainId), data: factory.interface.encodeFunctionData("deploy", [batch.hotWallet, batch.gasWallet.address]), authorizationList: [] };
         gasLimit = await this.estimatedGasLimit(from, content, await reads.market);
       }
       const fees = initialFees(await reads.market);
+      const value = batch.purpose === "withdrawal" ? withdrawalValue(batch.feesDue, fees.maxFeePerGas) : 0n;
+      if (value === null) return { type: "empty", dropped };
+      // A withdrawal spends the fees due themselves (value + gas limit × max fee = fees due), so they are not kept back from it as well.
+      const kept = batch.purpose === "withdrawal" ? 0n : batch.feesDue;
       const balance = await reads.balance;
-      const needed = gasLimit * fees.maxFeePerGas;
-      const available = balance - batch.feesDue - batch.inFlightCost;
+      const needed = value + gasLimit * fees.maxFeePerGas;
+      const available = balance - kept - batch.inFlightCost;
       if (available < needed) {
-        throw new AttemptFailure("insufficient_gas_balance", `available ${available} wei (after fees due and transactions in flight), the transaction may cost ${needed}`);
+        throw new AttemptFailure("insufficient_gas_balance", `available ${available} wei (after ${kept} wei of fees due kept and transactions in flight), the transaction may cost ${needed}`);
       }
       const chainPending = await reads.chainPending;
       return {
         type: "send",
         dropped,
         chainPending,
-        sign: (nonce) => signTransaction(signer, client.chain.provider, { ...content, chainId: BigInt(batch.chainId), nonce, value: 0n, gasLimit }, fees),
+        sign: (nonce) => signTransaction(signer, client.chain.provider, { ...content, chainId: BigInt(batch.chainId), nonce, value, gasLimit }, fees),
       };
     } catch (err) {
       const reason = failureReason(err);

@@ -13,9 +13,9 @@ interface BatchBase {
   chainId: number;
   partnerId: string;
   gasWallet: GasWalletRow;
-  /** null for a revocation batch: the gas wallet sends it to itself */
+  /** null for a revocation batch (the gas wallet sends it to itself) and a withdrawal (to the treasury) */
   hotWalletId: string | null;
-  /** fees accrued and not withdrawn: kept on the gas wallet, not spent on gas */
+  /** fees accrued and not withdrawn: kept on the gas wallet, not spent on gas (a withdrawal sends them) */
   feesDue: bigint;
   /** what the gas wallet's transactions in flight on this chain may still cost (gas limit × max fee) */
   inFlightCost: bigint;
@@ -23,7 +23,8 @@ interface BatchBase {
 export type SweepBatchToSend = BatchBase & { purpose: "sweep"; hotWalletId: string; delegate: string; items: BatchItemRow[] };
 export type DeployBatchToSend = BatchBase & { purpose: "deploy_delegate"; hotWalletId: string; hotWallet: string };
 export type RevocationBatchToSend = BatchBase & { purpose: "revocation"; items: RevocationItemRow[] };
-export type BatchToSend = SweepBatchToSend | DeployBatchToSend | RevocationBatchToSend;
+export type WithdrawalBatchToSend = BatchBase & { purpose: "withdrawal"; hotWalletId: null };
+export type BatchToSend = SweepBatchToSend | DeployBatchToSend | RevocationBatchToSend | WithdrawalBatchToSend;
 
 /** An open batch this sender can send, or why there is nothing to do. */
 export async function loadOpenBatch(db: Db, batchId: string, chainId: number): Promise<{ batch: BatchToSend } | { skip: string }> {
@@ -34,6 +35,7 @@ export async function loadOpenBatch(db: Db, batchId: string, chainId: number): P
   if (batch.purpose === "revocation") {
     return { batch: { ...(await batchBase(db, batch)), hotWalletId: null, purpose: "revocation", items: await openRevocationItems(db, batchId) } };
   }
+  if (batch.purpose === "withdrawal") return { batch: { ...(await batchBase(db, batch)), hotWalletId: null, purpose: "withdrawal" } };
   const hotWallet = batch.hotWallet;
   if (!hotWallet) return { skip: `a ${batch.purpose} batch without a hot wallet` };
   if (batch.purpose !== "sweep" && batch.purpose !== "deploy_delegate") return { skip: `${batch.purpose} batches are not sent by this version` };

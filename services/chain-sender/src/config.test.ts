@@ -31,6 +31,22 @@ describe("chain-sender configuration", () => {
     expect(() => loadChainSenderConfig(env)).toThrow(variable);
   });
 
+  it("takes a treasury address per chain, EIP-55, and none where unset", () => {
+    const treasury = "0x8ba1f109551bd432803012645ac136ddd64dba72";
+    const config = loadChainSenderConfig({ TREASURY_ADDRESS_97: treasury, TREASURY_ADDRESS_11155111: "" });
+    expect([...config.TREASURY_ADDRESSES]).toEqual([[97, "0x8ba1f109551bD432803012645Ac136ddd64DBA72"]]);
+  });
+
+  it.each([
+    ["not an address", "treasury"],
+    ["a bad checksum", "0x8Ba1f109551bD432803012645Ac136ddd64DBA72"],
+    ["the zero address", "0x0000000000000000000000000000000000000000"],
+  ])("refuses a treasury address that is %s, with the other bad variables", (_name, value) => {
+    const load = () => loadChainSenderConfig({ TREASURY_ADDRESS_97: value, REPLACE_AFTER_MS: "soon" });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/REPLACE_AFTER_MS.*TREASURY_ADDRESS_97/);
+  });
+
   it("never repeats a key in its error message", () => {
     try {
       loadChainSenderConfig({ KEY_ENCRYPTION_KEY: "x".repeat(40) });

@@ -12,7 +12,11 @@ import { ChainWatcher } from "./watcher";
 
 void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, logger }) => {
   const chains = servedChains(config.SERVICE_ENV, config.CHAINS);
-  logger.info("serving chains", { chains: chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl, confirmations: c.confirmations })) });
+  const treasuryOf = (chainId: number) => config.TREASURY_ADDRESSES.get(chainId) ?? null;
+  logger.info("serving chains", { chains: chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl, confirmations: c.confirmations, treasury: treasuryOf(c.chainId) })) });
+  for (const { chainId } of chains) {
+    if (!treasuryOf(chainId)) logger.warn(`TREASURY_ADDRESS_${chainId} is not set: withdrawals of fees on chain ${chainId} will fail (internal)`);
+  }
   const signers = new GasWalletSigners(resolveKeks(config, (message) => logger.warn(message)).all);
   const db = createDb(config.DATABASE_URL);
   await db.$queryRaw`SELECT 1`;
@@ -23,7 +27,7 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
   const perChain = chains.map((chain) => {
     const client = new ChainClient(chain, config.RPC_TIMEOUT_MS);
     const outboxWritten = () => messaging.relay?.wake();
-    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, logger, outboxWritten });
+    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, treasury: treasuryOf(chain.chainId), logger, outboxWritten });
     const deploys = new DeployRequests({ db, client, sender, logger });
     const watcher = new ChainWatcher({
       db,

@@ -29,6 +29,8 @@ export interface Harness {
   prefix: string;
   signers: GasWalletSigners;
   client: ChainClient;
+  /** where the sender's withdrawals go */
+  treasury: string;
   sender: BatchSender;
   deploys: DeployRequests;
   watcher(overrides?: Partial<WatcherOptions>): ChainWatcher;
@@ -46,7 +48,8 @@ export async function startHarness(options: { blockTime?: number } = {}): Promis
     const names = queueNames(prefix);
     const signers = new GasWalletSigners([developmentKek]);
     const client = new ChainClient(served, 5_000);
-    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: 2_000, logger });
+    const treasury = Wallet.createRandom().address;
+    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: 2_000, treasury, logger });
     const deploys = new DeployRequests({ db, client, sender, logger });
     const testChain = chain;
     return {
@@ -57,6 +60,7 @@ export async function startHarness(options: { blockTime?: number } = {}): Promis
       prefix,
       signers,
       client,
+      treasury,
       sender,
       deploys,
       watcher: (overrides = {}) =>

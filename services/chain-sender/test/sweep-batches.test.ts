@@ -220,7 +220,7 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
         return request.gas === undefined ? super.simulate(request) : super.simulate({ ...request, gas: 100_000n });
       }
     }
-    const estimating = await sendOne(new BatchSender({ db: h.db, names: h.names, client: new ShortAtLimit(h.client.chain, 5_000), signers: h.signers, gasLimitMarginBps: 2_000, logger }));
+    const estimating = await sendOne(new BatchSender({ db: h.db, names: h.names, client: new ShortAtLimit(h.client.chain, 5_000), signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, logger }));
     const { to, data, authorizationList } = Transaction.from(estimating.rawTx);
     const estimate = await h.chain.provider.estimateGas({ from: partner.gasWallet, to, data, authorizationList, type: 4, blockTag: Number(estimating.blockNumber) - 1 });
     expect(estimating.gasLimit).toBe(gasLimitFromEstimate(estimate, 2_000, (await h.chain.provider.getBlock("latest"))!.gasLimit));
@@ -233,7 +233,7 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
     const { batchId } = await openSweepBatch(h, partner, hotWallet, [{ owner: Wallet.createRandom(), tokenAddress: null, kind: "first_new", withAuthorization: true }]);
     const deadNode = servedChains("testnet", [CHAIN_ID], { [`RPC_URL_${CHAIN_ID}`]: "http://127.0.0.1:1" })[0]!;
     try {
-      const sender = new BatchSender({ db: h.db, names: h.names, client: new ChainClient(deadNode, 2_000), signers: h.signers, gasLimitMarginBps: 2_000, logger });
+      const sender = new BatchSender({ db: h.db, names: h.names, client: new ChainClient(deadNode, 2_000), signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, logger });
       await sender.send(batchId);
     } finally {
       deadNode.provider.destroy();

@@ -73,7 +73,7 @@ describe("chain-sender: watching stored transactions on anvil", () => {
   it("resumes a transaction stored before a crash that kept it from the node, without signing another", async () => {
     const partner = await partnerWithGasWallet(h);
     const deadAtBroadcast = new NodeGoneAtBroadcast(h.client.chain, 5_000);
-    const sender = new BatchSender({ db: h.db, names: h.names, client: deadAtBroadcast, signers: h.signers, gasLimitMarginBps: 2_000, logger });
+    const sender = new BatchSender({ db: h.db, names: h.names, client: deadAtBroadcast, signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, logger });
     const { batch } = await sendDeploy(partner, new DeployRequests({ db: h.db, client: h.client, sender, logger }));
 
     const [stored] = await transactionsOf(partner);

@@ -10,7 +10,8 @@ import { applySweepSettlements } from "./sweep-writes";
 /**
  * batch.failed: no transaction went through, so nothing is booked. A sweep or revocation batch's
  * open items go back to queued with the reason (or fail when attempts ran out); a deployment's hot
- * wallet fails with the reason as its error. Guarded like every settlement: a redelivery changes nothing.
+ * wallet fails with the reason as its error; a withdrawal leaves nothing to settle (the fees stay due
+ * and the next run creates a new one). Guarded like every settlement: a redelivery changes nothing.
  */
 export async function settleFailedBatch(deps: LedgerDeps, payload: MessagePayload<"batch.failed">, logger: Logger): Promise<void> {
   const batch = await deps.db.batch.findUnique({ where: { id: payload.batchId } });
@@ -20,6 +21,9 @@ export async function settleFailedBatch(deps: LedgerDeps, payload: MessagePayloa
 
   switch (batch.purpose) {
     case "gap_fill":
+      return;
+    case "withdrawal":
+      logger.info("failed withdrawal: nothing to settle, the fees stay due", { batchId: batch.id, reason });
       return;
     case "sweep": {
       const hotWalletId = batch.hotWalletId;

@@ -9,6 +9,7 @@ import { deploymentOutcome, settleSweepBatch, type Receipt } from "./outcomes";
 import { settleRevocationBatch } from "./revocation-outcomes";
 import { applyRevocationSettlements } from "./revocation-writes";
 import { applySweepSettlements } from "./sweep-writes";
+import { bookWithdrawal } from "./withdrawal-entry";
 
 /** A node that does not answer the code check is asked again after this pause, without using up deliveries. */
 const CODE_CHECK_RETRY_MS = 5_000;
@@ -17,6 +18,8 @@ interface Settled {
   partnerId: string;
   chainId: number;
   receipt: Receipt;
+  /** the signed transaction as stored */
+  rawTx: string;
   batch: Batch & { items: BatchItem[]; hotWallet: HotWallet | null };
 }
 
@@ -31,7 +34,7 @@ async function loadTransaction(deps: LedgerDeps, payload: MessagePayload<"tx.out
     throw new Error(`transaction ${transaction.hash} is ${status}, not confirmed with a receipt`);
   }
   const receipt: Receipt = { hash: transaction.hash, succeeded, gasUsed, effectiveGasPrice: toBigInt(effectiveGasPrice) };
-  return { partnerId: transaction.gasWallet.partnerId, chainId: transaction.chainId, receipt, batch: transaction.batch };
+  return { partnerId: transaction.gasWallet.partnerId, chainId: transaction.chainId, receipt, rawTx: transaction.rawTx, batch: transaction.batch };
 }
 
 function gasEntry({ partnerId, chainId, receipt }: Pick<Settled, "partnerId" | "chainId" | "receipt">) {
@@ -40,7 +43,7 @@ function gasEntry({ partnerId, chainId, receipt }: Pick<Settled, "partnerId" | "
 
 /**
  * tx.outcome: books the transaction's gas and settles what it carried, in one database transaction
- * per outcome; the guards inside make a redelivery change nothing.
+ * per outcome (a withdrawal's one entry holds its gas); the guards inside make a redelivery change nothing.
  */
 export async function settleTransaction(deps: LedgerDeps, payload: MessagePayload<"tx.outcome">, logger: Logger): Promise<void | RetryLater> {
   const { batch, ...settled } = await loadTransaction(deps, payload);
@@ -52,7 +55,24 @@ export async function settleTransaction(deps: LedgerDeps, payload: MessagePayloa
   if (batch.purpose === "sweep") return settleSweepTransaction(deps, { ...settled, batch }, logger);
   if (batch.purpose === "deploy_delegate") return settleDeployment(deps, { ...settled, batch }, logger);
   if (batch.purpose === "revocation") return settleRevocationTransaction(deps, { ...settled, batch }, logger);
+  if (batch.purpose === "withdrawal") return settleWithdrawal(deps, { ...settled, batch }, logger);
   throw new Error(`outcomes of ${batch.purpose} batches are not settled by this ledger yet`);
+}
+
+/**
+ * A withdrawal that went through is one withdrawal entry (its value and its gas), with no gas entry
+ * beside it. A failed one sent nothing to the treasury: only its gas, as a plain gas entry, and the
+ * fees stay due for the next withdrawal.
+ */
+async function settleWithdrawal(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
+  const { partnerId, chainId, receipt, rawTx, batch } = settled;
+  if (!receipt.succeeded) {
+    await deps.db.$transaction((tx) => bookTransactionGas(tx, gasEntry(settled)));
+    logger.warn("withdrawal reverted: only its gas is booked, the fees stay due", { batchId: batch.id, hash: receipt.hash });
+    return;
+  }
+  await deps.db.$transaction((tx) => bookWithdrawal(tx, { partnerId, chainId, rawTx, receipt }));
+  logger.info("withdrawal booked", { batchId: batch.id, hash: receipt.hash });
 }
 
 async function settleSweepTransaction(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {

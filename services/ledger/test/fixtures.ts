@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { createTestPartner } from "@sweep/testkit";
 import { toDecimal, type Db, type SweepKind } from "@sweep/db";
-import { ZeroAddress, getAddress, hexlify } from "ethers";
+import { Transaction, Wallet, ZeroAddress, getAddress, hexlify } from "ethers";
 
 export const randomAddress = () => getAddress(hexlify(randomBytes(20)));
 export const randomHash = () => hexlify(randomBytes(32));
@@ -39,7 +39,7 @@ export interface Receipt {
 const nonces = new Map<string, bigint>();
 
 /** The chain-sender's confirmed transaction of a batch (or of no batch, as a gap filler without one). */
-export async function createConfirmedTransaction(db: Db, partner: Partner, batchId: string | null, receipt: Receipt, chainId = 97) {
+export async function createConfirmedTransaction(db: Db, partner: Partner, batchId: string | null, receipt: Receipt, chainId = 97, rawTx = "0x04") {
   const nonce = nonces.get(partner.gasWalletId) ?? 0n;
   nonces.set(partner.gasWalletId, nonce + 1n);
   return db.chainTransaction.create({
@@ -49,7 +49,7 @@ export async function createConfirmedTransaction(db: Db, partner: Partner, batch
       batchId,
       nonce,
       hash: receipt.hash ?? randomHash(),
-      rawTx: "0x04",
+      rawTx,
       status: "confirmed",
       gasLimit: 1_000_000n,
       maxFeePerGas: toDecimal(receipt.effectiveGasPrice * 2n),
@@ -141,4 +141,17 @@ export async function createRevocationBatch(db: Db, partner: Partner, specs: Rev
     await db.batchItem.create({ data: { batchId: batch.id, position, revocationId: revocation.id, withAuthorization: true, outcome: spec.outcome } });
   }
   return { batchId: batch.id, revocationIds };
+}
+
+/**
+ * A withdrawal batch the chain-sender sent and saw mined: its transaction a plain transfer of
+ * `value` to `treasury`, signed by a key of its own (so each hash is new), stored as the chain-sender stores it.
+ */
+export async function createWithdrawal(db: Db, partner: Partner, withdrawal: { value: bigint; treasury: string; receipt: Omit<Receipt, "hash"> }) {
+  const { value, treasury, receipt } = withdrawal;
+  const batch = await db.batch.create({ data: { chainId: 97, gasWalletId: partner.gasWalletId, purpose: "withdrawal", status: "confirmed" } });
+  const signer = new Wallet(hexlify(randomBytes(32)));
+  const rawTx = await signer.signTransaction({ type: 2, chainId: 97, nonce: 0, to: treasury, value, data: "0x", gasLimit: 21_000, maxFeePerGas: receipt.effectiveGasPrice * 2n, maxPriorityFeePerGas: 1n });
+  const transaction = await createConfirmedTransaction(db, partner, batch.id, { ...receipt, hash: Transaction.from(rawTx).hash! }, 97, rawTx);
+  return { batchId: batch.id, transaction };
 }

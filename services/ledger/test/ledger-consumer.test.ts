@@ -1,6 +1,6 @@
 /**
  * The ledger consumer through the real Postgres and RabbitMQ (a topology of its own), on the state
- * the batcher and the chain-sender leave (sweep, revocation and deployment batches); a real anvil
+ * the batcher and the chain-sender leave (sweep, revocation, deployment and withdrawal batches); a real anvil
  * where the delegate's code decides.
  */
 import { randomUUID } from "node:crypto";
@@ -10,7 +10,7 @@ import { PrismaClient } from "@prisma/client";
 import { chainRegistry, configuredTariffs, devnetTokenAddress, factoryAddress } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
-import { createDb, toBigInt, type Db } from "@sweep/db";
+import { createDb, feeReserve, toBigInt, toDecimal, type Db } from "@sweep/db";
 import { deleteTopology, openMessaging, type Consumer, type DeliveryContext, type Handlers, type MessagePayload, type Messaging } from "@sweep/messaging";
 import { startTestChain, type TestChain } from "@sweep/testkit";
 import { codeCheck } from "../src/chain-code";
@@ -24,6 +24,7 @@ import {
   createPartner,
   createRevocationBatch,
   createSweepBatch,
+  createWithdrawal,
   randomAddress,
   type Partner,
   type RevocationSpec,
@@ -586,6 +587,68 @@ describe("ledger consumer", () => {
       // delivered once more, later: nothing changes
       await deliver("batch.failed", { batchId, chainId: 97, reason: "chain_unavailable" }, 1);
       expect(await written(partner.partnerId)).toEqual(after);
+    });
+  });
+
+  describe("withdrawal batches", () => {
+    // What the chain-sender sends: the fees due less 21,000 gas at the max fee (twice the price here).
+    const PRICE = 1_500_000_000n;
+    const DUE = 10n ** 16n + 12_345n;
+    const VALUE = DUE - 21_000n * 2n * PRICE;
+
+    /** A partner with fees due of DUE, booked as the ledger books sweep fees. */
+    async function partnerWithFeesDue() {
+      const partner = await createPartner(db);
+      for (const [i, fee] of [10n ** 16n, 12_345n].entries()) {
+        await db.ledgerEntry.create({ data: { partnerId: partner.partnerId, chainId: 97, kind: "fee", amount: toDecimal(-fee), dedupeKey: `fee:${partner.partnerId}:${i}` } });
+      }
+      expect((await feeReserve(db, partner.partnerId, 97)).due).toBe(DUE);
+      return partner;
+    }
+
+    const entriesOf = async (hash: string) =>
+      (await db.ledgerEntry.findMany({ where: { txHash: hash }, orderBy: { id: "asc" } })).map((e) => ({ kind: e.kind, amount: toBigInt(e.amount), note: e.note, dedupeKey: e.dedupeKey }));
+
+    it("tx.outcome books one withdrawal entry of the value and the gas, no gas entry, and the fees due drop by exactly that", async () => {
+      const partner = await partnerWithFeesDue();
+      const treasury = randomAddress();
+      const { transaction } = await createWithdrawal(db, partner, { value: VALUE, treasury, receipt: { gasUsed: 21_000n, effectiveGasPrice: PRICE, succeeded: true } });
+
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+
+      const moved = VALUE + 21_000n * PRICE;
+      expect(await entriesOf(transaction.hash)).toEqual([{ kind: "withdrawal", amount: -moved, note: `to ${treasury}`, dedupeKey: `withdrawal:${transaction.hash}` }]);
+      expect(await feeReserve(db, partner.partnerId, 97)).toEqual({ accrued: DUE, withdrawn: moved, due: DUE - moved });
+      // what is left is the gas reserved at the max fee and not spent
+      expect(DUE - moved).toBe(21_000n * PRICE);
+      const after = await written(partner.partnerId);
+      expect(after.events).toEqual([]);
+
+      // delivered once more, later: nothing changes
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id }, 1);
+      expect(await written(partner.partnerId)).toEqual(after);
+      expect((await feeReserve(db, partner.partnerId, 97)).due).toBe(DUE - moved);
+    });
+
+    it("tx.outcome with a failed receipt books only its gas, as a gas entry: the fees stay due", async () => {
+      const partner = await partnerWithFeesDue();
+      const { transaction } = await createWithdrawal(db, partner, { value: VALUE, treasury: randomAddress(), receipt: { gasUsed: 21_000n, effectiveGasPrice: PRICE, succeeded: false } });
+
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+
+      expect(await entriesOf(transaction.hash)).toEqual([{ kind: "gas", amount: -21_000n * PRICE, note: null, dedupeKey: `gas:${transaction.hash}` }]);
+      expect(await feeReserve(db, partner.partnerId, 97)).toEqual({ accrued: DUE, withdrawn: 0n, due: DUE });
+    });
+
+    it("batch.failed of a withdrawal settles nothing and changes nothing", async () => {
+      const partner = await partnerWithFeesDue();
+      const batch = await db.batch.create({ data: { chainId: 97, gasWalletId: partner.gasWalletId, purpose: "withdrawal", status: "failed", reason: "insufficient_gas_balance" } });
+      const before = await written(partner.partnerId);
+
+      await deliver("batch.failed", { batchId: batch.id, chainId: 97, reason: "insufficient_gas_balance" });
+
+      expect(await written(partner.partnerId)).toEqual(before);
+      expect((await feeReserve(db, partner.partnerId, 97)).due).toBe(DUE);
     });
   });
 
