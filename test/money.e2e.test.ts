@@ -1,0 +1,145 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { repoRoot } from "@sweep/db";
+import { authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
+
+// The money invariant, through the running services on anvil with 1 s blocks: after first and
+// repeat token sweeps, a native sweep, a hot-wallet deployment, a revocation, outside top-ups, a
+// charge, a credit and a withdrawal, the gas wallet's balance on chain equals the sum of its
+// chain-moving ledger entries (gas, withdrawal, topup), and fees_due equals the fees, charges and
+// credits minus the withdrawals.
+
+const CHAIN_ID = 97;
+const TREASURY = Wallet.createRandom().address;
+
+interface LedgerEntry {
+  id: number;
+  kind: "gas" | "fee" | "fee_charge" | "fee_credit" | "withdrawal" | "topup";
+  amount: string;
+  tx_hash: string | null;
+  note: string | null;
+}
+
+describe("the partner's money adds up to the wei", () => {
+  let stack: Stack;
+  let partner: TestPartner;
+  const hotWallet = Wallet.createRandom().address;
+  let delegate: string;
+
+  const api = partnerApi(() => stack.api, () => partner.auth);
+  const chain = () => stack.chain(CHAIN_ID);
+
+  /** sweepctl as operators run it, against this stack's database and broker prefix. */
+  const sweepctl = (...args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(path.join(repoRoot, "node_modules/.bin/tsx"), ["packages/cli/src/main.ts", ...args], { cwd: repoRoot, env: { ...process.env, ...stack.env } }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+      );
+    });
+
+  const ended = (path: string, id: string, final: string[]) =>
+    eventually(
+      `${path} ${id} to end`,
+      async () => {
+        const body = (await api("GET", `${path}/${id}`)).body as { status: string };
+        return final.includes(body.status) ? body : undefined;
+      },
+      90_000,
+      500,
+    );
+  const authorize = (owner: BaseWallet, address: string, nonce: number) => authorizationBody(owner.authorizeSync({ address, nonce: BigInt(nonce), chainId: BigInt(CHAIN_ID) }));
+  const sweep = async (body: Record<string, unknown>) => ended("/v1/sweeps", (await api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, ...body })).body.id, ["swept", "failed", "rejected"]);
+
+  async function ledgerEntries(): Promise<LedgerEntry[]> {
+    const entries: LedgerEntry[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await api("GET", `/v1/ledger?chain_id=${CHAIN_ID}&limit=200${cursor ? `&cursor=${cursor}` : ""}`);
+      entries.push(...(page.body.items as LedgerEntry[]));
+      cursor = page.body.next_cursor ?? undefined;
+    } while (cursor);
+    return entries;
+  }
+  const sum = (entries: LedgerEntry[], kinds: LedgerEntry["kind"][]) => entries.filter((e) => kinds.includes(e.kind)).reduce((total, e) => total + BigInt(e.amount), 0n);
+
+  beforeAll(async () => {
+    stack = await startStack({ blockTime: 1, env: { [`TREASURY_ADDRESS_${CHAIN_ID}`]: TREASURY, WITHDRAW_INTERVAL_MS: "0", RECONCILE_INTERVAL_MS: "200" } });
+    partner = await createTestPartner(stack.db, "money");
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  }, 60_000);
+
+  it("balances the gas wallet's ledger against the chain after a mixed run, and fees due against the fee entries", async () => {
+    // An outside top-up before anything else: the reconciliation finds it.
+    await chain().setBalance(partner.gasWallet, parseEther("50"));
+
+    delegate = (await api("POST", "/v1/hot-wallets", { chain_id: CHAIN_ID, address: hotWallet })).body.delegate;
+    await eventually("the hot wallet to be active", async () => (await api("GET", "/v1/hot-wallets")).body.hot_wallets.find((h: { status: string }) => h.status === "active"));
+
+    // Sweeps requested together share a batch: its base gas spread over them leaves fees to charge.
+    const tokenOwners = Array.from({ length: 8 }, () => Wallet.createRandom());
+    const nativeOwner = Wallet.createRandom();
+    for (const owner of tokenOwners) await chain().mintUsdt(owner.address, 5_000_000n);
+    await chain().setBalance(nativeOwner.address, parseEther("2"));
+    const firstTime = await Promise.all([
+      ...tokenOwners.map((owner) => sweep({ account: owner.address, token: "USDT", authorization: authorize(owner, delegate, 0) })),
+      sweep({ account: nativeOwner.address, token: "native", authorization: authorize(nativeOwner, delegate, 0) }),
+    ]);
+    expect(firstTime.map((s) => s.status)).toEqual(Array(9).fill("swept"));
+    for (const owner of tokenOwners) await chain().mintUsdt(owner.address, 3_000_000n);
+    const repeats = await Promise.all(tokenOwners.map((owner) => sweep({ account: owner.address, token: "USDT" })));
+    expect(repeats.map((s) => [s.status, (s as { kind?: string }).kind])).toEqual(Array(8).fill(["swept", "repeat"]));
+    const tokenOwner = tokenOwners[0]!;
+
+    // The token owner's nonce is 1 after its delegation.
+    const revocation = await api("POST", "/v1/revocations", { chain_id: CHAIN_ID, account: tokenOwner.address, authorization: authorize(tokenOwner, ZeroAddress, 1) });
+    expect(await ended("/v1/revocations", revocation.body.id, ["revoked", "failed", "rejected"])).toMatchObject({ status: "revoked" });
+
+    // A second outside top-up, while the wallet has history.
+    const before = await chain().provider.getBalance(partner.gasWallet);
+    await chain().setBalance(partner.gasWallet, before + parseEther("3"));
+
+    expect((await sweepctl("ledger", "charge", partner.partnerId, "--chain", String(CHAIN_ID), "--amount", "10000000000000000", "--note", "setup fee")).code).toBe(0);
+    expect((await sweepctl("ledger", "credit", partner.partnerId, "--chain", String(CHAIN_ID), "--amount", "2000000000000", "--note", "goodwill")).code).toBe(0);
+
+    const dueBefore = BigInt((await api("GET", "/v1/balance")).body.chains.find((c: { chain_id: number }) => c.chain_id === CHAIN_ID).fees_due);
+    expect(dueBefore).toBeGreaterThan(0n);
+    expect((await sweepctl("fees", "withdraw", "--chain", String(CHAIN_ID))).code).toBe(0);
+    const withdrawal = await eventually("the withdrawal booked", async () => (await ledgerEntries()).find((e) => e.kind === "withdrawal"), 60_000, 500);
+    const treasury = await chain().provider.getBalance(TREASURY);
+    expect(treasury).toBeGreaterThan(0n);
+    // What left the wallet (value and gas) came out of the fee reserve and never exceeded it.
+    expect(-BigInt(withdrawal.amount)).toBeLessThanOrEqual(dueBefore);
+    expect(-BigInt(withdrawal.amount)).toBeGreaterThan(treasury);
+
+    // Every transaction settled and the reconciliation caught up with the head.
+    const { entries, balance } = await eventually(
+      "the ledger to explain the balance",
+      async () => {
+        const head = await chain().provider.getBlockNumber();
+        const state = await stack.db.gasWalletChainState.findFirst({ where: { chainId: CHAIN_ID, gasWallet: { partnerId: partner.partnerId } } });
+        const inFlight = await stack.db.chainTransaction.count({ where: { chainId: CHAIN_ID, status: { in: ["signed", "broadcast"] } } });
+        if (inFlight > 0 || state?.reconciledBlock === null || state === null || Number(state.reconciledBlock) < head - 1) return undefined;
+        const balanceNow = await chain().provider.getBalance(partner.gasWallet);
+        const listed = await ledgerEntries();
+        return sum(listed, ["gas", "withdrawal", "topup"]) === balanceNow ? { entries: listed, balance: balanceNow } : undefined;
+      },
+      60_000,
+      500,
+    );
+
+    expect(entries.filter((e) => e.kind === "topup").length).toBeGreaterThanOrEqual(2);
+    expect(entries.filter((e) => e.kind === "fee").length).toBeGreaterThanOrEqual(2);
+    expect(sum(entries, ["gas", "withdrawal", "topup"])).toBe(balance);
+
+    const reported = (await api("GET", "/v1/balance")).body.chains.find((c: { chain_id: number }) => c.chain_id === CHAIN_ID);
+    const accrued = -sum(entries, ["fee", "fee_charge", "fee_credit"]);
+    const withdrawn = -sum(entries, ["withdrawal"]);
+    expect(reported).toMatchObject({ balance: balance.toString(), fees_accrued: accrued.toString(), fees_withdrawn: withdrawn.toString() });
+    expect(BigInt(reported.fees_due)).toBe(accrued - withdrawn > 0n ? accrued - withdrawn : 0n);
+    expect(BigInt(reported.available)).toBe(balance - BigInt(reported.fees_due) > 0n ? balance - BigInt(reported.fees_due) : 0n);
+  });
+});
