@@ -1,6 +1,17 @@
 import { loadConfig, workerEnv } from "@sweep/common";
-import type { z } from "zod";
+import { z } from "zod";
 
-export const webhookDispatcherEnv = workerEnv(8084);
+const ms = (fallback: number, min: number) => z.coerce.number().int().min(min).max(3_600_000).default(fallback);
+
+export const webhookDispatcherEnv = workerEnv(8084).extend({
+  /** how often due deliveries are looked for besides the nudge of each recorded event (retries come due by time alone) */
+  DELIVERY_POLL_MS: ms(500, 10),
+  /** the pause after the first failed attempt, doubled after each next one up to an hour (the spec's 10 s; shorter in tests) */
+  WEBHOOK_RETRY_BASE_MS: ms(10_000, 1),
+  /** how long an endpoint has to answer an attempt (the spec's 10 s; shorter in tests) */
+  WEBHOOK_ATTEMPT_TIMEOUT_MS: ms(10_000, 100),
+  /** local development only: deliver to loopback and private addresses */
+  WEBHOOK_ALLOW_PRIVATE: z.stringbool().default(false),
+});
 export type Config = z.infer<typeof webhookDispatcherEnv>;
 export const loadWebhookDispatcherConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(webhookDispatcherEnv, env);

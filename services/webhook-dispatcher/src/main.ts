@@ -1,8 +1,12 @@
+import { lookup } from "node:dns/promises";
 import { closeServer, runService, startHealthServer } from "@sweep/common";
 import { environmentChainIds } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
+import { version } from "../package.json";
 import { loadWebhookDispatcherConfig } from "./config";
+import { startDeliveryLoop } from "./delivery-loop";
+import { startEventsConsumer } from "./events-consumer";
 
 void runService("webhook-dispatcher", () => loadWebhookDispatcherConfig(), async ({ config, logger }) => {
   const db = createDb(config.DATABASE_URL);
@@ -10,11 +14,34 @@ void runService("webhook-dispatcher", () => loadWebhookDispatcherConfig(), async
 
   const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger });
 
+  const now = () => new Date();
+  const deliveries = startDeliveryLoop({
+    db,
+    pollMs: config.DELIVERY_POLL_MS,
+    attempt: {
+      db,
+      lookup: (hostname) => lookup(hostname, { all: true, verbatim: true }),
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
+      retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+      userAgent: `sweep-service-webhooks/${version}`,
+      now,
+      logger,
+    },
+    logger,
+  });
+  if (config.WEBHOOK_ALLOW_PRIVATE) logger.warn("WEBHOOK_ALLOW_PRIVATE is set: webhooks may reach loopback and private addresses (local development only)");
+
+  const consumer = await startEventsConsumer(messaging, { db, now, opened: () => deliveries.nudge() }, logger);
+
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
 
+  // Closed in reverse: health, then no new events, then the attempts under way finish and are recorded.
   return [
     { name: "database", close: () => db.$disconnect() },
     ...messaging.closers,
+    { name: "delivery loop", close: () => deliveries.stop() },
+    { name: "events consumer", close: () => consumer.stop() },
     { name: "health", close: () => closeServer(health) },
   ];
 });

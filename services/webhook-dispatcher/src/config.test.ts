@@ -1,0 +1,26 @@
+import { ConfigError } from "@sweep/common";
+import { loadWebhookDispatcherConfig } from "./config";
+
+describe("webhook dispatcher configuration", () => {
+  it("has the spec's schedule and limit, and refuses private addresses, by default", () => {
+    expect(loadWebhookDispatcherConfig({})).toMatchObject({ DELIVERY_POLL_MS: 500, WEBHOOK_RETRY_BASE_MS: 10_000, WEBHOOK_ATTEMPT_TIMEOUT_MS: 10_000, WEBHOOK_ALLOW_PRIVATE: false });
+  });
+
+  it("reads shorter timings and the private-address switch", () => {
+    expect(loadWebhookDispatcherConfig({ DELIVERY_POLL_MS: "50", WEBHOOK_RETRY_BASE_MS: "200", WEBHOOK_ATTEMPT_TIMEOUT_MS: "500", WEBHOOK_ALLOW_PRIVATE: "true" })).toMatchObject({
+      DELIVERY_POLL_MS: 50,
+      WEBHOOK_RETRY_BASE_MS: 200,
+      WEBHOOK_ATTEMPT_TIMEOUT_MS: 500,
+      WEBHOOK_ALLOW_PRIVATE: true,
+    });
+  });
+
+  it.each([
+    [{ WEBHOOK_ALLOW_PRIVATE: "maybe" }, "WEBHOOK_ALLOW_PRIVATE"],
+    [{ DELIVERY_POLL_MS: "0" }, "DELIVERY_POLL_MS"],
+    [{ WEBHOOK_ATTEMPT_TIMEOUT_MS: "soon" }, "WEBHOOK_ATTEMPT_TIMEOUT_MS"],
+  ])("refuses %j, naming %s", (env, name) => {
+    expect(() => loadWebhookDispatcherConfig(env)).toThrow(ConfigError);
+    expect(() => loadWebhookDispatcherConfig(env)).toThrow(name);
+  });
+});

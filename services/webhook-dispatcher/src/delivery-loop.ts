@@ -1,0 +1,70 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import { attemptDelivery, type AttemptDeps } from "./delivery-attempt";
+import { claimDueDeliveries } from "./delivery-store";
+
+/** Beyond the attempt's own limit, the time a claim is held for the lookup, the body and recording the result. */
+export const LEASE_MARGIN_MS = 5_000;
+/** Attempts under way at once: a slow endpoint holds one, not the loop. */
+const MAX_IN_FLIGHT = 50;
+
+export interface DeliveryLoop {
+  /** Due deliveries may have appeared: look now rather than at the next poll. */
+  nudge(): void;
+  /** Stops claiming and waits for the attempts under way. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Claims due deliveries every `pollMs` and on each nudge, as many as there is room for, and
+ * attempts each without holding up the next claim.
+ */
+export function startDeliveryLoop(options: { db: Db; pollMs: number; attempt: AttemptDeps; logger: Logger }): DeliveryLoop {
+  const { db, pollMs, attempt } = options;
+  const logger = options.logger.child({ loop: "delivery" });
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+  let wake = new AbortController();
+
+  const pass = async () => {
+    const room = MAX_IN_FLIGHT - inFlight.size;
+    if (room <= 0) return;
+    const now = attempt.now();
+    const claimed = await claimDueDeliveries(db, now, new Date(now.getTime() + attempt.timeoutMs + LEASE_MARGIN_MS), room);
+    for (const delivery of claimed) {
+      const running = attemptDelivery(attempt, delivery)
+        .catch((err: unknown) => {
+          logger.error("delivery attempt failed; retried when its lease ends", { eventId: delivery.eventId, error: String(err) });
+        })
+        .finally(() => {
+          inFlight.delete(running);
+          // Room again, and perhaps more due than the last claim could take.
+          wake.abort();
+        });
+      inFlight.add(running);
+    }
+  };
+
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      // Renewed before the pass, so a nudge during it is not lost: the pause below is then skipped.
+      wake = new AbortController();
+      try {
+        await pass();
+      } catch (err) {
+        logger.error("claiming due deliveries failed", { error: String(err) });
+      }
+      await sleep(pollMs, undefined, { signal: AbortSignal.any([stopping.signal, wake.signal]) }).catch(() => undefined);
+    }
+  })();
+
+  return {
+    nudge: () => wake.abort(),
+    stop: async () => {
+      stopping.abort();
+      await loop;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

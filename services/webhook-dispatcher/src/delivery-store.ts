@@ -1,0 +1,74 @@
+import type { Db } from "@sweep/db";
+import type { AttemptError } from "./attempt-errors";
+import type { AfterFailure } from "./retry-schedule";
+
+/** A delivery this dispatcher holds until its lease runs out. */
+export interface ClaimedDelivery {
+  eventId: string;
+  partnerId: string;
+  /** attempts before this one */
+  attempts: number;
+  /** the next_attempt_at written by the claim; the result is recorded only while it is still there */
+  lease: Date;
+}
+
+/**
+ * Opens the delivery of a recorded event if its partner has a webhook at this moment (created_at
+ * is the event's); otherwise the event is not delivered. Idempotent: a redelivered message
+ * finds the row there. Returns whether a delivery was opened now.
+ */
+export async function openDelivery(db: Db, eventId: string, now: Date): Promise<boolean> {
+  const inserted = await db.$executeRaw`
+    INSERT INTO webhook_deliveries (event_id, partner_id, status, attempts, next_attempt_at, created_at)
+    SELECT e.id, e.partner_id, 'pending', 0, ${now}, e.created_at
+      FROM events e JOIN webhooks w ON w.partner_id = e.partner_id
+     WHERE e.id = ${eventId}::uuid
+    ON CONFLICT (event_id) DO NOTHING`;
+  return inserted === 1;
+}
+
+/**
+ * Claims due deliveries in one statement: their rows are locked while they are picked (SKIP
+ * LOCKED: another dispatcher takes others), and next_attempt_at moves to the lease, so no other
+ * dispatcher takes them until it ends; a dispatcher that dies mid-attempt leaves them due again then.
+ */
+export function claimDueDeliveries(db: Db, now: Date, lease: Date, limit: number): Promise<ClaimedDelivery[]> {
+  return db.$queryRaw<ClaimedDelivery[]>`
+    UPDATE webhook_deliveries d SET next_attempt_at = ${lease}
+     WHERE d.event_id IN (
+       SELECT event_id FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= ${now}
+        ORDER BY next_attempt_at, seq LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED)
+    RETURNING d.event_id::text AS "eventId", d.partner_id::text AS "partnerId", d.attempts, d.next_attempt_at AS lease`;
+}
+
+export type AttemptOutcome = { outcome: "delivered"; statusCode: number } | { outcome: "failed"; statusCode: number | null; error: AttemptError };
+
+/** The claim still held: pending, with the lease the claim wrote (the API's DELETE clears it). */
+const held = (delivery: ClaimedDelivery) => ({ eventId: delivery.eventId, status: "pending" as const, nextAttemptAt: delivery.lease });
+
+export async function recordDelivered(db: Db, delivery: ClaimedDelivery, statusCode: number, now: Date): Promise<boolean> {
+  const { count } = await db.webhookDelivery.updateMany({
+    where: held(delivery),
+    data: { status: "delivered", attempts: delivery.attempts + 1, deliveredAt: now, lastStatusCode: statusCode, lastError: null, nextAttemptAt: null },
+  });
+  return count === 1;
+}
+
+export async function recordFailedAttempt(db: Db, delivery: ClaimedDelivery, statusCode: number | null, error: AttemptError, next: AfterFailure): Promise<boolean> {
+  const { count } = await db.webhookDelivery.updateMany({
+    where: held(delivery),
+    data: { status: next.status, attempts: delivery.attempts + 1, lastStatusCode: statusCode, lastError: error, nextAttemptAt: next.nextAttemptAt },
+  });
+  return count === 1;
+}
+
+/** The webhook was deleted since the event: nothing is sent, the delivery fails as the API's DELETE marks it. */
+export async function recordWebhookRemoved(db: Db, delivery: ClaimedDelivery): Promise<boolean> {
+  const { count } = await db.webhookDelivery.updateMany({
+    where: held(delivery),
+    data: { status: "failed", lastStatusCode: null, lastError: "webhook removed" satisfies AttemptError, nextAttemptAt: null },
+  });
+  return count === 1;
+}

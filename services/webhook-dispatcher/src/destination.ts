@@ -1,0 +1,47 @@
+import { isIP } from "node:net";
+import type { AttemptError } from "./attempt-errors";
+import { attemptErrorOf } from "./attempt-errors";
+import { isPublicAddress } from "./public-address";
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** dns.promises.lookup with `all: true`: every address of the host. */
+export type LookupAll = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** Where an attempt connects: the host as named in the URL (for TLS), and the address it was checked at. */
+export interface Destination {
+  hostname: string;
+  port: number;
+  path: string;
+  /** the address checked; the connection goes there and nowhere else */
+  address: ResolvedAddress;
+}
+
+/**
+ * Resolves the webhook's host for one attempt and checks every address it resolves to: one
+ * non-public address refuses the attempt (unless private addresses are allowed, for local
+ * development), since which of them a connection would take is not ours to choose.
+ */
+export async function resolveDestination(url: string, lookup: LookupAll, allowPrivate: boolean): Promise<Destination | { error: AttemptError }> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { error: "connection failed" };
+  }
+  // Only https is delivered to (the API stores no other); an IPv6 host comes bracketed.
+  if (parsed.protocol !== "https:") return { error: "connection failed" };
+  const hostname = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
+  let addresses: ResolvedAddress[];
+  try {
+    addresses = isIP(hostname) ? [{ address: hostname, family: isIP(hostname) }] : await lookup(hostname);
+  } catch (err) {
+    return { error: attemptErrorOf(err) };
+  }
+  if (addresses.length === 0) return { error: "DNS lookup failed" };
+  if (!allowPrivate && !addresses.every((a) => isPublicAddress(a.address))) return { error: "private address refused" };
+  return { hostname, port: parsed.port === "" ? 443 : Number(parsed.port), path: `${parsed.pathname}${parsed.search}`, address: addresses[0]! };
+}

@@ -1,0 +1,41 @@
+/** Without WEBHOOK_ALLOW_PRIVATE (as in production), a webhook on a loopback address is never called. */
+import { startService, type ServiceProcess } from "@sweep/testkit";
+import { makeCertificates, startReceiver, type Receiver, type TestCertificates } from "./receiver";
+import { deliveryWhen, openWorld, partnerWithWebhook, recordAndAnnounce, type DispatcherWorld } from "./support";
+
+describe("webhook delivery to a private address", () => {
+  let world: DispatcherWorld;
+  let certificates: TestCertificates;
+  let receiver: Receiver;
+  let dispatcher: ServiceProcess | undefined;
+
+  beforeAll(async () => {
+    world = await openWorld("webhook-private-test");
+    certificates = makeCertificates();
+    receiver = await startReceiver(certificates);
+    dispatcher = await startService("webhook-dispatcher", {
+      DATABASE_URL: world.databaseUrl,
+      AMQP_PREFIX: world.prefix,
+      NODE_EXTRA_CA_CERTS: certificates.caPath,
+      WEBHOOK_ALLOW_PRIVATE: "",
+      DELIVERY_POLL_MS: "50",
+    });
+  });
+
+  afterAll(async () => {
+    await dispatcher?.kill();
+    await receiver?.close();
+    certificates?.remove();
+    await world?.close();
+  });
+
+  it("refuses 127.0.0.1: private address refused, nothing sent", async () => {
+    const partner = await partnerWithWebhook(world.db, receiver.url("/loopback"));
+    receiver.route("/loopback", partner.secret, (res) => res.writeHead(200).end());
+    const eventId = await recordAndAnnounce(world, partner.partnerId, "webhook.test", { payload: { message: "inside" } });
+
+    const delivery = await deliveryWhen(world.db, eventId, "the refused attempt", (d) => d.attempts >= 1);
+    expect(delivery).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null, lastError: "private address refused" });
+    expect(receiver.received("/loopback")).toEqual([]);
+  });
+});
