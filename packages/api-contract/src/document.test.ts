@@ -50,3 +50,30 @@ describe("the money endpoints", () => {
     expect(Object.keys(doc.paths["/v1/settings"])).toEqual(["get", "patch"]);
   });
 });
+
+describe("the webhook endpoints", () => {
+  const doc = parse(openApiYaml());
+
+  it("document every operation of the webhook", () => {
+    expect(Object.keys(doc.paths["/v1/webhook"]).sort()).toEqual(["delete", "get", "put"]);
+    expect(Object.keys(doc.paths["/v1/webhook/deliveries"])).toEqual(["get"]);
+    expect(Object.keys(doc.paths["/v1/webhook/test"])).toEqual(["post"]);
+    expect(doc.paths["/v1/webhook/test"].post.requestBody).toBeUndefined();
+    expect(Object.keys(doc.paths["/v1/webhook"].delete.responses)).toEqual(expect.arrayContaining(["204", "404"]));
+  });
+
+  it("document a strict PUT body with the URL's length", () => {
+    const body = doc.components.schemas.WebhookRequest;
+    expect(body.additionalProperties).toBe(false);
+    expect(body.required).toEqual(["url"]);
+    expect(body.properties.url).toMatchObject({ type: "string", format: "uri", maxLength: 2048 });
+    expect(body.properties.low_balance.items.additionalProperties).toBe(false);
+  });
+
+  it("document every field of Webhook and WebhookDelivery as required, the nullable ones as null-able", () => {
+    expect(doc.components.schemas.Webhook.required).toEqual(["url", "secret", "low_balance"]);
+    const delivery = doc.components.schemas.WebhookDelivery;
+    expect(delivery.required).toEqual(["id", "event", "status", "attempts", "last_status_code", "last_error", "created_at", "delivered_at", "next_attempt_at"]);
+    for (const field of ["last_status_code", "last_error", "delivered_at", "next_attempt_at"]) expect(delivery.properties[field].type).toContain("null");
+  });
+});

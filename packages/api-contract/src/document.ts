@@ -10,6 +10,7 @@ import "./routes/usage";
 import "./routes/hot-wallets";
 import "./routes/sweeps";
 import "./routes/revocations";
+import "./routes/webhook";
 
 /** The OpenAPI 3.1 document of API version 1, generated from the same schemas that validate requests. */
 export function openApiDocument(serverUrl?: string) {

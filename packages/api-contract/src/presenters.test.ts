@@ -1,5 +1,18 @@
-import { presentChainBalance, presentChainTariff, presentHotWallet, presentLedgerEntry, presentSettings, presentSweep, type HotWalletRow, type LedgerEntryRow, type SweepRow } from "./presenters";
-import { Balance, ChainTariff, HotWallet, LedgerEntry, Settings, Sweep } from "./responses";
+import {
+  presentChainBalance,
+  presentChainTariff,
+  presentHotWallet,
+  presentLedgerEntry,
+  presentSettings,
+  presentSweep,
+  presentWebhook,
+  presentWebhookDelivery,
+  type HotWalletRow,
+  type LedgerEntryRow,
+  type SweepRow,
+  type WebhookDeliveryRow,
+} from "./presenters";
+import { Balance, ChainTariff, HotWallet, LedgerEntry, Settings, Sweep, Webhook, WebhookDelivery } from "./responses";
 
 /** Prisma's Decimal prints large values with exponents; toFixed does not. */
 const decimal = (digits: string) => ({ toFixed: (dp: number) => (dp === 0 ? digits : `${digits}.${"0".repeat(dp)}`), toString: () => "1e+77" });
@@ -194,5 +207,64 @@ describe("presentChainBalance", () => {
 describe("presentSettings", () => {
   it.each([true, false])("gives keep_one_unit %s", (keepOneUnit) => {
     expect(Settings.parse(presentSettings({ keepOneUnit }))).toEqual({ keep_one_unit: keepOneUnit });
+  });
+});
+
+describe("presentWebhook", () => {
+  const webhook = { url: "https://hooks.example.com/in", secret: "whsec_abc" };
+
+  it("lists the alerts by chain, thresholds as digits (no exponent)", () => {
+    const body = presentWebhook(webhook, [
+      { chainId: 11155111, threshold: decimal(big), low: true },
+      { chainId: 97, threshold: decimal("5"), low: false },
+    ]);
+    expect(body).toEqual({
+      url: webhook.url,
+      secret: webhook.secret,
+      low_balance: [
+        { chain_id: 97, threshold: "5", low: false },
+        { chain_id: 11155111, threshold: big, low: true },
+      ],
+    });
+    expect(Webhook.parse(body)).toEqual(body);
+  });
+
+  it("gives an empty low_balance without alerts", () => {
+    expect(presentWebhook(webhook, [])).toEqual({ ...webhook, low_balance: [] });
+  });
+});
+
+describe("presentWebhookDelivery", () => {
+  const pending: WebhookDeliveryRow = {
+    eventId: queued.id,
+    status: "pending",
+    attempts: 2,
+    lastStatusCode: 500,
+    lastError: "status 500",
+    nextAttemptAt: updated,
+    deliveredAt: null,
+    event: { type: "sweep.swept", createdAt: created },
+  };
+
+  it("gives every field, nullable ones as null, created_at the event's time", () => {
+    const body = presentWebhookDelivery(pending);
+    expect(body).toEqual({
+      id: queued.id,
+      event: "sweep.swept",
+      status: "pending",
+      attempts: 2,
+      last_status_code: 500,
+      last_error: "status 500",
+      created_at: "2026-11-21T12:00:00.123Z",
+      delivered_at: null,
+      next_attempt_at: "2026-11-21T12:00:05.000Z",
+    });
+    expect(WebhookDelivery.parse(body)).toEqual(body);
+  });
+
+  it("shows next_attempt_at only while pending", () => {
+    const delivered = presentWebhookDelivery({ ...pending, status: "delivered", lastStatusCode: 204, lastError: null, deliveredAt: updated });
+    expect(delivered).toMatchObject({ status: "delivered", last_status_code: 204, last_error: null, delivered_at: "2026-11-21T12:00:05.000Z", next_attempt_at: null });
+    expect(presentWebhookDelivery({ ...pending, status: "failed", lastError: "webhook removed" })).toMatchObject({ status: "failed", next_attempt_at: null });
   });
 });

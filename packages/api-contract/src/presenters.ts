@@ -1,5 +1,5 @@
 import { bpsToPercent } from "./percent";
-import type { ChainBalance, ChainTariff, HotWallet, LedgerEntry, Revocation, Settings, Sweep } from "./responses";
+import type { ChainBalance, ChainTariff, HotWallet, LedgerEntry, Revocation, Settings, Sweep, Webhook, WebhookDelivery } from "./responses";
 import type { ledgerKinds } from "./scalars";
 
 /**
@@ -75,6 +75,29 @@ export interface LedgerEntryRow {
   sweepId: string | null;
   note: string | null;
   createdAt: Date;
+}
+
+export interface WebhookRow {
+  url: string;
+  secret: string;
+}
+
+export interface LowBalanceAlertRow {
+  chainId: number;
+  threshold: WholeDecimal;
+  low: boolean;
+}
+
+export interface WebhookDeliveryRow {
+  eventId: string;
+  status: WebhookDelivery["status"];
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  /** the relation, selected with the row: its type, and when it happened */
+  event: { type: string; createdAt: Date };
 }
 
 /** What a chain is called, as the registry names it. */
@@ -222,4 +245,28 @@ export function presentChainBalance(chain: ChainNames, fees: FeeFigures, balance
 
 export function presentSettings(row: { keepOneUnit: boolean }): Settings {
   return { keep_one_unit: row.keepOneUnit };
+}
+
+/** The alerts in chain order, whatever order they were read in. */
+export function presentWebhook(webhook: WebhookRow, alerts: readonly LowBalanceAlertRow[]): Webhook {
+  return {
+    url: webhook.url,
+    secret: webhook.secret,
+    low_balance: [...alerts].sort((a, b) => a.chainId - b.chainId).map((alert) => ({ chain_id: alert.chainId, threshold: digits(alert.threshold), low: alert.low })),
+  };
+}
+
+/** Every field is present: the spec's WebhookDelivery has its nullable fields required. next_attempt_at only while pending. */
+export function presentWebhookDelivery(row: WebhookDeliveryRow): WebhookDelivery {
+  return {
+    id: row.eventId,
+    event: row.event.type,
+    status: row.status,
+    attempts: row.attempts,
+    last_status_code: row.lastStatusCode,
+    last_error: row.lastError,
+    created_at: row.event.createdAt.toISOString(),
+    delivered_at: row.deliveredAt?.toISOString() ?? null,
+    next_attempt_at: row.status === "pending" ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+  };
 }

@@ -166,3 +166,37 @@ export const SettingsPatch = z
   .openapi("SettingsPatch", { description: "the settings to change; those not sent keep their values" });
 
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
+
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+export const LowBalanceAlertRequest = z.strictObject({
+  chain_id: ChainId.openapi({ description: "a chain of this environment, at most once in the list" }),
+  threshold: PositiveAmount.openapi({ description: "wei, above zero; the alert fires when the gas wallet's balance on the chain falls below it" }),
+});
+
+export const WebhookRequest = z
+  .strictObject({
+    url: z
+      .string()
+      .refine((value) => characters(value) <= MAX_WEBHOOK_URL_LENGTH, { error: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` })
+      .openapi({
+        format: "uri",
+        maxLength: MAX_WEBHOOK_URL_LENGTH,
+        description: "where events go: only public https addresses, without credentials; redirects are not followed",
+        example: "https://hooks.example.com/sweep",
+      }),
+    low_balance: z
+      .array(LowBalanceAlertRequest)
+      .optional()
+      .openapi({ description: "replaces all alerts, at most one per chain; chains not listed get no alert; omitted removes them all" }),
+  })
+  .openapi("WebhookRequest");
+
+export type WebhookRequest = z.infer<typeof WebhookRequest>;
+
+export const WebhookDeliveryListQuery = z.strictObject({
+  limit: PageLimit,
+  cursor: PageCursor,
+});
+
+export type WebhookDeliveryListQuery = z.infer<typeof WebhookDeliveryListQuery>;

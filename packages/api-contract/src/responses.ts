@@ -194,3 +194,52 @@ export type UsageDay = z.infer<typeof UsageDay>;
 export const Usage = z.object({ days: z.array(UsageDay).openapi({ description: "oldest first; one row per day and chain" }) }).openapi("Usage");
 
 export type Usage = z.infer<typeof Usage>;
+
+export const Webhook = z
+  .object({
+    url: z.string().openapi({ format: "uri", description: "where events go" }),
+    secret: z.string().openapi({ description: "the signing secret, prefix whsec_; created with the webhook, kept when the URL changes", example: "whsec_2b8f0e5c…" }),
+    low_balance: z
+      .array(
+        z.object({
+          chain_id: ChainId,
+          threshold: Amount.openapi({ description: "wei" }),
+          low: z.boolean().openapi({ description: "the balance is below the threshold and the alert was sent; re-arms when the balance recovers" }),
+        }),
+      )
+      .openapi({ description: "one alert per chain, by chain_id" }),
+  })
+  .openapi("Webhook");
+
+export type Webhook = z.infer<typeof Webhook>;
+
+export const deliveryStatuses = ["pending", "delivered", "failed"] as const;
+
+export const WebhookDelivery = z
+  .object({
+    id: z.uuid().openapi({ description: "the event's id" }),
+    event: z.string().openapi({ description: "event type", example: "sweep.swept" }),
+    status: z.enum(deliveryStatuses).openapi({
+      description: "pending (being delivered or waiting for the next attempt), delivered (the endpoint answered 2xx), failed (attempts ran out, or the webhook was deleted)",
+    }),
+    attempts: z.number().int().min(0).openapi({ description: "attempts so far" }),
+    last_status_code: z.number().int().nullable().openapi({ description: "HTTP status of the last attempt; null if no answer" }),
+    last_error: z.string().nullable().openapi({
+      description:
+        "null if the last attempt did not fail. `status <code>`, timeout, connection refused, connection reset, connection closed, DNS lookup failed, TLS error, connection failed, private address refused, webhook removed, internal",
+    }),
+    created_at: DateTime.openapi({ description: "when the event happened" }),
+    delivered_at: DateTime.nullable().openapi({ description: "null until delivered" }),
+    next_attempt_at: DateTime.nullable().openapi({ description: "only for pending" }),
+  })
+  .openapi("WebhookDelivery");
+
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const WebhookDeliveryList = z.object({ items: z.array(WebhookDelivery), next_cursor: NextCursor }).openapi("WebhookDeliveryList");
+
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;
+
+export const WebhookTestAccepted = z.object({ id: z.uuid().openapi({ description: "the webhook.test event's id" }) }).openapi("WebhookTestAccepted");
+
+export type WebhookTestAccepted = z.infer<typeof WebhookTestAccepted>;

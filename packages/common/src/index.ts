@@ -9,3 +9,4 @@ export * from "./logger";
 export * from "./run-service";
 export * from "./shutdown";
 export * from "./worker-config";
+export * from "./public-address";

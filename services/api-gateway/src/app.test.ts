@@ -31,6 +31,9 @@ describe("api-gateway HTTP basics", () => {
     expect(Object.keys(doc.paths["/v1/revocations/{id}"])).toEqual(["get"]);
     for (const path of ["/v1/balance", "/v1/tariff", "/v1/ledger", "/v1/usage"]) expect([path, Object.keys(doc.paths[path])]).toEqual([path, ["get"]]);
     expect(Object.keys(doc.paths["/v1/settings"]).sort()).toEqual(["get", "patch"]);
+    expect(Object.keys(doc.paths["/v1/webhook"]).sort()).toEqual(["delete", "get", "put"]);
+    expect(Object.keys(doc.paths["/v1/webhook/deliveries"])).toEqual(["get"]);
+    expect(Object.keys(doc.paths["/v1/webhook/test"])).toEqual(["post"]);
   });
 
   it("serves exactly the operations of its OpenAPI document", async () => {
@@ -46,7 +49,7 @@ describe("api-gateway HTTP basics", () => {
     );
     expect(operations.map((o) => o.path)).toEqual(expect.arrayContaining(["/v1/revocations", "/v1/sweeps"]));
     for (const { method, path } of operations) {
-      const call = (headers: Record<string, string>) => request(gateway.app)[method as "get" | "post" | "patch"](path).set(headers).send(method === "get" ? undefined : {});
+      const call = (headers: Record<string, string>) => request(gateway.app)[method as "get" | "post" | "put" | "patch" | "delete"](path).set(headers).send(method === "get" ? undefined : {});
       expect([method, path, (await call({})).status]).toEqual([method, path, 401]);
       const routed = await call(auth);
       expect([method, path, routed.body.error?.message ?? ""]).not.toEqual([method, path, expect.stringMatching(/^no such endpoint/)]);

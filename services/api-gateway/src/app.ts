@@ -20,6 +20,7 @@ import { HotWalletDirectory } from "./sweeps/hot-wallet-directory";
 import { sweepRoutes } from "./sweeps/routes";
 import { tariffRoutes } from "./tariff/routes";
 import { usageRoutes } from "./usage/routes";
+import { webhookRoutes } from "./webhooks/routes";
 
 export interface AppDeps {
   logger: Logger;
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(hotWalletRoutes({ db: deps.db, names: deps.names, chains, onOutbox }));
   app.use(sweepRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, hotWallets: new HotWalletDirectory(deps.db), onOutbox }));
   app.use(revocationRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, onOutbox }));
+  app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox }));
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

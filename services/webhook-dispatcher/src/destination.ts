@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import type { AttemptError } from "./attempt-errors";
 import { attemptErrorOf } from "./attempt-errors";
-import { isPublicAddress } from "./public-address";
+import { isPublicAddress } from "@sweep/common";
 
 export interface ResolvedAddress {
   address: string;

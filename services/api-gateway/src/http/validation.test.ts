@@ -1,4 +1,4 @@
-import { SweepListQuery, SweepRequest } from "@sweep/api-contract";
+import { SweepListQuery, SweepRequest, WebhookRequest } from "@sweep/api-contract";
 import { ApiError } from "@sweep/common";
 import { parseRequest, type ValidationCodes } from "./validation";
 
@@ -13,7 +13,7 @@ const address = "0x52908400098527886E0F7030069857D2E4169EE7";
 const valid = { chain_id: 97, hot_wallet: address, account: address.toLowerCase(), token: "usdt" };
 const authorization = { chain_id: 97, address, nonce: 0, y_parity: 1, r: "0x1", s: "0x2" };
 
-function refusal(schema: typeof SweepRequest | typeof SweepListQuery, input: unknown, codes: ValidationCodes) {
+function refusal(schema: typeof SweepRequest | typeof SweepListQuery | typeof WebhookRequest, input: unknown, codes: ValidationCodes) {
   try {
     parseRequest(schema, input, codes);
   } catch (err) {
@@ -87,5 +87,29 @@ describe("parseRequest on a list query", () => {
     ["an unknown parameter", { page: "2" }, /^unknown query parameter page$/],
   ])("refuses %s with invalid_query naming the parameter", (_what, query, message) => {
     expect(refusal(SweepListQuery, query, queryCodes)).toEqual({ code: "invalid_query", message: expect.stringMatching(message) });
+  });
+});
+
+describe("parseRequest with codes of nested fields", () => {
+  const webhookCodes: ValidationCodes = {
+    shapeCode: "invalid_json",
+    noun: "field",
+    valueCodes: { url: "invalid_url", "low_balance.chain_id": "unknown_chain", "low_balance.threshold": "invalid_amount" },
+  };
+  const url = "https://hooks.example.com/";
+
+  it.each<[string, unknown, string, RegExp]>([
+    ["a fractional chain_id in an array item", { url, low_balance: [{ chain_id: 1.5, threshold: "1" }] }, "unknown_chain", /^low_balance\.0\.chain_id must be an integer chain id/],
+    ["a zero threshold in an array item", { url, low_balance: [{ chain_id: 97, threshold: "0" }] }, "invalid_amount", /^low_balance\.0\.threshold must be above zero$/],
+    ["an unknown field in an array item", { url, low_balance: [{ chain_id: 97, threshold: "1", low: true }] }, "invalid_json", /^unknown field low_balance\.0\.low$/],
+    ["a URL over 2048 characters", { url: `${url}${"a".repeat(2048)}` }, "invalid_url", /^url must be at most 2048 characters$/],
+  ])("gives %s the code of its nested field", (_what, input, code, message) => {
+    expect(refusal(WebhookRequest, input, webhookCodes)).toEqual({ code, message: expect.stringMatching(message) });
+  });
+
+  it("reports nested value problems in the order of their codes", () => {
+    const input = { url: `${url}${"a".repeat(2048)}`, low_balance: [{ chain_id: 97, threshold: "0" }, { chain_id: 0, threshold: "1" }] };
+    expect(refusal(WebhookRequest, input, webhookCodes)?.code).toBe("invalid_url");
+    expect(refusal(WebhookRequest, { ...input, url }, webhookCodes)?.code).toBe("unknown_chain");
   });
 });

@@ -5,12 +5,12 @@ import type { z } from "zod";
  * Turns zod's verdict on a body or a query into the spec's error. Shape problems (an unknown
  * field, a missing one, a wrong JSON type) are the request's fault as a whole: `shapeCode`
  * (invalid_json for bodies, invalid_query for queries). A value of the right type that breaks a
- * rule gets the code the spec names for that field (`valueCodes`, by the first path segment),
- * in the order the spec lists those codes.
+ * rule gets the code the spec names for that field (`valueCodes`, by the field's path without
+ * array indexes, else by its first segment), in the order the spec lists those codes.
  */
 export interface ValidationCodes {
   shapeCode: "invalid_json" | "invalid_query";
-  /** by top-level field, in the order their errors are reported; fields not listed get shapeCode */
+  /** by top-level field or by a nested one ("low_balance.threshold"), in the order their errors are reported; fields not listed get shapeCode */
   valueCodes: Readonly<Record<string, ErrorCode>>;
   /** what an unknown field is called in the message: "field" or "query parameter" */
   noun: string;
@@ -31,12 +31,16 @@ export function requestError(issues: readonly Issue[], input: unknown, codes: Va
   const shape = issues.find((issue) => isShapeIssue(issue, input));
   if (shape) return new ApiError(codes.shapeCode, shapeMessage(shape, input, codes));
   const fields = Object.keys(codes.valueCodes);
+  const fieldOf = (issue: Issue) => {
+    const field = issue.path.filter((key) => typeof key === "string").join(".");
+    return Object.hasOwn(codes.valueCodes, field) ? field : String(issue.path[0]);
+  };
   const rank = (issue: Issue) => {
-    const index = fields.indexOf(String(issue.path[0]));
+    const index = fields.indexOf(fieldOf(issue));
     return index === -1 ? fields.length : index;
   };
   const first = [...issues].sort((a, b) => rank(a) - rank(b))[0]!;
-  const code = codes.valueCodes[String(first.path[0])] ?? codes.shapeCode;
+  const code = codes.valueCodes[fieldOf(first)] ?? codes.shapeCode;
   return new ApiError(code, `${pathName(first.path)} ${first.message}`);
 }
 

@@ -1,4 +1,4 @@
-import { ledgerCursors, revocationCursors, sweepCursors } from "./cursor";
+import { ledgerCursors, revocationCursors, sweepCursors, webhookDeliveryCursors } from "./cursor";
 
 const base64url = (text: string) => Buffer.from(text).toString("base64url");
 
@@ -6,6 +6,7 @@ describe.each([
   ["sweeps", sweepCursors, "s1"],
   ["revocations", revocationCursors, "r1"],
   ["ledger", ledgerCursors, "l1"],
+  ["webhook deliveries", webhookDeliveryCursors, "w1"],
 ])("page cursors of %s", (_list, cursors, tag) => {
   it.each([1n, 42n, 9223372036854775807n])("carry seq %s there and back, opaque and URL-safe", (seq) => {
     const cursor = cursors.encode(seq);
@@ -36,6 +37,8 @@ describe("cursors of different lists", () => {
     ["sweeps", "ledger", sweepCursors, ledgerCursors],
     ["ledger", "revocations", ledgerCursors, revocationCursors],
     ["revocations", "ledger", revocationCursors, ledgerCursors],
+    ["webhook deliveries", "sweeps", webhookDeliveryCursors, sweepCursors],
+    ["sweeps", "webhook deliveries", sweepCursors, webhookDeliveryCursors],
   ])("are refused by each other's list: %s cursors by the %s list", (_from, _to, from, to) => {
     expect(to.decode(from.encode(42n))).toBeNull();
   });

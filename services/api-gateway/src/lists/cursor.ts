@@ -32,3 +32,5 @@ export const sweepCursors = cursorCodec("s1");
 export const revocationCursors = cursorCodec("r1");
 /** GET /v1/ledger: its entries' ids are the seq (a bigserial like the others) */
 export const ledgerCursors = cursorCodec("l1");
+/** GET /v1/webhook/deliveries */
+export const webhookDeliveryCursors = cursorCodec("w1");

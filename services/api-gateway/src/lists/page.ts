@@ -5,7 +5,7 @@ import { parseRequest, type ValidationCodes } from "../http/validation";
 import type { CursorCodec } from "./cursor";
 
 /**
- * A newest-first page of a list (GET /v1/sweeps, /v1/revocations, /v1/ledger): where it starts, read from the
+ * A newest-first page of a list (GET /v1/sweeps, /v1/revocations, /v1/ledger, /v1/webhook/deliveries): where it starts, read from the
  * request, and where it ends, the next cursor. Every refusal is 400 invalid_query naming the
  * parameter, as the spec's pagination rules want.
  */

@@ -20,9 +20,10 @@ for (const [network, prefix] of [
   ["240.0.0.0", 4],
 ] as const) privateV4.addSubnet(network, prefix, "ipv4");
 
-/** Inside global unicast (2000::/3), the IPv6 ranges that are not public: documentation, benchmarking, ORCHID, NAT64 local use. */
+/** Inside global unicast (2000::/3), the IPv6 ranges that are not public: Teredo tunnels, documentation, benchmarking, ORCHID. */
 const privateGlobalV6 = new BlockList();
 for (const [network, prefix] of [
+  ["2001::", 32],
   ["2001:db8::", 32],
   ["2001:2::", 48],
   ["2001:10::", 28],
@@ -69,4 +70,17 @@ function ipv6Words(address: string): number[] {
   if (tail === undefined) return first;
   const last = parse(tail);
   return [...first, ...new Array<number>(8 - first.length - last.length).fill(0), ...last];
+}
+
+/**
+ * Why a URL's host is refused before any DNS look-up, or null: a literal address that is not
+ * public, or a name that always means this machine. `hostname` is as URL gives it: IPv4 in
+ * dotted form, IPv6 in brackets. Names are left to the look-up at each delivery attempt.
+ */
+export function literalHostProblem(hostname: string): string | null {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  if (host === "localhost" || host.endsWith(".localhost")) return "is this machine";
+  const literal = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  if (isIPv4(literal) || isIPv6(literal)) return isPublicAddress(literal) ? null : "is not a public address";
+  return null;
 }

@@ -1,0 +1,61 @@
+import { authenticatedResponses, errorResponse, jsonContent, registry } from "../registry";
+import { WebhookDeliveryListQuery, WebhookRequest } from "../requests";
+import { Webhook, WebhookDeliveryList, WebhookTestAccepted } from "../responses";
+
+const noWebhook = errorResponse("not_found: no webhook is set");
+
+registry.registerPath({
+  method: "get",
+  path: "/v1/webhook",
+  summary: "Get webhook settings",
+  security: [{ bearer: [] }],
+  responses: { 200: { description: "the webhook", ...jsonContent(Webhook) }, 404: noWebhook, ...authenticatedResponses },
+});
+
+registry.registerPath({
+  method: "put",
+  path: "/v1/webhook",
+  summary: "Set the webhook",
+  description:
+    "Sets the URL and replaces all low balance alerts (a request without `low_balance` removes them). The secret is created with the webhook and kept when the URL changes; after DELETE a new webhook gets a new one. An alert sent again with the same threshold keeps its `low`; a new or changed one starts with `low` false.",
+  security: [{ bearer: [] }],
+  request: { body: { required: true, ...jsonContent(WebhookRequest) } },
+  responses: {
+    200: { description: "the webhook is set", ...jsonContent(Webhook) },
+    400: errorResponse("invalid_json (also for an unknown field)"),
+    422: errorResponse("invalid_url (not a public https URL of up to 2048 characters); unknown_chain (a chain not of this environment, or listed twice); invalid_amount (threshold not an integer above zero)"),
+    ...authenticatedResponses,
+  },
+});
+
+registry.registerPath({
+  method: "delete",
+  path: "/v1/webhook",
+  summary: "Delete the webhook",
+  description: "Removes the webhook and its low balance alerts. Undelivered events are dropped and show as failed (last_error `webhook removed`) in the delivery log.",
+  security: [{ bearer: [] }],
+  responses: { 204: { description: "deleted" }, 404: noWebhook, ...authenticatedResponses },
+});
+
+registry.registerPath({
+  method: "get",
+  path: "/v1/webhook/deliveries",
+  summary: "Delivery log",
+  description: "Newest first.",
+  security: [{ bearer: [] }],
+  request: { query: WebhookDeliveryListQuery },
+  responses: {
+    200: { description: "a page of deliveries", ...jsonContent(WebhookDeliveryList) },
+    400: errorResponse("invalid_query; `message` names the parameter"),
+    ...authenticatedResponses,
+  },
+});
+
+registry.registerPath({
+  method: "post",
+  path: "/v1/webhook/test",
+  summary: "Queue a test event",
+  description: "No body. Queues a webhook.test event, signed and delivered like any other and shown in the delivery log.",
+  security: [{ bearer: [] }],
+  responses: { 202: { description: "queued; the event's id", ...jsonContent(WebhookTestAccepted) }, 404: noWebhook, ...authenticatedResponses },
+});

@@ -1,0 +1,60 @@
+import { presentWebhook, presentWebhookDelivery, WebhookDeliveryListQuery } from "@sweep/api-contract";
+import { ApiError } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import type { QueueNames } from "@sweep/messaging";
+import { Router } from "express";
+import { partnerOf } from "../auth/authenticate";
+import { parseRequest } from "../http/validation";
+import { webhookDeliveryCursors } from "../lists/cursor";
+import { parsePageRequest } from "../lists/page";
+import { listDeliveries } from "./deliveries";
+import { queueTestEvent } from "./test-event";
+import { webhookBody, webhookBodyCodes } from "./webhook-body";
+import { deleteWebhook, readWebhook, setWebhook } from "./webhook-store";
+
+export interface WebhookRoutesDeps {
+  db: Db;
+  names: QueueNames;
+  chains: ReadonlyMap<number, unknown>;
+  /** the outbox has rows to publish */
+  onOutbox: () => void;
+}
+
+const noWebhook = () => new ApiError("not_found", "no webhook is set");
+
+export function webhookRoutes(deps: WebhookRoutesDeps): Router {
+  const router = Router();
+  const body = webhookBody(deps.chains);
+
+  router.get("/v1/webhook", async (_req, res) => {
+    const settings = await readWebhook(deps.db, partnerOf(res).partnerId);
+    if (!settings) throw noWebhook();
+    res.json(presentWebhook(settings.webhook, settings.alerts));
+  });
+
+  router.put("/v1/webhook", async (req, res) => {
+    const { url, low_balance } = parseRequest(body, req.body, webhookBodyCodes);
+    const alerts = (low_balance ?? []).map((alert) => ({ chainId: alert.chain_id, threshold: BigInt(alert.threshold) }));
+    const settings = await setWebhook(deps.db, partnerOf(res).partnerId, { url, alerts });
+    res.json(presentWebhook(settings.webhook, settings.alerts));
+  });
+
+  router.delete("/v1/webhook", async (_req, res) => {
+    if (!(await deleteWebhook(deps.db, partnerOf(res).partnerId))) throw noWebhook();
+    res.status(204).end();
+  });
+
+  router.get("/v1/webhook/deliveries", async (req, res) => {
+    const page = await listDeliveries(deps.db, partnerOf(res).partnerId, parsePageRequest(WebhookDeliveryListQuery, req.query, webhookDeliveryCursors, deps.chains));
+    res.json({ items: page.items.map(presentWebhookDelivery), next_cursor: page.nextCursor });
+  });
+
+  router.post("/v1/webhook/test", async (_req, res) => {
+    const id = await queueTestEvent(deps.db, deps.names, partnerOf(res).partnerId);
+    if (!id) throw noWebhook();
+    deps.onOutbox();
+    res.status(202).json({ id });
+  });
+
+  return router;
+}

@@ -1,0 +1,28 @@
+import { literalHostProblem } from "@sweep/common";
+
+/**
+ * PUT /v1/webhook's check of a URL, by its text alone: an https URL with a host and no
+ * credentials, whose host is not a literal non-public address. Names are not resolved here: what
+ * a name resolves to can change, so the dispatcher checks the addresses at every attempt.
+ * Returns why the URL is refused (finishing a message that starts with "url"), or null.
+ */
+export function webhookUrlProblem(url: string): string | null {
+  // URL would silently drop these; the URL stored is the one sent, so it must parse as it reads.
+  if (/\s/.test(url) || [...url].some(isControl)) return "must not contain spaces or control characters";
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "must be an absolute https URL";
+  }
+  if (parsed.protocol !== "https:") return "must use https";
+  if (parsed.username !== "" || parsed.password !== "") return "must not carry credentials";
+  if (parsed.hostname === "") return "must name a host";
+  const hostProblem = literalHostProblem(parsed.hostname);
+  return hostProblem === null ? null : `host ${parsed.hostname} ${hostProblem}; only public https addresses are allowed`;
+}
+
+function isControl(character: string): boolean {
+  const code = character.codePointAt(0)!;
+  return code < 0x20 || code === 0x7f;
+}
