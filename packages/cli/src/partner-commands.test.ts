@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { parseKek, resolveKeks, storedKeySigner } from "@sweep/chain";
 import { apiKeyCacheKey, hashApiKey } from "@sweep/common";
 import type { Db } from "@sweep/db";
+import { queueNames } from "@sweep/messaging";
+import { Wallet } from "ethers";
 import type Redis from "ioredis";
 import { createPartner, setPartnerEnabled } from "./partner-commands";
 import { openTestConnections, testContext } from "./test-support";
@@ -81,6 +83,58 @@ describe("partner commands", () => {
     await setPartnerEnabled(testContext(db, redis), created.partner_id, true);
     expect((await db.partner.findUniqueOrThrow({ where: { id: created.partner_id } })).enabled).toBe(true);
     expect(await redis.exists(cacheKey)).toBe(0);
+  });
+
+  it("wakes the work a disabled partner's wait held when it is enabled again, in the enabling transaction", async () => {
+    const { created } = await create("Waiting");
+    const partnerId = created.partner_id;
+    await setPartnerEnabled(testContext(db, redis), partnerId, false);
+    const address = () => Wallet.createRandom().address;
+    const hotWallet = (chainId: number, status: "active" | "pending" | "failed") =>
+      db.hotWallet.create({ data: { partnerId, chainId, address: address(), delegate: address(), status } });
+    const sweep = (hotWalletId: string, status: "queued" | "swept") =>
+      db.sweep.create({ data: { partnerId, chainId: 97, hotWalletId, account: address(), token: "USDT", tokenAddress: address(), status } });
+    const revocation = (chainId: number, status: "queued" | "revoked") => db.revocation.create({ data: { partnerId, chainId, account: address(), authorization: {}, status } });
+
+    const sweeping = await hotWallet(97, "active");
+    await sweep(sweeping.id, "queued");
+    await sweep(sweeping.id, "swept");
+    const idle = await hotWallet(97, "active");
+    await sweep(idle.id, "swept");
+    const pending = await hotWallet(11155111, "pending");
+    const failed = await hotWallet(97, "failed");
+    const firstOn97 = await revocation(97, "queued");
+    const secondOn97 = await revocation(97, "queued");
+    await revocation(11155111, "revoked");
+    const onSepolia = await revocation(11155111, "queued");
+
+    const prefix = `cli-wake-${randomUUID()}`;
+    const enabling = testContext(db, redis, { AMQP_PREFIX: prefix });
+    await setPartnerEnabled(enabling, partnerId, true);
+
+    const names = queueNames(prefix);
+    const ids = [sweeping, idle, pending, failed].map((h) => h.id);
+    const revocationIds = [firstOn97, secondOn97, onSepolia].map((r) => r.id);
+    const outbox = await db.outboxMessage.findMany({
+      where: { OR: [...ids.map((id) => ({ payload: { path: ["hotWalletId"], equals: id } })), ...revocationIds.map((id) => ({ payload: { path: ["revocationId"], equals: id } }))] },
+      orderBy: { id: "asc" },
+    });
+    expect(outbox.map((m) => ({ exchange: m.exchange, routingKey: m.routingKey, type: m.type, payload: m.payload, publishedAt: m.publishedAt }))).toEqual([
+      { exchange: names.workExchange, routingKey: names.batcher(97), type: "hot_wallet.wake", payload: { hotWalletId: sweeping.id, chainId: 97 }, publishedAt: null },
+      { exchange: names.workExchange, routingKey: names.sender(11155111), type: "hot_wallet.deploy", payload: { hotWalletId: pending.id, chainId: 11155111 }, publishedAt: null },
+      { exchange: names.workExchange, routingKey: names.batcher(97), type: "revocation.queued", payload: { revocationId: firstOn97.id, chainId: 97 }, publishedAt: null },
+      { exchange: names.workExchange, routingKey: names.batcher(11155111), type: "revocation.queued", payload: { revocationId: onSepolia.id, chainId: 11155111 }, publishedAt: null },
+    ]);
+    expect(enabling.out.notes).toEqual([expect.stringMatching(/^4 wake message\(s\) for its waiting work written to the outbox/)]);
+
+    // Disabling writes nothing, and neither does enabling a partner with nothing waiting.
+    const quiet = await create("Nothing waiting");
+    await setPartnerEnabled(testContext(db, redis, { AMQP_PREFIX: prefix }), quiet.created.partner_id, false);
+    await setPartnerEnabled(testContext(db, redis, { AMQP_PREFIX: prefix }), partnerId, false);
+    const enablingQuiet = testContext(db, redis, { AMQP_PREFIX: prefix });
+    await setPartnerEnabled(enablingQuiet, quiet.created.partner_id, true);
+    expect(enablingQuiet.out.notes).toEqual([]);
+    expect(await db.outboxMessage.count({ where: { id: { gt: outbox.at(-1)!.id }, routingKey: { startsWith: prefix } } })).toBe(0);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { createSealedGasWalletKey, resolveKeks } from "@sweep/chain";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, invalidatePartnerKeys } from "@sweep/common";
-import type { Db } from "@sweep/db";
+import type { Db, OutboxDraft, Tx } from "@sweep/db";
+import { outboxDraft, queueNames, type QueueNames } from "@sweep/messaging";
 import type { CommandContext } from "./context";
 import { requirePartnerId } from "./ids";
 
@@ -35,15 +36,46 @@ export async function createPartner(ctx: CommandContext, name: string): Promise<
 
 /**
  * `partner disable|enable ID`. The api-gateway caches key look-ups, so the partner's cached keys
- * are dropped after the update; the change then holds from the next request on.
+ * are dropped after the update; the change then holds from the next request on. Enabling also
+ * wakes the work that waited while the partner was disabled, in the same transaction.
  */
 export async function setPartnerEnabled(ctx: CommandContext, id: string, enabled: boolean): Promise<void> {
   const partner = await findPartner(ctx.db, id);
-  await ctx.db.partner.update({ where: { id: partner.id }, data: { enabled } });
+  const names = queueNames(ctx.config.AMQP_PREFIX);
+  const wakes = await ctx.db.$transaction(async (tx) => {
+    await tx.partner.update({ where: { id: partner.id }, data: { enabled } });
+    return enabled ? wakeWaitingWork(tx, names, partner.id) : 0;
+  });
   const keys = await ctx.db.apiKey.findMany({ where: { partnerId: partner.id }, select: { hash: true } });
   const state = enabled ? "enabled" : "disabled";
   await dropCachedKeys(ctx, keys.map((k) => k.hash), `partner ${partner.id} is ${state}`);
   ctx.out.result({ partner_id: partner.id, enabled }, [`partner ${partner.id} (${partner.name}) is ${state}`]);
+  if (wakes > 0) ctx.out.note(`${wakes} wake message(s) for its waiting work written to the outbox: the outbox relay of any running service publishes them`);
+}
+
+/**
+ * Outbox messages that restart what a disabled partner's work waited in: a round for each active
+ * hot wallet with queued sweeps, a deployment for each pending hot wallet (nothing else asks for
+ * one again), and the revocation round of each chain with queued revocations (one message starts
+ * the round of all of them). The batcher's poll would find the sweeps and revocations too; the
+ * messages only spare the wait. Returns how many were written.
+ */
+async function wakeWaitingWork(tx: Tx, names: QueueNames, partnerId: string): Promise<number> {
+  const sweeping = await tx.hotWallet.findMany({ where: { partnerId, status: "active", sweeps: { some: { status: "queued" } } }, select: { id: true, chainId: true } });
+  const pending = await tx.hotWallet.findMany({ where: { partnerId, status: "pending" }, select: { id: true, chainId: true } });
+  const revocations = await tx.revocation.findMany({
+    where: { partnerId, status: "queued" },
+    distinct: ["chainId"],
+    orderBy: [{ chainId: "asc" }, { seq: "asc" }],
+    select: { id: true, chainId: true },
+  });
+  const drafts: OutboxDraft[] = [
+    ...sweeping.map((h) => outboxDraft("hot_wallet.wake", { hotWalletId: h.id, chainId: h.chainId }, names)),
+    ...pending.map((h) => outboxDraft("hot_wallet.deploy", { hotWalletId: h.id, chainId: h.chainId }, names)),
+    ...revocations.map((r) => outboxDraft("revocation.queued", { revocationId: r.id, chainId: r.chainId }, names)),
+  ];
+  if (drafts.length > 0) await tx.outboxMessage.createMany({ data: drafts });
+  return drafts.length;
 }
 
 export async function findPartner(db: Db, id: string) {

@@ -4,6 +4,7 @@ import { recordEvent } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { accountKey, isRead, planBatch, type CandidateSweep, type ChainView, type Plan } from "./batch-plan";
 import { batchesInFlight, selectDueSweeps } from "./due-work";
+import { partnerEnabled } from "./partner-enabled";
 import { sameAddress } from "./pre-send-checks";
 import { authorizationClaim } from "./stored-authorization";
 
@@ -25,14 +26,14 @@ export interface ClaimRequest {
 }
 
 export type ClaimResult =
-  | { outcome: "inactive" | "in_flight" }
+  | { outcome: "inactive" | "disabled" | "in_flight" }
   | { outcome: "unread"; sweeps: Array<{ account: string; tokenAddress: string | null }> }
   /** batchId null: every sweep was rejected or waits */
   | { outcome: "planned"; chainId: number; plan: Plan; batchId: string | null; unreadableAuthorizations: string[] };
 
 /**
  * One transaction: lock the hot wallet (two batcher replicas never batch one hot wallet at once),
- * make sure it is active with room for a batch in flight, lock its due sweeps (SKIP LOCKED), decide the
+ * make sure it is active with room for a batch in flight and its partner enabled, lock its due sweeps (SKIP LOCKED), decide the
  * checks and the batch, reject what failed for good (guarded by status queued, with its event),
  * and claim the rest into a Batch with its items, announced by batch.ready.
  */
@@ -44,6 +45,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
   const { hotWalletId } = request;
   const hotWallet = await lockHotWallet(tx, hotWalletId);
   if (hotWallet?.status !== "active") return { outcome: "inactive" };
+  if (!(await partnerEnabled(tx, hotWallet.partnerId))) return { outcome: "disabled" };
   if (await batchesInFlight(tx, hotWalletId, request.maxSent)) return { outcome: "in_flight" };
 
   const locked = await selectDueSweeps(tx, hotWalletId, new Date(), request.limit, "lock");

@@ -1,4 +1,5 @@
 import { Prisma, type Db, type Tx } from "@sweep/db";
+import { enabledPartner, partnerEnabled } from "./partner-enabled";
 
 /** Queued sweeps whose retry pause (if any) is over. */
 const dueSweep = (now: Date): Prisma.SweepWhereInput => ({ status: "queued", OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] });
@@ -19,7 +20,7 @@ export interface DueSweep {
 
 export type DueWork =
   | { outcome: "ready"; hotWallet: { id: string; chainId: number }; sweeps: DueSweep[] }
-  | { outcome: "inactive" | "in_flight" | "nothing_due" };
+  | { outcome: "inactive" | "disabled" | "in_flight" | "nothing_due" };
 
 /**
  * Whether the hot wallet may claim a batch now: none being prepared, and fewer than `maxSent`
@@ -51,21 +52,23 @@ export function selectDueSweeps(db: Db | Tx, hotWalletId: string, now: Date, lim
 
 /**
  * What a claim will look at, read without locks to know which addresses to read on chain: the
- * hot wallet must be active with room for a batch in flight, and it must have due sweeps.
+ * hot wallet must be active with room for a batch in flight, its partner enabled, and it must
+ * have due sweeps.
  */
 export async function loadDueWork(db: Db, hotWalletId: string, now: Date, limit: number, maxSent: number): Promise<DueWork> {
-  const hotWallet = await db.hotWallet.findUnique({ where: { id: hotWalletId }, select: { id: true, chainId: true, status: true } });
+  const hotWallet = await db.hotWallet.findUnique({ where: { id: hotWalletId }, select: { id: true, chainId: true, status: true, partnerId: true } });
   if (hotWallet?.status !== "active") return { outcome: "inactive" };
+  if (!(await partnerEnabled(db, hotWallet.partnerId))) return { outcome: "disabled" };
   if (await batchesInFlight(db, hotWalletId, maxSent)) return { outcome: "in_flight" };
   const sweeps = await selectDueSweeps(db, hotWalletId, now, limit, "read");
   if (sweeps.length === 0) return { outcome: "nothing_due" };
   return { outcome: "ready", hotWallet: { id: hotWallet.id, chainId: hotWallet.chainId }, sweeps };
 }
 
-/** Active hot wallets of a chain with due sweeps and no batch being prepared: work no message may announce. */
+/** Active hot wallets of enabled partners on a chain with due sweeps and no batch being prepared: work no message may announce. */
 export async function findDueHotWallets(db: Db, chainId: number, now: Date, limit = 1_000): Promise<string[]> {
   const found = await db.hotWallet.findMany({
-    where: { chainId, status: "active", sweeps: { some: dueSweep(now) }, batches: { none: preparingBatch } },
+    where: { chainId, status: "active", partner: enabledPartner, sweeps: { some: dueSweep(now) }, batches: { none: preparingBatch } },
     select: { id: true },
     take: limit,
   });

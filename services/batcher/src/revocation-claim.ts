@@ -2,6 +2,7 @@ import type { Db, Tx } from "@sweep/db";
 import { recordEvent } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { accountKey } from "./batch-plan";
+import { partnerEnabled } from "./partner-enabled";
 import type { AccountState } from "./pre-send-checks";
 import { planRevocations, type RevocationPlan } from "./revocation-plan";
 import { revocationBatchOpen, selectDueRevocations } from "./revocation-work";
@@ -24,14 +25,14 @@ export interface RevocationClaimRequest {
 }
 
 export type RevocationClaimResult =
-  | { outcome: "in_flight" }
+  | { outcome: "disabled" | "in_flight" }
   | { outcome: "unread"; accounts: string[] }
   /** batchId null: every revocation was rejected or waits */
   | { outcome: "planned"; plan: RevocationPlan; batchId: string | null };
 
 /**
  * One transaction: lock the partner's gas wallet (two batcher replicas never batch its revocations
- * at once), make sure no revocation batch of it on the chain is being prepared, lock the due
+ * at once), make sure its partner is enabled and no revocation batch of it on the chain is being prepared, lock the due
  * revocations (SKIP LOCKED), decide the checks and the batch, reject what failed for good (guarded
  * by status queued, with its event), and claim the rest into a Batch, announced by batch.ready.
  */
@@ -43,6 +44,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: Revocation
   const { partnerId, chainId } = request;
   const gasWalletId = await lockGasWallet(tx, partnerId);
   if (gasWalletId === undefined) throw new Error(`partner ${partnerId} has no gas wallet`);
+  if (!(await partnerEnabled(tx, partnerId))) return { outcome: "disabled" };
   if (await revocationBatchOpen(tx, gasWalletId, chainId)) return { outcome: "in_flight" };
 
   const locked = await selectDueRevocations(tx, partnerId, chainId, new Date(), request.limit, "lock");

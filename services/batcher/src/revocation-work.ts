@@ -1,4 +1,5 @@
 import { Prisma, type Db, type Tx } from "@sweep/db";
+import { enabledPartner, partnerEnabled } from "./partner-enabled";
 
 /** A revocation batch of the gas wallet on the chain being prepared: one at a time, as for a hot wallet's sweeps. */
 const preparingRevocationBatch = (chainId: number): Prisma.BatchWhereInput => ({ chainId, purpose: "revocation", status: "open" });
@@ -8,7 +9,7 @@ export interface DueRevocation {
   account: string;
 }
 
-export type DueRevocations = { outcome: "ready"; revocations: DueRevocation[] } | { outcome: "in_flight" | "nothing_due" };
+export type DueRevocations = { outcome: "ready"; revocations: DueRevocation[] } | { outcome: "disabled" | "in_flight" | "nothing_due" };
 
 /** Whether a revocation batch of this gas wallet on this chain is being prepared. */
 export async function revocationBatchOpen(db: Db | Tx, gasWalletId: string, chainId: number): Promise<boolean> {
@@ -34,18 +35,20 @@ export function selectDueRevocations(db: Db | Tx, partnerId: string, chainId: nu
      ${forUpdate}`;
 }
 
-/** What a revocation claim will look at, read without locks to know which accounts to read on chain. */
+/** What a revocation claim will look at, read without locks to know which accounts to read on chain; nothing while the partner is disabled. */
 export async function loadDueRevocations(db: Db, partnerId: string, chainId: number, now: Date, limit: number): Promise<DueRevocations> {
+  if (!(await partnerEnabled(db, partnerId))) return { outcome: "disabled" };
   const gasWallet = await db.gasWallet.findUniqueOrThrow({ where: { partnerId }, select: { id: true } });
   if (await revocationBatchOpen(db, gasWallet.id, chainId)) return { outcome: "in_flight" };
   const revocations = await selectDueRevocations(db, partnerId, chainId, now, limit, "read");
   return revocations.length === 0 ? { outcome: "nothing_due" } : { outcome: "ready", revocations };
 }
 
-/** Partners with due revocations on a chain and no revocation batch there being prepared: work no message may announce. */
+/** Enabled partners with due revocations on a chain and no revocation batch there being prepared: work no message may announce. */
 export async function findDueRevocationPartners(db: Db, chainId: number, now: Date, limit = 1_000): Promise<string[]> {
   const found = await db.partner.findMany({
     where: {
+      ...enabledPartner,
       revocations: { some: { chainId, status: "queued", OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] } },
       gasWallet: { is: { batches: { none: preparingRevocationBatch(chainId) } } },
     },

@@ -6,9 +6,10 @@ import { createDb, toBigInt, type Db, type Tx } from "@sweep/db";
 import { queueNames, type QueueNames } from "@sweep/messaging";
 import { startTestChain, type TestChain } from "@sweep/testkit";
 import { Wallet, parseEther, type BaseWallet, type JsonRpcProvider } from "ethers";
-import { lockHotWallet } from "../src/batch-claim";
+import { claimBatch, lockHotWallet } from "../src/batch-claim";
 import { createBatchRound } from "../src/batch-round";
 import { readProvider } from "../src/chain-reads";
+import { findDueHotWallets } from "../src/due-work";
 import { activeHotWallet, delegateOnChain, insertSweep, logger, storedAuthorization, tokenOnlyAddress, uniquePrefix, type HotWalletFixture } from "./support";
 
 const settings = { gasMarginBps: 8_000, maxSweeps: 1_000, maxSent: 2, reads: { batchSize: 50, concurrency: 8 } };
@@ -324,5 +325,28 @@ describe("batch round", () => {
     const result = await round(hotWallet.hotWalletId);
     expect(result).toMatchObject({ outcome: "planned", plan: { rejections: [{ sweepId: id, reason: "would_fail" }], items: [{ sweepId: exact, kind: "repeat" }] } });
     expect(toBigInt((await sweep(exact)).amount!)).toBe(10n ** 30n - 1n);
+  });
+  it("claims and rejects nothing of a disabled partner, the poll passes it by, and its sweeps go once it is enabled again", async () => {
+    const good = await tokenOnlyAddress(chain);
+    const unupgraded = await tokenOnlyAddress(chain);
+    const goodId = await insertSweep(db, chain, hotWallet, { account: good.address, authorization: authorize(good) });
+    const rejectableId = await insertSweep(db, chain, hotWallet, { account: unupgraded.address });
+    await db.partner.update({ where: { id: hotWallet.partnerId }, data: { enabled: false } });
+
+    expect(await round(hotWallet.hotWalletId)).toEqual({ outcome: "disabled" });
+    // The claim checks again in its own transaction: disabled between the round's load and the claim.
+    const emptyView = { accounts: new Map(), tokenBalances: new Map() };
+    expect(await claimBatch(db, names, { hotWalletId: hotWallet.hotWalletId, maxSent: 2, chain: emptyView, gasBudget: 10n ** 7n, limit: 100, lastPass: true })).toEqual({ outcome: "disabled" });
+    expect(await findDueHotWallets(db, 97, new Date())).not.toContain(hotWallet.hotWalletId);
+    expect((await db.sweep.findMany({ where: { id: { in: [goodId, rejectableId] } } })).map((s) => [s.status, s.reason])).toEqual([
+      ["queued", null],
+      ["queued", null],
+    ]);
+    expect({ batches: await batchesOf(), events: await db.event.count({ where: { partnerId: hotWallet.partnerId } }) }).toEqual({ batches: [], events: 0 });
+
+    await db.partner.update({ where: { id: hotWallet.partnerId }, data: { enabled: true } });
+    expect(await findDueHotWallets(db, 97, new Date())).toContain(hotWallet.hotWalletId);
+    expect(await round(hotWallet.hotWalletId)).toMatchObject({ outcome: "planned", batchId: expect.any(String), plan: { rejections: [{ sweepId: rejectableId, reason: "not_upgraded" }] } });
+    expect(await sweep(goodId)).toMatchObject({ status: "processing", attempts: 1 });
   });
 });

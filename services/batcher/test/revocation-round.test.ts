@@ -9,8 +9,9 @@ import { startTestChain, type TestChain } from "@sweep/testkit";
 import { Wallet, ZeroAddress, type BaseWallet, type JsonRpcProvider } from "ethers";
 import { createBatchRound } from "../src/batch-round";
 import { readProvider } from "../src/chain-reads";
-import { lockGasWallet } from "../src/revocation-claim";
+import { claimRevocations, lockGasWallet } from "../src/revocation-claim";
 import { createRevocationRound } from "../src/revocation-round";
+import { findDueRevocationPartners } from "../src/revocation-work";
 import {
   activeHotWallet,
   delegateOnChain,
@@ -263,5 +264,27 @@ describe("revocation round", () => {
 
   it("does not serve a chain it has no provider for", async () => {
     expect(await revocationRound({ partnerId: hotWallet.partnerId, chainId: 56 })).toEqual({ outcome: "not_served" });
+  });
+  it("claims and rejects nothing of a disabled partner, the poll passes it by, and its revocations go once it is enabled again", async () => {
+    const delegated = await delegatedDeposit();
+    const notDelegated = await tokenOnlyAddress(chain);
+    const goodId = await insert(delegated, 1);
+    const rejectableId = await insert(notDelegated, 0);
+    await db.partner.update({ where: { id: hotWallet.partnerId }, data: { enabled: false } });
+
+    expect(await revoke()).toEqual({ outcome: "disabled" });
+    // The claim checks again in its own transaction: disabled between the round's load and the claim.
+    expect(await claimRevocations(db, names, { partnerId: hotWallet.partnerId, chainId: 97, accounts: new Map(), gasBudget: 10n ** 7n, limit: 100, lastPass: true })).toEqual({
+      outcome: "disabled",
+    });
+    expect(await findDueRevocationPartners(db, 97, new Date())).not.toContain(hotWallet.partnerId);
+    for (const id of [goodId, rejectableId]) expect(await revocation(id)).toMatchObject({ status: "queued", reason: null, batchId: null });
+    expect(await db.batch.count({ where: { gasWalletId } })).toBe(0);
+    expect(await db.event.count({ where: { partnerId: hotWallet.partnerId } })).toBe(0);
+
+    await db.partner.update({ where: { id: hotWallet.partnerId }, data: { enabled: true } });
+    expect(await findDueRevocationPartners(db, 97, new Date())).toContain(hotWallet.partnerId);
+    expect(await revoke()).toMatchObject({ outcome: "planned", batchId: expect.any(String), plan: { rejections: [{ revocationId: rejectableId, reason: "not_delegated" }] } });
+    expect(await revocation(goodId)).toMatchObject({ status: "processing", attempts: 1 });
   });
 });

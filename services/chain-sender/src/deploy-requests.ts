@@ -14,7 +14,9 @@ export interface DeployRequestsOptions {
  * hot_wallet.deploy: a pending hot wallet gets a deploy_delegate batch (factory.deploy(hotWallet,
  * gasWallet)), sent like any batch. Idempotent: an open deploy batch is sent, one in flight is
  * left to the watcher, and a confirmed one that left code at the delegate awaits the ledger. A
- * hot wallet registered again after a failure gets a new batch.
+ * hot wallet registered again after a failure gets a new batch. A disabled partner's hot wallet
+ * gets no batch and stays pending (enabling the partner sends hot_wallet.deploy again); a batch
+ * made before the disable is sent like any batch claimed before it.
  */
 export class DeployRequests {
   constructor(private readonly options: DeployRequestsOptions) {}
@@ -40,7 +42,7 @@ export class DeployRequests {
 
     return db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM hot_wallets WHERE id = ${hotWalletId}::uuid FOR UPDATE`;
-      const current = await tx.hotWallet.findUniqueOrThrow({ where: { id: hotWalletId }, select: { status: true } });
+      const current = await tx.hotWallet.findUniqueOrThrow({ where: { id: hotWalletId }, select: { status: true, partner: { select: { enabled: true } } } });
       if (current.status !== "pending") {
         logger.info("hot wallet is not pending; nothing to deploy", { status: current.status });
         return null;
@@ -49,6 +51,10 @@ export class DeployRequests {
       if (latest?.status === "open") return latest.id;
       if (latest?.status === "sent" || (latest?.status === "confirmed" && (deployed || latest.id !== seen?.id))) {
         logger.info("deployment already under way or done", { batchId: latest.id, status: latest.status });
+        return null;
+      }
+      if (!current.partner.enabled) {
+        logger.info("partner disabled; the deployment waits until it is enabled again");
         return null;
       }
       const batch = await tx.batch.create({

@@ -28,7 +28,18 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
     outboxWritten: () => messaging.relay?.wake(),
   }, logger);
 
-  const reconcilers = chains.map((chain) => new Reconciler({ db, environment: config.SERVICE_ENV, chain: chainReads(chain), intervalMs: config.RECONCILE_INTERVAL_MS, logger }));
+  const reconcilers = chains.map(
+    (chain) =>
+      new Reconciler({
+        db,
+        environment: config.SERVICE_ENV,
+        chain: chainReads(chain),
+        intervalMs: config.RECONCILE_INTERVAL_MS,
+        names: messaging.topology.names,
+        outboxWritten: () => messaging.relay?.wake(),
+        logger,
+      }),
+  );
   for (const reconciler of reconcilers) reconciler.start();
 
   const withdrawals = startWithdrawalSchedule({

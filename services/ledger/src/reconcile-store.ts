@@ -1,6 +1,8 @@
 import type { Environment } from "@sweep/common";
 import { toBigInt, toBigIntOrNull, toDecimal, type Db, type Tx } from "@sweep/db";
+import type { QueueNames } from "@sweep/messaging";
 import { SETTLEMENT_TRANSACTION } from "./ledger-deps";
+import { applyLowBalanceAlert } from "./low-balance";
 import { explainedChange, firstUnbooked, topupDedupeKey, topupNote, type ChainMovingEntry, type Unbooked } from "./reconcile-rules";
 
 /** A gas wallet with where its reconciliation on one chain stands (nothing reconciled yet: block null, balance 0). */
@@ -84,6 +86,8 @@ export interface Reconciliation {
   /** actual − expected; zero books nothing */
   topup: bigint;
   note: string;
+  /** a balance.low event was recorded */
+  lowBalance: boolean;
 }
 
 /**
@@ -92,9 +96,10 @@ export interface Reconciliation {
  * topup entry for what the chain shows beyond it, and the new reconciled block and balance. One
  * database transaction guarded by the reconciled block being unchanged: another instance or a
  * restart that got there first leaves this one with nothing to do (null), so no range is booked
- * twice and none is skipped.
+ * twice and none is skipped. The balance is also held against the partner's low-balance alert of
+ * the chain in the same transaction, so a fall fires once however often it is read.
  */
-export async function commitReconciliation(db: Db, wallet: ReconciledWallet, chainId: number, upTo: number, balance: bigint): Promise<Reconciliation | null> {
+export async function commitReconciliation(db: Db, names: QueueNames, wallet: ReconciledWallet, chainId: number, upTo: number, balance: bigint): Promise<Reconciliation | null> {
   const from = wallet.reconciledBlock;
   return db.$transaction(async (tx) => {
     const mined = await tx.chainTransaction.findMany({
@@ -119,6 +124,7 @@ export async function commitReconciliation(db: Db, wallet: ReconciledWallet, cha
         data: { partnerId: wallet.partnerId, chainId, kind: "topup", amount: toDecimal(topup), note, dedupeKey: topupDedupeKey(chainId, wallet.address, upTo) },
       });
     }
-    return { upTo, expected, topup, note };
+    const lowBalance = await applyLowBalanceAlert(tx, names, { partnerId: wallet.partnerId, chainId, gasWallet: wallet.address, balance });
+    return { upTo, expected, topup, note, lowBalance };
   }, SETTLEMENT_TRANSACTION);
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Environment, Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
+import type { QueueNames } from "@sweep/messaging";
 import type { ChainReads } from "./chain-reads";
 import { finalBlock, reconcileUpTo } from "./reconcile-rules";
 import { commitReconciliation, unbookedTransaction, walletsToReconcile, type ReconciledWallet } from "./reconcile-store";
@@ -10,7 +11,10 @@ export interface ReconcilerOptions {
   environment: Environment;
   chain: ChainReads;
   intervalMs: number;
+  names: QueueNames;
   logger: Logger;
+  /** called after a reconciliation wrote outbox messages (balance.low), so the relay sends them at once */
+  outboxWritten?: () => void;
 }
 
 /**
@@ -18,7 +22,8 @@ export interface ReconcilerOptions {
  * final block whose transactions of ours the ledger has all booked is compared with the last
  * reconciled balance plus those transactions' entries; the difference is a topup entry naming the
  * blocks it covers. Its state lives in the database alone, so a restart or a second instance
- * carries on where the last reconciliation stopped.
+ * carries on where the last reconciliation stopped. Each reconciled balance also drives the
+ * partner's low-balance alert of the chain.
  */
 export class Reconciler {
   private readonly stopping = new AbortController();
@@ -76,7 +81,7 @@ export class Reconciler {
       return;
     }
     const balance = await chain.balanceAt(wallet.address, upTo);
-    const result = await commitReconciliation(db, wallet, chain.chainId, upTo, balance);
+    const result = await commitReconciliation(db, this.options.names, wallet, chain.chainId, upTo, balance);
     if (!result) {
       logger.debug("another reconciliation got there first", { upTo });
       return;
@@ -85,5 +90,9 @@ export class Reconciler {
     // A fall beyond the ledger's entries is no top-up: money left the gas wallet that nothing of ours explains.
     if (result.topup < 0n) logger.warn("the gas wallet holds less than the ledger explains; booked as a negative topup", fields);
     else if (result.topup > 0n) logger.info("gas wallet topped up", fields);
+    if (result.lowBalance) {
+      logger.info("gas wallet balance fell below the alert threshold; balance.low recorded", { balance: balance.toString(), upTo });
+      this.options.outboxWritten?.();
+    }
   }
 }

@@ -7,6 +7,7 @@ import { createProvider } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { createDb, toBigInt, toDecimal, type Db } from "@sweep/db";
 import { createTestDatabase, createTestPartner, eventually, startTestChain, type TestChain, type TestPartner } from "@sweep/testkit";
+import { queueNames } from "@sweep/messaging";
 import { parseEther } from "ethers";
 import { chainReads } from "../src/chain-reads";
 import { bookTransactionGas } from "../src/ledger-entries";
@@ -15,6 +16,7 @@ import { commitReconciliation, walletsToReconcile } from "../src/reconcile-store
 
 const CHAIN_ID = 97;
 const logger = createLogger("reconciler-test", "error");
+const names = queueNames("reconciler-test");
 
 describe("balance reconciliation", () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -33,9 +35,19 @@ describe("balance reconciliation", () => {
     await database?.drop();
   });
 
+  /** Each wake of the outbox relay a reconciler asked for. */
+  let wakes = 0;
   /** A ledger instance's reconciler of the chain (a new one is a restart). */
   const reconciler = (intervalMs = 50) =>
-    new Reconciler({ db, environment: "testnet", chain: chainReads({ chainId: CHAIN_ID, confirmations: 1, provider: chain.provider }), intervalMs, logger });
+    new Reconciler({
+      db,
+      environment: "testnet",
+      chain: chainReads({ chainId: CHAIN_ID, confirmations: 1, provider: chain.provider }),
+      intervalMs,
+      names,
+      outboxWritten: () => wakes++,
+      logger,
+    });
 
   const head = () => chain.provider.getBlockNumber();
 
@@ -199,7 +211,7 @@ describe("balance reconciliation", () => {
     await reconciler().runOnce();
     const later = await transferTo(partner.gasWallet, parseEther("2"));
 
-    expect(await commitReconciliation(db, stale, CHAIN_ID, later, await chain.provider.getBalance(partner.gasWallet, later))).toBeNull();
+    expect(await commitReconciliation(db, names, stale, CHAIN_ID, later, await chain.provider.getBalance(partner.gasWallet, later))).toBeNull();
     expect((await topups(partner)).map((t) => t.amount)).toEqual([parseEther("1")]);
   });
 
@@ -219,7 +231,7 @@ describe("balance reconciliation", () => {
     await transferTo(partner.gasWallet, parseEther("1"));
     const silent = createProvider("http://127.0.0.1:1", CHAIN_ID);
     try {
-      const down = new Reconciler({ db, environment: "testnet", chain: chainReads({ chainId: CHAIN_ID, confirmations: 1, provider: silent }), intervalMs: 50, logger });
+      const down = new Reconciler({ db, environment: "testnet", chain: chainReads({ chainId: CHAIN_ID, confirmations: 1, provider: silent }), intervalMs: 50, names, logger });
       await expect(down.runOnce()).rejects.toThrow();
     } finally {
       silent.destroy();
@@ -237,5 +249,55 @@ describe("balance reconciliation", () => {
     }
     expect((await topups(partner)).map((t) => t.amount)).toEqual([parseEther("1"), parseEther("2")]);
     await expectReconciledToHead(partner);
+  });
+  it("records balance.low once per fall below the alert's threshold, re-arms when the balance is back, and fires again on the next fall", async () => {
+    const partner = await createTestPartner(db);
+    const threshold = parseEther("0.5");
+    await db.lowBalanceAlert.create({ data: { partnerId: partner.partnerId, chainId: CHAIN_ID, threshold: toDecimal(threshold) } });
+    const alert = async () => (await db.lowBalanceAlert.findUniqueOrThrow({ where: { partnerId_chainId: { partnerId: partner.partnerId, chainId: CHAIN_ID } } })).low;
+    const events = () => db.event.findMany({ where: { partnerId: partner.partnerId }, orderBy: { createdAt: "asc" } });
+    const lowEvent = (balance: bigint) =>
+      expect.objectContaining({
+        type: "balance.low",
+        subjectId: null,
+        dedupeKey: null,
+        payload: { chain_id: CHAIN_ID, gas_wallet: partner.gasWallet, balance: balance.toString(), threshold: threshold.toString() },
+      });
+    const wakesBefore = wakes;
+
+    await transferTo(partner.gasWallet, parseEther("1"));
+    await reconciler().runOnce();
+    expect({ low: await alert(), events: await events() }).toEqual({ low: false, events: [] });
+
+    // The fall, read by three instances at once and then by later rounds and a restart while it stays low: one event.
+    await setBalanceInNewBlock(partner.gasWallet, parseEther("0.4"));
+    await Promise.all([reconciler().runOnce(), reconciler().runOnce(), reconciler().runOnce()]);
+    const instance = reconciler();
+    await instance.runOnce();
+    await setBalanceInNewBlock(partner.gasWallet, parseEther("0.3"));
+    await instance.runOnce();
+    await reconciler().runOnce();
+    const fired = await events();
+    expect({ low: await alert(), events: fired, wakes: wakes - wakesBefore }).toEqual({ low: true, events: [lowEvent(parseEther("0.4"))], wakes: 1 });
+    expect(await db.outboxMessage.count({ where: { type: "event.recorded", payload: { path: ["eventId"], equals: fired[0]!.id } } })).toBe(1);
+
+    // Back at the threshold: re-armed, nothing sent.
+    await setBalanceInNewBlock(partner.gasWallet, threshold);
+    await instance.runOnce();
+    expect({ low: await alert(), events: (await events()).length }).toEqual({ low: false, events: 1 });
+
+    await setBalanceInNewBlock(partner.gasWallet, parseEther("0.1"));
+    await instance.runOnce();
+    expect({ low: await alert(), events: await events(), wakes: wakes - wakesBefore }).toEqual({ low: true, events: [lowEvent(parseEther("0.4")), lowEvent(parseEther("0.1"))], wakes: 2 });
+    await expectReconciledToHead(partner);
+  });
+
+  it("leaves a partner without an alert on the chain, or with one on another chain, without events", async () => {
+    const partner = await createTestPartner(db);
+    await db.lowBalanceAlert.create({ data: { partnerId: partner.partnerId, chainId: 11155111, threshold: toDecimal(parseEther("5")) } });
+    await transferTo(partner.gasWallet, parseEther("1"));
+    await reconciler().runOnce();
+    expect(await db.event.count({ where: { partnerId: partner.partnerId } })).toBe(0);
+    expect((await db.lowBalanceAlert.findFirstOrThrow({ where: { partnerId: partner.partnerId } })).low).toBe(false);
   });
 });
