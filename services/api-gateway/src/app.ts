@@ -34,6 +34,8 @@ export interface AppDeps {
   nodes: ReadonlyMap<number, BalanceNode>;
   /** GET /v1/balance: a node slower than this shows chain_unavailable */
   balanceRpcTimeoutMs: number;
+  /** local development only: webhook URLs may name private or loopback hosts */
+  webhookAllowPrivate?: boolean;
   /** messaging's topology names, so outbox rows follow AMQP_PREFIX */
   names: QueueNames;
   apiKeyCacheTtlSeconds: number;
@@ -70,7 +72,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(hotWalletRoutes({ db: deps.db, names: deps.names, chains, onOutbox }));
   app.use(sweepRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, hotWallets: new HotWalletDirectory(deps.db), onOutbox }));
   app.use(revocationRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, onOutbox }));
-  app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox }));
+  app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox, allowPrivate: deps.webhookAllowPrivate ?? false }));
 
   app.use(notFound);
   app.use(errorHandler(deps.logger));

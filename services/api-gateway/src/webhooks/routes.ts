@@ -18,13 +18,15 @@ export interface WebhookRoutesDeps {
   chains: ReadonlyMap<number, unknown>;
   /** the outbox has rows to publish */
   onOutbox: () => void;
+  /** local development only: URLs may name private or loopback hosts */
+  allowPrivate: boolean;
 }
 
 const noWebhook = () => new ApiError("not_found", "no webhook is set");
 
 export function webhookRoutes(deps: WebhookRoutesDeps): Router {
   const router = Router();
-  const body = webhookBody(deps.chains);
+  const body = webhookBody(deps.chains, deps.allowPrivate);
 
   router.get("/v1/webhook", async (_req, res) => {
     const settings = await readWebhook(deps.db, partnerOf(res).partnerId);

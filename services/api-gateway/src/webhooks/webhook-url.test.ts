@@ -38,3 +38,14 @@ describe("webhookUrlProblem", () => {
     expect(webhookUrlProblem(url)).toMatch(problem);
   });
 });
+
+describe("webhookUrlProblem with WEBHOOK_ALLOW_PRIVATE (local development)", () => {
+  it.each(["https://127.0.0.1:8443/hook", "https://localhost/hook", "https://[::1]/hook", "https://10.0.0.5/hook"])("accepts %s", (url) => {
+    expect(webhookUrlProblem(url, { allowPrivate: true })).toBeNull();
+    expect(webhookUrlProblem(url)).not.toBeNull();
+  });
+
+  it("still refuses what is not an https URL", () => {
+    expect(webhookUrlProblem("http://127.0.0.1/hook", { allowPrivate: true })).toBe("must use https");
+  });
+});

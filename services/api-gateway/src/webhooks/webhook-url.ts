@@ -5,8 +5,9 @@ import { literalHostProblem } from "@sweep/common";
  * credentials, whose host is not a literal non-public address. Names are not resolved here: what
  * a name resolves to can change, so the dispatcher checks the addresses at every attempt.
  * Returns why the URL is refused (finishing a message that starts with "url"), or null.
+ * `allowPrivate` (WEBHOOK_ALLOW_PRIVATE, local development only) accepts private and loopback hosts.
  */
-export function webhookUrlProblem(url: string): string | null {
+export function webhookUrlProblem(url: string, options: { allowPrivate?: boolean } = {}): string | null {
   // URL would silently drop these; the URL stored is the one sent, so it must parse as it reads.
   if (/\s/.test(url) || [...url].some(isControl)) return "must not contain spaces or control characters";
   let parsed: URL;
@@ -18,7 +19,7 @@ export function webhookUrlProblem(url: string): string | null {
   if (parsed.protocol !== "https:") return "must use https";
   if (parsed.username !== "" || parsed.password !== "") return "must not carry credentials";
   if (parsed.hostname === "") return "must name a host";
-  const hostProblem = literalHostProblem(parsed.hostname);
+  const hostProblem = options.allowPrivate ? null : literalHostProblem(parsed.hostname);
   return hostProblem === null ? null : `host ${parsed.hostname} ${hostProblem}; only public https addresses are allowed`;
 }
 

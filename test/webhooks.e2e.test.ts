@@ -1,0 +1,88 @@
+import { authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { Wallet, parseEther } from "ethers";
+import { makeCertificates, startReceiver, type Receiver, type TestCertificates } from "../services/webhook-dispatcher/test/receiver";
+
+// A partner hears outcomes by webhook, everything real: the API, the pipeline and the dispatcher
+// as processes, a local HTTPS receiver whose CA the services trust (NODE_EXTRA_CA_CERTS) and that
+// checks every signature with its own HMAC code. WEBHOOK_ALLOW_PRIVATE lets the local receiver in.
+
+const CHAIN_ID = 97;
+
+interface EventBody {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+describe("a partner hears its outcomes by webhook", () => {
+  let certificates: TestCertificates;
+  let receiver: Receiver;
+  let stack: Stack;
+  let partner: TestPartner;
+  let secret: string;
+  const hotWallet = Wallet.createRandom().address;
+
+  const api = partnerApi(() => stack.api, () => partner.auth);
+  const events = () => receiver.received("/hooks").map((d) => ({ ...d, event: JSON.parse(d.body) as EventBody }));
+  const delivered = (type: string, subject?: string) =>
+    eventually(`a ${type} delivery`, async () => events().find((d) => d.event.type === type && (subject === undefined || d.event.data.id === subject)), 60_000, 250);
+
+  beforeAll(async () => {
+    certificates = makeCertificates();
+    receiver = await startReceiver(certificates);
+    stack = await startStack({ blockTime: 1, env: { NODE_EXTRA_CA_CERTS: certificates.caPath, WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_BASE_MS: "500" } });
+    partner = await createTestPartner(stack.db, "webhooks");
+    await stack.chain(CHAIN_ID).setBalance(partner.gasWallet, parseEther("10"));
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.close();
+    certificates?.remove();
+  }, 60_000);
+
+  it("sets a webhook, receives the test event and the outcomes of a hot wallet and a sweep, each signed and in the GET shape", async () => {
+    const set = await api("PUT", "/v1/webhook", { url: receiver.url("/hooks"), low_balance: [{ chain_id: CHAIN_ID, threshold: "1000" }] });
+    expect(set).toMatchObject({ status: 200, body: { url: receiver.url("/hooks"), secret: expect.stringMatching(/^whsec_/), low_balance: [{ chain_id: CHAIN_ID, threshold: "1000", low: false }] } });
+    secret = set.body.secret;
+    receiver.route("/hooks", secret, (res) => res.writeHead(204).end());
+
+    const test = await api("POST", "/v1/webhook/test");
+    expect(test.status).toBe(202);
+    const testDelivery = await delivered("webhook.test");
+    expect(testDelivery.event).toMatchObject({ id: test.body.id, data: { message: expect.any(String) } });
+    expect(testDelivery.headers).toMatchObject({ "service-event": "webhook.test", "service-delivery": test.body.id, "content-type": "application/json" });
+    expect(testDelivery.headers["user-agent"]).toMatch(/^[\w-]+\/\d+\.\d+\.\d+/);
+
+    const registered = await api("POST", "/v1/hot-wallets", { chain_id: CHAIN_ID, address: hotWallet });
+    const active = await delivered("hot_wallet.active");
+    expect(active.event.data).toMatchObject({ address: hotWallet, delegate: registered.body.delegate, status: "active" });
+
+    const owner = Wallet.createRandom();
+    await stack.chain(CHAIN_ID).mintUsdt(owner.address, 4_200n);
+    const authorization = authorizationBody(owner.authorizeSync({ address: registered.body.delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) }));
+    const sweep = await api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT", authorization });
+    const swept = await delivered("sweep.swept", sweep.body.id);
+    expect(swept.event.data).toEqual((await api("GET", `/v1/sweeps/${sweep.body.id}`)).body);
+
+    expect(events().every((d) => d.verified)).toBe(true);
+    const log = await api("GET", "/v1/webhook/deliveries");
+    const byId = new Map((log.body.items as Array<{ id: string; status: string; attempts: number }>).map((d) => [d.id, d]));
+    for (const { event } of events()) expect(byId.get(event.id)).toMatchObject({ status: "delivered", attempts: 1 });
+  });
+
+  it("retries a delivery the receiver refused, signed anew, until it answers 2xx", async () => {
+    receiver.route("/hooks", secret, (res, n) => res.writeHead(n === 1 ? 500 : 200).end());
+    const test = await api("POST", "/v1/webhook/test");
+    await eventually("two attempts", async () => (receiver.received("/hooks").length >= 2 ? true : undefined), 30_000, 250);
+    const [refused, accepted] = receiver.received("/hooks");
+    expect([refused!.verified, accepted!.verified]).toEqual([true, true]);
+    expect(JSON.parse(accepted!.body).id).toBe(test.body.id);
+    const delivery = await eventually("the delivery delivered", async () => {
+      const items = (await api("GET", "/v1/webhook/deliveries")).body.items as Array<{ id: string; status: string }>;
+      return items.find((d) => d.id === test.body.id && d.status === "delivered");
+    });
+    expect(delivery).toMatchObject({ attempts: 2, last_status_code: 200, last_error: null });
+  });
+});
