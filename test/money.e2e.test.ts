@@ -1,7 +1,4 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { repoRoot } from "@sweep/db";
-import { authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, eventually, partnerApi, runSweepctl, startStack, type Stack, type TestPartner } from "@sweep/testkit";
 import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
 
 // The money invariant, through the running services on anvil with 1 s blocks: after first and
@@ -30,13 +27,8 @@ describe("the partner's money adds up to the wei", () => {
   const api = partnerApi(() => stack.api, () => partner.auth);
   const chain = () => stack.chain(CHAIN_ID);
 
-  /** sweepctl as operators run it, against this stack's database and broker prefix. */
-  const sweepctl = (...args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(path.join(repoRoot, "node_modules/.bin/tsx"), ["packages/cli/src/main.ts", ...args], { cwd: repoRoot, env: { ...process.env, ...stack.env } }, (err, stdout, stderr) =>
-        resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
-      );
-    });
+  /** sweepctl against this stack's database and broker prefix. */
+  const sweepctl = (...args: string[]) => runSweepctl(args, stack.env);
 
   const ended = (path: string, id: string, final: string[]) =>
     eventually(

@@ -1,6 +1,6 @@
 import { authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
 import { Wallet, parseEther } from "ethers";
-import { makeCertificates, startReceiver, type Receiver, type TestCertificates } from "../services/webhook-dispatcher/test/receiver";
+import { makeCertificates, startReceiver, type Receiver, type TestCertificates } from "@sweep/testkit";
 
 // A partner hears outcomes by webhook, everything real: the API, the pipeline and the dispatcher
 // as processes, a local HTTPS receiver whose CA the services trust (NODE_EXTRA_CA_CERTS) and that

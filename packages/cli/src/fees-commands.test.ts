@@ -8,7 +8,8 @@ import { createTestDatabase } from "@sweep/testkit";
 import type Redis from "ioredis";
 import { connectRedis } from "./context";
 import { withdrawFees } from "./fees-commands";
-import { runSweepctl, testContext } from "./test-support";
+import { runSweepctl } from "@sweep/testkit";
+import { testContext } from "./test-support";
 
 const PREFIX = "fees-withdraw-test";
 

@@ -1,4 +1,4 @@
-import { runSweepctl } from "./test-support";
+import { runSweepctl } from "@sweep/testkit";
 
 const sweepctl = (...args: string[]) => runSweepctl(args);
 

@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
 import { loadConfig } from "@sweep/common";
-import { createDb, repoRoot, type Db } from "@sweep/db";
+import { createDb, type Db } from "@sweep/db";
 import type Redis from "ioredis";
 import { cliEnv, connectRedis, type CommandContext } from "./context";
 import type { Output } from "./output";
@@ -44,11 +42,3 @@ export async function openTestConnections(): Promise<{ db: Db; redis: Redis; clo
   return { db, redis, close: async () => void (await Promise.all([db.$disconnect(), redis.quit()])) };
 }
 
-/** sweepctl as operators run it (`pnpm sweepctl` runs the same tsx command), on the test database unless `env` says otherwise. */
-export function runSweepctl(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(path.join(repoRoot, "node_modules/.bin/tsx"), ["packages/cli/src/main.ts", ...args], { cwd: repoRoot, env: { ...process.env, ...env } }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
-    );
-  });
-}

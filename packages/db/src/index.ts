@@ -6,3 +6,4 @@ export * from "./decimal";
 export * from "./fee-reserve";
 export * from "./outbox";
 export * from "./withdrawals";
+export * from "./presented-rows";

@@ -4,3 +4,5 @@ export * from "./test-database";
 export * from "./test-partner";
 export * from "./stack";
 export * from "./partner-api";
+export * from "./sweepctl-process";
+export * from "./webhook-receiver";

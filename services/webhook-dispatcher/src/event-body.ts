@@ -1,5 +1,5 @@
 import { presentHotWallet, presentRevocation, presentSweep } from "@sweep/api-contract";
-import type { Db, Prisma } from "@sweep/db";
+import { hotWalletViewSelect, revocationViewSelect, sweepViewSelect, type Db, type Prisma } from "@sweep/db";
 
 /** The webhook body (the spec's Event). */
 export interface EventBody {
@@ -8,51 +8,6 @@ export interface EventBody {
   created_at: string;
   data: unknown;
 }
-
-/** The columns presentSweep reads, its hot wallet's address included. */
-const sweepSelect = {
-  id: true,
-  externalId: true,
-  chainId: true,
-  hotWallet: { select: { address: true } },
-  account: true,
-  token: true,
-  tokenAddress: true,
-  amount: true,
-  keepOneUnit: true,
-  status: true,
-  reason: true,
-  attempts: true,
-  sweptAmount: true,
-  txHash: true,
-  kind: true,
-  gas: true,
-  gasCost: true,
-  fee: true,
-  classicGas: true,
-  rateBps: true,
-  createdAt: true,
-  updatedAt: true,
-} satisfies Prisma.SweepSelect;
-
-/** The columns presentRevocation reads. */
-const revocationSelect = {
-  id: true,
-  externalId: true,
-  chainId: true,
-  account: true,
-  status: true,
-  reason: true,
-  attempts: true,
-  txHash: true,
-  gas: true,
-  gasCost: true,
-  createdAt: true,
-  updatedAt: true,
-} satisfies Prisma.RevocationSelect;
-
-/** The columns presentHotWallet reads. */
-const hotWalletSelect = { chainId: true, address: true, delegate: true, status: true, error: true, txHash: true, createdAt: true } satisfies Prisma.HotWalletSelect;
 
 /**
  * The body of an event as delivered now: a sweep, revocation or hot wallet as it is at this
@@ -69,9 +24,9 @@ async function eventData(db: Db, type: string, subjectId: string | null, payload
     if (subjectId === null) throw new Error(`${type} event without its ${what}`);
     return { id: subjectId };
   };
-  if (type.startsWith("sweep.")) return presentSweep(await db.sweep.findUniqueOrThrow({ where: subject("sweep"), select: sweepSelect }));
-  if (type.startsWith("revocation.")) return presentRevocation(await db.revocation.findUniqueOrThrow({ where: subject("revocation"), select: revocationSelect }));
-  if (type.startsWith("hot_wallet.")) return presentHotWallet(await db.hotWallet.findUniqueOrThrow({ where: subject("hot wallet"), select: hotWalletSelect }));
+  if (type.startsWith("sweep.")) return presentSweep(await db.sweep.findUniqueOrThrow({ where: subject("sweep"), select: sweepViewSelect }));
+  if (type.startsWith("revocation.")) return presentRevocation(await db.revocation.findUniqueOrThrow({ where: subject("revocation"), select: revocationViewSelect }));
+  if (type.startsWith("hot_wallet.")) return presentHotWallet(await db.hotWallet.findUniqueOrThrow({ where: subject("hot wallet"), select: hotWalletViewSelect }));
   // balance.low, webhook.test: the data was fixed when the event was recorded.
   return payload ?? {};
 }

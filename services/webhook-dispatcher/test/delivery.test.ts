@@ -3,9 +3,8 @@
  * nothing but the signatures: events from the queue, retries, redirects, timeouts, a crash.
  */
 import { presentHotWallet } from "@sweep/api-contract";
-import { startService, type ServiceProcess } from "@sweep/testkit";
 import { version } from "../package.json";
-import { makeCertificates, startReceiver, type Receiver, type TestCertificates } from "./receiver";
+import { makeCertificates, startReceiver, startService, type Receiver, type ServiceProcess, type TestCertificates } from "@sweep/testkit";
 import { deliveryOf, deliveryWhen, openWorld, partnerWithWebhook, randomAddress, recordAndAnnounce, type DispatcherWorld } from "./support";
 
 const ATTEMPT_TIMEOUT_MS = 1_000;

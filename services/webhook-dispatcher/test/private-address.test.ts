@@ -1,6 +1,6 @@
 /** Without WEBHOOK_ALLOW_PRIVATE (as in production), a webhook on a loopback address is never called. */
 import { startService, type ServiceProcess } from "@sweep/testkit";
-import { makeCertificates, startReceiver, type Receiver, type TestCertificates } from "./receiver";
+import { makeCertificates, startReceiver, type Receiver, type TestCertificates } from "@sweep/testkit";
 import { deliveryWhen, openWorld, partnerWithWebhook, recordAndAnnounce, type DispatcherWorld } from "./support";
 
 describe("webhook delivery to a private address", () => {

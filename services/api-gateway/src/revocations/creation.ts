@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RevocationRequest } from "@sweep/api-contract";
 import { ApiError } from "@sweep/common";
-import type { Db, Prisma } from "@sweep/db";
+import { revocationViewSelect, type Db, type RevocationView } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { ZeroAddress } from "ethers";
 import type { Pool } from "pg";
@@ -9,24 +9,6 @@ import { verifiedAuthorization } from "../authorization";
 import { checksumAddress, type GatewayChain } from "../chains";
 import { DuplicateExternalId } from "../external-id-conflict";
 import { insertRevocation, type InsertedRevocation, type RevocationDraft } from "./revocation-insert";
-
-/** The columns a revocation is answered with. */
-export const revocationSelect = {
-  id: true,
-  externalId: true,
-  chainId: true,
-  account: true,
-  status: true,
-  reason: true,
-  attempts: true,
-  txHash: true,
-  gas: true,
-  gasCost: true,
-  createdAt: true,
-  updatedAt: true,
-} satisfies Prisma.RevocationSelect;
-
-export type RevocationView = Prisma.RevocationGetPayload<{ select: typeof revocationSelect }>;
 
 export interface RevocationCreationDeps {
   db: Db;
@@ -88,5 +70,5 @@ function newRevocationView(draft: RevocationDraft, inserted: InsertedRevocation)
 
 /** The revocation that took this external_id first. */
 function existingRevocation(db: Db, partnerId: string, externalId: string): Promise<RevocationView> {
-  return db.revocation.findUniqueOrThrow({ where: { partnerId_externalId: { partnerId, externalId } }, select: revocationSelect });
+  return db.revocation.findUniqueOrThrow({ where: { partnerId_externalId: { partnerId, externalId } }, select: revocationViewSelect });
 }

@@ -1,15 +1,14 @@
 import type { RevocationListQuery } from "@sweep/api-contract";
-import type { Db, Prisma } from "@sweep/db";
+import { revocationViewSelect, type Db, type Prisma, type RevocationView } from "@sweep/db";
 import { checksumAddress } from "../chains";
 import { isUuid } from "../http/uuid";
 import { revocationCursors } from "../lists/cursor";
 import { pageOf, type Page, type PageRequest } from "../lists/page";
-import { revocationSelect, type RevocationView } from "./creation";
 
 /** GET /v1/revocations/{id}: null when the id is malformed or names another account's revocation. */
 export async function findRevocation(db: Db, partnerId: string, id: string): Promise<RevocationView | null> {
   if (!isUuid(id)) return null;
-  return db.revocation.findFirst({ where: { id: id.toLowerCase(), partnerId }, select: revocationSelect });
+  return db.revocation.findFirst({ where: { id: id.toLowerCase(), partnerId }, select: revocationViewSelect });
 }
 
 /** GET /v1/revocations: newest first by seq, below the cursor's seq, filters combined. */
@@ -21,6 +20,6 @@ export async function listRevocations(db: Db, partnerId: string, { query, below,
     ...(query.chain_id !== undefined && { chainId: query.chain_id }),
     ...(query.account && { account: checksumAddress(query.account) }),
   };
-  const rows = await db.revocation.findMany({ where, orderBy: { seq: "desc" }, take: limit + 1, select: { ...revocationSelect, seq: true } });
+  const rows = await db.revocation.findMany({ where, orderBy: { seq: "desc" }, take: limit + 1, select: { ...revocationViewSelect, seq: true } });
   return pageOf(rows, limit, revocationCursors);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { SweepRequest } from "@sweep/api-contract";
 import { ApiError } from "@sweep/common";
-import { toDecimal, type Db, type Prisma } from "@sweep/db";
+import { sweepViewSelect, toDecimal, type Db, type SweepView } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import type { Pool } from "pg";
 import { verifiedAuthorization } from "../authorization";
@@ -9,34 +9,6 @@ import { checksumAddress, resolveToken, type GatewayChain } from "../chains";
 import { DuplicateExternalId } from "../external-id-conflict";
 import type { HotWalletDirectory } from "./hot-wallet-directory";
 import { insertSweep, type InsertedSweep, type SweepDraft } from "./sweep-insert";
-
-/** The columns a sweep is answered with, its hot wallet's address included. */
-export const sweepSelect = {
-  id: true,
-  externalId: true,
-  chainId: true,
-  hotWallet: { select: { address: true } },
-  account: true,
-  token: true,
-  tokenAddress: true,
-  amount: true,
-  keepOneUnit: true,
-  status: true,
-  reason: true,
-  attempts: true,
-  sweptAmount: true,
-  txHash: true,
-  kind: true,
-  gas: true,
-  gasCost: true,
-  fee: true,
-  classicGas: true,
-  rateBps: true,
-  createdAt: true,
-  updatedAt: true,
-} satisfies Prisma.SweepSelect;
-
-export type SweepView = Prisma.SweepGetPayload<{ select: typeof sweepSelect }>;
 
 export interface SweepCreationDeps {
   db: Db;
@@ -135,5 +107,5 @@ function newSweepView(draft: SweepDraft, hotWallet: string, inserted: InsertedSw
 
 /** The sweep that took this external_id first. */
 function existingSweep(db: Db, partnerId: string, externalId: string): Promise<SweepView> {
-  return db.sweep.findUniqueOrThrow({ where: { partnerId_externalId: { partnerId, externalId } }, select: sweepSelect });
+  return db.sweep.findUniqueOrThrow({ where: { partnerId_externalId: { partnerId, externalId } }, select: sweepViewSelect });
 }

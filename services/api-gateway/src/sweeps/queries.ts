@@ -1,15 +1,14 @@
 import type { SweepListQuery } from "@sweep/api-contract";
-import type { Db, Prisma } from "@sweep/db";
+import { sweepViewSelect, type Db, type Prisma, type SweepView } from "@sweep/db";
 import { checksumAddress } from "../chains";
 import { isUuid } from "../http/uuid";
 import { sweepCursors } from "../lists/cursor";
 import { pageOf, type Page, type PageRequest } from "../lists/page";
-import { sweepSelect, type SweepView } from "./creation";
 
 /** GET /v1/sweeps/{id}: null when the id is malformed or names another account's sweep. */
 export async function findSweep(db: Db, partnerId: string, id: string): Promise<SweepView | null> {
   if (!isUuid(id)) return null;
-  return db.sweep.findFirst({ where: { id: id.toLowerCase(), partnerId }, select: sweepSelect });
+  return db.sweep.findFirst({ where: { id: id.toLowerCase(), partnerId }, select: sweepViewSelect });
 }
 
 /** GET /v1/sweeps: newest first by seq, below the cursor's seq, filters combined. */
@@ -22,6 +21,6 @@ export async function listSweeps(db: Db, partnerId: string, { query, below, limi
     ...(query.account && { account: checksumAddress(query.account) }),
     ...(query.hot_wallet && { hotWallet: { is: { address: checksumAddress(query.hot_wallet) } } }),
   };
-  const rows = await db.sweep.findMany({ where, orderBy: { seq: "desc" }, take: limit + 1, select: { ...sweepSelect, seq: true } });
+  const rows = await db.sweep.findMany({ where, orderBy: { seq: "desc" }, take: limit + 1, select: { ...sweepViewSelect, seq: true } });
   return pageOf(rows, limit, sweepCursors);
 }

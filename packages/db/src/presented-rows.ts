@@ -1,0 +1,55 @@
+import type { Prisma } from "@prisma/client";
+
+/**
+ * The columns the API's presenters (@sweep/api-contract) read, selected once for every reader of
+ * the GET shapes: the gateway's answers and the webhook dispatcher's event bodies.
+ */
+
+/** A sweep as answered, its hot wallet's address included. */
+export const sweepViewSelect = {
+  id: true,
+  externalId: true,
+  chainId: true,
+  hotWallet: { select: { address: true } },
+  account: true,
+  token: true,
+  tokenAddress: true,
+  amount: true,
+  keepOneUnit: true,
+  status: true,
+  reason: true,
+  attempts: true,
+  sweptAmount: true,
+  txHash: true,
+  kind: true,
+  gas: true,
+  gasCost: true,
+  fee: true,
+  classicGas: true,
+  rateBps: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.SweepSelect;
+
+export type SweepView = Prisma.SweepGetPayload<{ select: typeof sweepViewSelect }>;
+
+/** A revocation as answered. */
+export const revocationViewSelect = {
+  id: true,
+  externalId: true,
+  chainId: true,
+  account: true,
+  status: true,
+  reason: true,
+  attempts: true,
+  txHash: true,
+  gas: true,
+  gasCost: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.RevocationSelect;
+
+export type RevocationView = Prisma.RevocationGetPayload<{ select: typeof revocationViewSelect }>;
+
+/** A hot wallet as answered. */
+export const hotWalletViewSelect = { chainId: true, address: true, delegate: true, status: true, error: true, txHash: true, createdAt: true } satisfies Prisma.HotWalletSelect;
