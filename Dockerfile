@@ -1,10 +1,34 @@
-# One image for the five services; the container's command picks the service:
-#   docker run sweep-service services/api-gateway/src/main.ts
-FROM node:20-bookworm-slim
+# One image for the whole suite: the five services, the migrations, the platform contracts and the local
+# anvil chains of docker-compose.yml. The arguments name the entry point, run by node with tsx:
+#   docker run --rm sweep-service services/api-gateway/src/main.ts
+#   docker run --rm --entrypoint pnpm sweep-service db:migrate
+# The lockfile holds anvil's linux-amd64 binary only: build and run it as linux/amd64 (docker-compose.yml does).
+
+FROM node:20-bookworm-slim AS build
+# The pnpm of package.json's packageManager: another version would try to fetch that one.
+RUN npm install -g pnpm@10.34.9
 WORKDIR /app
-RUN npm install -g pnpm@10
+# The packages, from the lockfile alone: this layer stays cached while the lockfile does not change.
+COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+RUN pnpm fetch
 COPY . .
-RUN pnpm install --frozen-lockfile && pnpm prepare-workspace
-ENV NODE_ENV=production HOST=0.0.0.0
+# Nothing downloaded from here on (docs ENVIRONMENT): the Prisma client from the WebAssembly engine that ships
+# in the prisma package, the contracts compiled by solc from npm.
+ENV CHECKPOINT_DISABLE=1
+RUN pnpm install --offline --frozen-lockfile && pnpm prepare-workspace
+
+# The same tree without the package store of the build stage.
+FROM node:20-bookworm-slim
+RUN npm install -g pnpm@10.34.9
+WORKDIR /app
+COPY --from=build /app /app
+# `anvil` on the PATH for docker-compose.yml's chains: the binary @sweep/anvil runs, from the npm package.
+# .devnet holds their state, written by the unprivileged user.
+RUN ln -s "$(node --import tsx -e 'process.stdout.write(require("@sweep/anvil").anvilBinary())')" /usr/local/bin/anvil \
+  && mkdir .devnet && chown node:node .devnet
+ENV NODE_ENV=production HOST=0.0.0.0 CHECKPOINT_DISABLE=1
 USER node
-ENTRYPOINT ["pnpm", "exec", "tsx"]
+# api-gateway, batcher, chain-sender, ledger, webhook-dispatcher, the api-gateway's /metrics; the two anvils
+EXPOSE 8080 8081 8082 8083 8084 8085 8545 8546
+ENTRYPOINT ["node", "--import", "tsx"]
+CMD ["services/api-gateway/src/main.ts"]

@@ -1,4 +1,4 @@
-import { authorizationBody, createTestPartner, eventually, partnerApi, runSweepctl, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, eventually, partnerApi, runSweepctl, settledGasWallet, startStack, type Stack, type TestPartner } from "@sweep/testkit";
 import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
 
 // The money invariant, through the running services on anvil with 1 s blocks: after first and
@@ -108,20 +108,8 @@ describe("the partner's money adds up to the wei", () => {
     expect(-BigInt(withdrawal.amount)).toBeGreaterThan(treasury);
 
     // Every transaction settled and the reconciliation caught up with the head.
-    const { entries, balance } = await eventually(
-      "the ledger to explain the balance",
-      async () => {
-        const head = await chain().provider.getBlockNumber();
-        const state = await stack.db.gasWalletChainState.findFirst({ where: { chainId: CHAIN_ID, gasWallet: { partnerId: partner.partnerId } } });
-        const inFlight = await stack.db.chainTransaction.count({ where: { chainId: CHAIN_ID, status: { in: ["signed", "broadcast"] } } });
-        if (inFlight > 0 || state?.reconciledBlock === null || state === null || Number(state.reconciledBlock) < head - 1) return undefined;
-        const balanceNow = await chain().provider.getBalance(partner.gasWallet);
-        const listed = await ledgerEntries();
-        return sum(listed, ["gas", "withdrawal", "topup"]) === balanceNow ? { entries: listed, balance: balanceNow } : undefined;
-      },
-      60_000,
-      500,
-    );
+    const { balance } = await settledGasWallet(stack.db, chain(), partner.partnerId);
+    const entries = await ledgerEntries();
 
     expect(entries.filter((e) => e.kind === "topup").length).toBeGreaterThanOrEqual(2);
     expect(entries.filter((e) => e.kind === "fee").length).toBeGreaterThanOrEqual(2);

@@ -51,7 +51,9 @@ const services = [
 describe("each service boots as its own process", () => {
   it.each(services)("%s answers /healthz with 204, logs JSON, and stops cleanly on SIGTERM", async (name, portVariable) => {
     const port = await freePort();
-    const run = runService(name, { [portVariable]: String(port) });
+    // The api-gateway's management port too: the default 8085 may be held by `pnpm start`.
+    const metricsPort: Record<string, string> = name === "api-gateway" ? { METRICS_PORT: String(await freePort()) } : {};
+    const run = runService(name, { [portVariable]: String(port), ...metricsPort });
     expect(await waitForHealth(`http://127.0.0.1:${port}/healthz`, run)).toBe(204);
     run.kill("SIGTERM");
     expect(await run.exitCode).toBe(0);

@@ -1,10 +1,11 @@
-import { authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, eventually, partnerApi, queueNames, readMetrics, startStack, type ServiceName, type Stack, type TestPartner } from "@sweep/testkit";
 import { Wallet, parseEther } from "ethers";
 import { makeCertificates, startReceiver, type Receiver, type TestCertificates } from "@sweep/testkit";
 
 // A partner hears outcomes by webhook, everything real: the API, the pipeline and the dispatcher
 // as processes, a local HTTPS receiver whose CA the services trust (NODE_EXTRA_CA_CERTS) and that
 // checks every signature with its own HMAC code. WEBHOOK_ALLOW_PRIVATE lets the local receiver in.
+// Afterwards each service's /metrics shows what this story made it do, in counts.
 
 const CHAIN_ID = 97;
 
@@ -84,5 +85,63 @@ describe("a partner hears its outcomes by webhook", () => {
       return items.find((d) => d.id === test.body.id && d.status === "delivered");
     });
     expect(delivery).toMatchObject({ attempts: 2, last_status_code: 200, last_error: null });
+  });
+
+  it("shows in each service's metrics what it did for the partner", async () => {
+    const metricsOf = (name: ServiceName) => readMetrics(stack.services.get(name)!.metricsPort);
+    const names = queueNames(stack.env.AMQP_PREFIX);
+    const chain = { chain_id: String(CHAIN_ID) };
+    const [sweep] = (await api("GET", "/v1/sweeps")).body.items as Array<{ id: string; kind: string; gas: string }>;
+
+    // The API timed each request by its route's template, never by its path, on its management port.
+    const gateway = await metricsOf("api-gateway");
+    expect(gateway.sum("sweep_http_request_duration_seconds_count", { method: "POST", route: "/v1/sweeps", status: "202" })).toBe(1);
+    expect(gateway.sum("sweep_http_request_duration_seconds_count", { method: "GET", route: "/v1/sweeps/:id", status: "200" })).toBe(1);
+    expect(gateway.find("sweep_http_request_duration_seconds_count").filter((s) => s.labels.route!.includes(sweep!.id))).toEqual([]);
+    expect(gateway.sum("sweep_outbox_messages")).toEqual(expect.any(Number));
+
+    // The batcher claimed the sweep into a batch of one.
+    const batcher = await metricsOf("batcher");
+    expect([batcher.sum("sweep_batch_size_count", { ...chain, purpose: "sweep" }), batcher.sum("sweep_batch_size_sum", { ...chain, purpose: "sweep" })]).toEqual([1, 1]);
+
+    // The chain-sender watched the delegate's deployment and the sweep's transaction from broadcast to confirmation.
+    const sender = await metricsOf("chain-sender");
+    expect(sender.sum("sweep_confirmation_seconds_count", { ...chain, purpose: "deploy_delegate" })).toBe(1);
+    expect(sender.sum("sweep_confirmation_seconds_count", { ...chain, purpose: "sweep" })).toBe(1);
+    expect(sender.sum("sweep_confirmation_seconds_sum", { ...chain, purpose: "sweep" })).toBeGreaterThan(0);
+
+    // The ledger counted the sweep swept once, with the gas the partner sees on it.
+    const ledger = await metricsOf("ledger");
+    expect(ledger.find("sweep_sweeps_final_total").map((s) => [s.labels, s.value])).toEqual([[{ ...chain, status: "swept", reason: "none" }, 1]]);
+    expect([ledger.sum("sweep_gas_per_sweep_count", { ...chain, kind: sweep!.kind }), ledger.sum("sweep_gas_per_sweep_sum", { ...chain, kind: sweep!.kind })]).toEqual([1, Number(sweep!.gas)]);
+
+    // The dispatcher counted each delivery and the one attempt the receiver refused with a 500.
+    const dispatcher = await eventually("the attempts counted", async () => {
+      const metrics = await metricsOf("webhook-dispatcher");
+      return (metrics.sum("sweep_webhook_attempts_total") ?? 0) >= 5 ? metrics : undefined;
+    });
+    expect(dispatcher.find("sweep_webhook_attempts_total").map((s) => [s.labels.outcome, s.labels.reason, s.value])).toEqual([
+      ["delivered", "http_2xx", 4],
+      ["failed", "http_5xx", 1],
+    ]);
+
+    // Every consumer timed the messages it took (their lag) and handled them; nothing waits in a dead-letter queue.
+    const consumed: Array<[ServiceName, string]> = [
+      ["batcher", names.batcher(CHAIN_ID)],
+      ["chain-sender", names.sender(CHAIN_ID)],
+      ["ledger", names.ledger()],
+      ["webhook-dispatcher", names.events()],
+    ];
+    for (const [service, queue] of consumed) {
+      const metrics = await metricsOf(service);
+      const handled = metrics.sum("sweep_messages_total", { queue, outcome: "handled" });
+      expect([service, handled]).toEqual([service, expect.any(Number)]);
+      // Lag is timed on a message's first delivery only: a retried one was timed already.
+      expect(metrics.sum("sweep_queue_lag_seconds_count", { queue })).toBeGreaterThan(0);
+      expect([service, metrics.sum("sweep_queue_messages", { queue: names.deadLetter(queue) })]).toEqual([service, 0]);
+      expect(metrics.sum("process_cpu_user_seconds_total")).toBeGreaterThan(0);
+    }
+    // Nothing consumes the unrouted queue; the ledger reports it, so an alert sees a message there.
+    expect((await metricsOf("ledger")).sum("sweep_queue_messages", { queue: names.unrouted() })).toBe(0);
   });
 });

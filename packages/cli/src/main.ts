@@ -84,25 +84,25 @@ devnet
   .description("wipe the local chains' state and the database together (stop `pnpm start` first)")
   .action(() => run((ctx) => resetDevnetCommand(ctx)));
 
-const dlq = program.command("dlq").description("dead-letter queues: messages that kept failing");
+const dlq = program.command("dlq").description("dead-letter queues: messages that kept failing, or were refused as invalid (docs/runbook.md)");
 dlq
   .command("list")
-  .description("every dead-letter queue with its message count")
+  .description("every dead-letter queue with its message count and the age of its oldest message")
   .action(() => run((ctx) => listDeadLetterQueues(ctx)));
 dlq
   .command("show <queue>")
-  .description("the first messages of a dead-letter queue, left in place")
+  .description("the first messages of a dead-letter queue, left in place: id, type, why it died, deliveries, payload")
   .option("--limit <n>", "how many", positiveInteger, 20)
   .action((queue: string, options: { limit: number }) => run((ctx) => showDeadLetters(ctx, queue, options.limit)));
 dlq
   .command("replay <queue>")
-  .description("send messages back to the work queue they died in")
+  .description("send messages back to the work queue they died in, from the head (work already done is not done again)")
   .option("--limit <n>", "at most this many (default: all)", positiveInteger, Number.POSITIVE_INFINITY)
   .option("--id <message-id>", "only the message with this id")
   .action((queue: string, options: { limit: number; id?: string }) => run((ctx) => replayDeadLetters(ctx, queue, options)));
 dlq
   .command("purge <queue>")
-  .description("delete every message of a dead-letter queue, or only one")
+  .description("delete every message of a dead-letter queue (no confirmation asked; prints how many), or only those with --id")
   .option("--id <message-id>", "only the message with this id")
   .action((queue: string, options: { id?: string }) => run((ctx) => purgeDeadLetters(ctx, queue, options)));
 

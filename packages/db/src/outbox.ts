@@ -41,3 +41,13 @@ export function claimUnpublishedOutbox(tx: Tx, options: { exchange: string; limi
 export function markOutboxPublished(db: Db | Tx, ids: bigint[]) {
   return db.outboxMessage.updateMany({ where: { id: { in: ids }, publishedAt: null }, data: { publishedAt: new Date() } });
 }
+
+/** What one exchange's relay has still to publish: the rows, and the oldest one's age (0 when none). */
+export async function outboxBacklog(db: Db, exchange: string): Promise<{ messages: number; oldestAgeSeconds: number }> {
+  const [row] = await db.$queryRaw<Array<{ messages: number; oldestAgeSeconds: number }>>`
+    SELECT count(*)::int AS messages,
+           COALESCE(GREATEST(0, EXTRACT(EPOCH FROM now() - min(created_at))), 0)::float8 AS "oldestAgeSeconds"
+      FROM outbox
+     WHERE published_at IS NULL AND exchange = ${exchange}`;
+  return row ?? { messages: 0, oldestAgeSeconds: 0 };
+}

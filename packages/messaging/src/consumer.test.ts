@@ -1,3 +1,4 @@
+import type { Logger } from "@sweep/common";
 import { Consumer, type DeliveryContext } from "./consumer";
 import type { BrokerConnection } from "./connection";
 import { openDeadLetters, type DeadLetters } from "./dead-letters";
@@ -83,6 +84,36 @@ describe("consumer", () => {
     expect(handler).not.toHaveBeenCalled();
   });
 
+  it("names the message, its deliveries and its payload's ids on the lines about its failures, valid or not", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const consumer = await Consumer.start(connection, topology, {
+      queue: batcher(),
+      handlers: {
+        "sweep.queued": async () => {
+          throw new Error("poison");
+        },
+      },
+      logger: recordingLogger(lines),
+      requeueDelayMs: noPause,
+    });
+    consumers.push(consumer);
+    const payload = sweep();
+    const messageId = await publisher.publish("sweep.queued", payload);
+    const invalidId = uuid();
+    await sendRaw(batcher(), JSON.stringify({ sweepId: "not-a-uuid", chainId: 97 }), { messageId: invalidId, type: "sweep.queued" });
+
+    await waitFor(async () => (await messageCount(topology.names.deadLetter(batcher()))) === 2 || undefined, "two dead letters");
+    const about = (id: string) => lines.filter((line) => line.messageId === id).map(({ message, deliveries, sweepId, hotWalletId, chainId }) => ({ message, deliveries, sweepId, hotWalletId, chainId }));
+    const ids = { sweepId: payload.sweepId, hotWalletId: payload.hotWalletId, chainId: 97 };
+    expect(about(messageId)).toEqual([
+      { message: "handler failed; requeued", deliveries: 1, ...ids },
+      { message: "handler failed; requeued", deliveries: 2, ...ids },
+      { message: "handler failed at the delivery limit; dead-lettered", deliveries: 3, ...ids },
+    ]);
+    expect(about(invalidId)).toEqual([{ message: "invalid message dead-lettered without retry", deliveries: 1, sweepId: "not-a-uuid", hotWalletId: undefined, chainId: 97 }]);
+    expect(lines.filter((line) => line.messageId !== undefined).every((line) => line.queue === batcher() && line.type === "sweep.queued")).toBe(true);
+  });
+
   it("returns a message after its delay when the handler asks for a retry", async () => {
     const seen: { at: number; retries: number }[] = [];
     await consume({
@@ -145,3 +176,9 @@ describe("consumer", () => {
     await expect(Consumer.start(connection, topology, { queue: "elsewhere", handlers: {}, logger })).rejects.toThrow("not a work queue");
   });
 });
+
+/** A logger that keeps each line as an object of its message and fields, a child's included. */
+function recordingLogger(lines: Array<Record<string, unknown>>, fields: Record<string, unknown> = {}): Logger {
+  const line = (level: string) => (message: string, more?: Record<string, unknown>) => void lines.push({ level, message, ...fields, ...more });
+  return { child: (more: Record<string, unknown>) => recordingLogger(lines, { ...fields, ...more }), error: line("error"), warn: line("warn"), info: line("info"), debug: line("debug") } as unknown as Logger;
+}

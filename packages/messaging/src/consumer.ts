@@ -1,11 +1,15 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@sweep/common";
+import { messagesTotal, queueLag } from "@sweep/metrics";
 import type { ChannelWrapper } from "amqp-connection-manager";
 import type { ConfirmChannel, ConsumeMessage } from "amqplib";
 import { z } from "zod";
 import { reconnect, reconnectOnChannelFailure, type BrokerConnection } from "./connection";
+import { messageAgeSeconds } from "./message-age";
 import { isMessageType, messageRegistry, type MessagePayload, type MessageType } from "./messages";
+import { payloadIds } from "./payload-ids";
 import { delayTierFor, isRetryLater, type RetryLater } from "./retry-delay";
+import { reportQueueDepths, type QueueDepthReport } from "./queue-depth";
 import { assertTopology, type Topology } from "./topology";
 import { RETRIES_HEADER, deliveryCount, publishConfirmed, republishOptions, retryCount } from "./wire";
 
@@ -48,6 +52,7 @@ export class Consumer {
   private active?: { channel: ConfirmChannel; consumerTag: string };
   private stopped?: Promise<void>;
   private readonly logger: Logger;
+  private depths?: QueueDepthReport;
 
   private constructor(
     private readonly connection: BrokerConnection,
@@ -70,6 +75,7 @@ export class Consumer {
       await wrapper.close();
       throw err;
     }
+    consumer.depths = reportQueueDepths(connection, [options.queue, topology.names.deadLetter(options.queue)]);
     return consumer;
   }
 
@@ -77,6 +83,7 @@ export class Consumer {
   stop(): Promise<void> {
     this.stopped ??= (async () => {
       this.stopping.abort();
+      await this.depths?.stop();
       await this.wrapper.removeSetup(this.setup);
       if (this.active) await this.cancel(this.active);
       await Promise.allSettled([...this.inFlight]);
@@ -113,41 +120,51 @@ export class Consumer {
   private async handle(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
     const { messageId, type } = message.properties as { messageId?: string; type?: string };
     const deliveries = deliveryCount(message);
-    const logger = this.logger.child({ messageId, type, deliveries });
+    const { queue } = this.options;
+    // Lag is the wait before the first handling: a redelivery or a retry keeps the timestamp and would count it again, longer.
+    const age = messageAgeSeconds(message.properties.timestamp, Date.now());
+    if (age !== undefined && deliveries === 1 && retryCount(message) === 0) queueLag.observe({ queue }, age);
     const decoded = this.decode(message);
+    // The payload's ids too, on every line about the message and the handler's: a dead letter can be traced to them.
+    const logger = this.logger.child({ messageId, type, deliveries, ...payloadIds(decoded.body) });
     if ("problem" in decoded) {
       logger.error("invalid message dead-lettered without retry", { problem: decoded.problem });
       settle(logger, () => channel.nack(message, false, false));
+      messagesTotal.inc({ queue, outcome: "dead_lettered" });
       return;
     }
     try {
       const result = await decoded.handler(decoded.payload, { messageId: decoded.messageId, type: decoded.type, deliveries, retries: retryCount(message), logger });
       if (isRetryLater(result)) await this.scheduleRetry(channel, message, result.retryAfterMs, logger);
       settle(logger, () => channel.ack(message));
+      messagesTotal.inc({ queue, outcome: isRetryLater(result) ? "retried" : "handled" });
     } catch (err) {
       const deadLettered = deliveries > this.topology.deliveryLimit;
       logger[deadLettered ? "error" : "warn"](deadLettered ? "handler failed at the delivery limit; dead-lettered" : "handler failed; requeued", { error: String(err) });
       if (!deadLettered) await this.pauseBeforeRequeue(deliveries);
       settle(logger, () => channel.nack(message, false, true));
+      messagesTotal.inc({ queue, outcome: deadLettered ? "dead_lettered" : "requeued" });
     }
   }
 
-  private decode(message: ConsumeMessage): { handler: AnyHandler; payload: unknown; messageId: string; type: MessageType } | { problem: string } {
-    const { messageId, type } = message.properties as { messageId?: unknown; type?: unknown };
-    if (typeof messageId !== "string" || messageId === "") return { problem: "no message id" };
-    if (!isMessageType(type)) return { problem: `unknown message type ${String(type)}` };
-    // The map pairs each type with the handler of its own payload; the schema below checks that payload.
-    const handler = this.options.handlers[type] as AnyHandler | undefined;
-    if (!handler) return { problem: `no handler for ${type} on this queue` };
+  /** The handler and payload of a valid message, or what is wrong with it; with the JSON body either way (undefined when it is not JSON). */
+  private decode(message: ConsumeMessage): { handler: AnyHandler; payload: unknown; messageId: string; type: MessageType; body: unknown } | { problem: string; body: unknown } {
     let body: unknown;
     try {
       body = JSON.parse(message.content.toString("utf8"));
     } catch {
-      return { problem: "body is not JSON" };
+      body = undefined;
     }
+    const { messageId, type } = message.properties as { messageId?: unknown; type?: unknown };
+    if (typeof messageId !== "string" || messageId === "") return { problem: "no message id", body };
+    if (!isMessageType(type)) return { problem: `unknown message type ${String(type)}`, body };
+    // The map pairs each type with the handler of its own payload; the schema below checks that payload.
+    const handler = this.options.handlers[type] as AnyHandler | undefined;
+    if (!handler) return { problem: `no handler for ${type} on this queue`, body };
+    if (body === undefined) return { problem: "body is not JSON", body };
     const parsed = messageRegistry[type].schema.safeParse(body);
-    if (!parsed.success) return { problem: z.prettifyError(parsed.error) };
-    return { handler, payload: parsed.data, messageId, type };
+    if (!parsed.success) return { problem: z.prettifyError(parsed.error), body };
+    return { handler, payload: parsed.data, messageId, type, body };
   }
 
   /** Copies the message into the delay queue (confirmed) before the original is acked. */

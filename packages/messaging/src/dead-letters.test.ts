@@ -1,9 +1,21 @@
 import { Consumer } from "./consumer";
 import type { BrokerConnection } from "./connection";
-import { openDeadLetters, type DeadLetters } from "./dead-letters";
+import { deliveriesBeforeDeath, openDeadLetters, type DeadLetters } from "./dead-letters";
 import { Publisher } from "./publisher";
 import type { Topology } from "./topology";
-import { RABBITMQ_URL, connect, deleteTopology, logger, messageCount, testTopology, uuid, waitFor } from "../test/support";
+import { RABBITMQ_URL, connect, deleteTopology, logger, messageCount, queueExists, sendRaw, testTopology, uuid, waitFor } from "../test/support";
+
+describe("deliveries before a message died", () => {
+  it.each([
+    ["delivery_limit", 5, 6],
+    ["delivery_limit", 2, 3],
+    ["rejected", 5, 1],
+    ["unrouted", 5, 0],
+    ["unknown", 5, undefined],
+  ])("%s with a delivery limit of %i: %p", (reason, limit, deliveries) => {
+    expect(deliveriesBeforeDeath(reason, limit)).toBe(deliveries);
+  });
+});
 
 describe("dead letters", () => {
   let topology: Topology;
@@ -72,7 +84,7 @@ describe("dead letters", () => {
       logger,
     });
 
-    expect(await deadLetters.replayDeadLetters(dlq(), { limit: 10 })).toBe(1);
+    expect(await deadLetters.replayDeadLetters(dlq(), { limit: 10 })).toEqual([{ messageId: id, type: "tx.outcome", queue: ledger() }]);
     await waitFor(() => processed.length === 1, "the replayed message");
     expect(processed).toEqual([{ messageId: id, deliveries: 1, retries: 0 }]);
     expect(await messageCount(dlq())).toBe(0);
@@ -81,13 +93,14 @@ describe("dead letters", () => {
   it("replays or purges one message by id and leaves the others in order", async () => {
     const ids = await deadLetter(4);
 
-    expect(await deadLetters.replayDeadLetters(dlq(), { limit: 10, id: ids[1] })).toBe(1);
+    expect(await deadLetters.replayDeadLetters(dlq(), { limit: 10, id: ids[1] })).toEqual([{ messageId: ids[1], type: "tx.outcome", queue: ledger() }]);
     expect(await messageCount(ledger())).toBe(1);
     expect(await deadLetters.purgeDeadLetters(dlq(), { id: ids[2] })).toBe(1);
     expect((await deadLetters.showDeadLetters(dlq(), 10)).map((d) => d.messageId)).toEqual([ids[0], ids[3]]);
 
-    expect(await deadLetters.replayDeadLetters(dlq(), { limit: 1 })).toBe(1);
+    expect(await deadLetters.replayDeadLetters(dlq(), { limit: 1 })).toHaveLength(1);
     expect((await deadLetters.showDeadLetters(dlq(), 10)).map((d) => d.messageId)).toEqual([ids[3]]);
+    expect(await deadLetters.countDeadLetters(dlq())).toBe(1);
     expect(await deadLetters.purgeDeadLetters(dlq())).toBe(1);
     expect(await messageCount(dlq())).toBe(0);
   });
@@ -108,12 +121,54 @@ describe("dead letters", () => {
     const wider = testTopology({ prefix: topology.names.prefix, chainIds: [97, 56] });
     const widerPublisher = await Publisher.open(connection, wider, { logger });
     await widerPublisher.close();
-    expect(await deadLetters.replayDeadLetters(unrouted, { limit: 10 })).toBe(1);
+    expect(await deadLetters.replayDeadLetters(unrouted, { limit: 10 })).toEqual([{ messageId, type: "sweep.queued", queue: wider.names.batcher(56) }]);
     expect(await messageCount(wider.names.batcher(56))).toBe(1);
     await deleteTopology(wider);
   });
 
-  it("accepts only the topology's dead-letter queues", async () => {
-    await expect(deadLetters.purgeDeadLetters(ledger())).rejects.toThrow("not a dead-letter queue");
+  it("shows a message the consumer refused as invalid: rejected after one delivery", async () => {
+    consumer = await Consumer.start(connection, topology, { queue: ledger(), handlers: { "tx.outcome": async () => undefined }, logger });
+    const messageId = uuid();
+    await sendRaw(ledger(), JSON.stringify({ chainId: 97, transactionId: "not-a-uuid" }), { messageId, type: "tx.outcome" });
+    await waitFor(async () => (await messageCount(dlq())) === 1 || undefined, "the rejected message");
+    expect(await deadLetters.showDeadLetters(dlq(), 10)).toEqual([expect.objectContaining({ messageId, reason: "rejected", deliveries: 1, originalQueue: ledger() })]);
+  });
+
+  it("has settled what it replayed and purged once closed", async () => {
+    await deadLetter(3);
+    const own = await openDeadLetters(RABBITMQ_URL, topology);
+    const [first] = await own.showDeadLetters(dlq(), 1);
+    expect(await own.purgeDeadLetters(dlq(), { id: first!.messageId })).toBe(1);
+    expect(await own.replayDeadLetters(dlq(), { limit: Number.POSITIVE_INFINITY })).toHaveLength(2);
+    await own.close();
+    // A lost acknowledgement would bring a message back to the DLQ when the connection closed.
+    for (let i = 0; i < 10; i++) {
+      expect(await messageCount(dlq())).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await messageCount(ledger())).toBe(2);
+  });
+
+  it("replays a message that dies again at once only once per run", async () => {
+    consumer = await Consumer.start(connection, topology, { queue: ledger(), handlers: { "tx.outcome": async () => undefined }, logger });
+    const messageId = uuid();
+    await sendRaw(ledger(), "{not json", { messageId, type: "tx.outcome" });
+    await waitFor(async () => (await messageCount(dlq())) === 1 || undefined, "the rejected message");
+
+    expect(await deadLetters.replayDeadLetters(dlq(), { limit: Number.POSITIVE_INFINITY })).toEqual([{ messageId, type: "tx.outcome", queue: ledger() }]);
+    await waitFor(async () => (await messageCount(dlq())) === 1 || undefined, "the message dead again");
+  });
+
+  it("accepts only the topology's dead-letter queues, and points from a work queue to its own", async () => {
+    await expect(deadLetters.purgeDeadLetters("elsewhere")).rejects.toThrow(/^elsewhere is not a dead-letter queue; the dead-letter queues are /);
+    await expect(deadLetters.showDeadLetters(ledger(), 1)).rejects.toThrow(`${ledger()} is a work queue; its dead letters are in ${dlq()}`);
+  });
+
+  it("refuses to open on a topology the broker does not have, rather than declare an empty one", async () => {
+    const elsewhere = testTopology();
+    await expect(openDeadLetters(RABBITMQ_URL, elsewhere)).rejects.toThrow(
+      `exchange ${elsewhere.names.workExchange} does not exist on the broker; the services declare it when they start: check RABBITMQ_URL, AMQP_PREFIX`,
+    );
+    expect(await queueExists(elsewhere.names.deadLetter(elsewhere.names.ledger()))).toBe(false);
   });
 });

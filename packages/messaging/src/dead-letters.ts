@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import amqplib, { type ConfirmChannel, type GetMessage } from "amqplib";
-import { assertTopology, deadLetterQueues, type Topology } from "./topology";
+import { deadLetterQueues, type Topology } from "./topology";
 import { deaths, publishConfirmed, republishOptions } from "./wire";
 
 export interface DeadLetterQueueSummary {
@@ -18,19 +18,32 @@ export interface DeadLetter {
   /** The work queue the message died in. */
   originalQueue?: string;
   deadLetteredAt?: string;
-  /** Known for delivery_limit only: the queue's limit + 1. */
+  /**
+   * Deliveries from the work queue before it died: delivery_limit, the queue's limit + 1; rejected, 1 (an invalid message
+   * is refused on the delivery it is first seen, never retried); unrouted, 0. The broker keeps no count of its own: a
+   * quorum queue's x-delivery-count restarts in the DLQ.
+   */
   deliveries?: number;
   /** The start of the JSON body. */
   payload: string;
+}
+
+/** A message sent back by a replay, and the queue it went to. */
+export interface Replayed {
+  messageId?: string;
+  type?: string;
+  queue: string;
 }
 
 export interface DeadLetters {
   /** The dead-letter queues of the topology, the only queues these operations accept. */
   queues(): string[];
   listDeadLetters(): Promise<DeadLetterQueueSummary[]>;
+  /** How many messages the queue holds. */
+  countDeadLetters(queue: string): Promise<number>;
   showDeadLetters(queue: string, limit: number): Promise<DeadLetter[]>;
-  /** Publishes messages back to the work queue they died in (confirmed), then removes them; returns how many. */
-  replayDeadLetters(queue: string, options: { limit: number; id?: string }): Promise<number>;
+  /** Publishes messages back to the work queue they died in (confirmed), then removes them, from the head; returns them. */
+  replayDeadLetters(queue: string, options: { limit: number; id?: string }): Promise<Replayed[]>;
   /** Removes every message, or those with the given message id; returns how many. */
   purgeDeadLetters(queue: string, options?: { id?: string }): Promise<number>;
   close(): Promise<void>;
@@ -49,18 +62,41 @@ const RETURN_WAIT_MS = 5_000;
  * then requeues them all at once, which puts the whole queue back in its original order (only
  * messages dead-lettered during the inspection end up ahead of them). The cost is one get per
  * message in the queue. Operations on one instance run one at a time.
+ *
+ * It declares nothing: the services declare the topology, and a queue missing here means the wrong
+ * broker, AMQP_PREFIX or SERVICE_ENV, which must fail loudly rather than show a new, empty topology.
  */
 export async function openDeadLetters(url: string, topology: Topology): Promise<DeadLetters> {
   const connection = await amqplib.connect(url);
   try {
+    await requireTopology(connection, topology);
     const channel = await connection.createConfirmChannel();
-    // Replays publish through the default exchange, which drops a message for a missing queue.
-    await assertTopology(channel, topology);
     return new DeadLetterOperations(connection, channel, topology);
   } catch (err) {
     await connection.close();
     throw err;
   }
+}
+
+/** Checks (passively) that the work exchange and every work and dead-letter queue exist; a replay publishes to them. */
+async function requireTopology(connection: amqplib.ChannelModel, topology: Topology): Promise<void> {
+  // A passive check of a missing queue closes its channel with an error: a throwaway channel, listened to.
+  const channel = await connection.createChannel();
+  channel.on("error", () => undefined);
+  const hint = `the services declare it when they start: check RABBITMQ_URL, AMQP_PREFIX (${JSON.stringify(topology.names.prefix)}) and SERVICE_ENV`;
+  try {
+    await channel.checkExchange(topology.names.workExchange);
+  } catch {
+    throw new Error(`exchange ${topology.names.workExchange} does not exist on the broker; ${hint}`);
+  }
+  for (const queue of [...topology.workQueues.map((q) => q.name), ...deadLetterQueues(topology)]) {
+    try {
+      await channel.checkQueue(queue);
+    } catch {
+      throw new Error(`queue ${queue} does not exist on the broker; ${hint}`);
+    }
+  }
+  await channel.close();
 }
 
 class DeadLetterOperations implements DeadLetters {
@@ -106,6 +142,13 @@ class DeadLetterOperations implements DeadLetters {
     });
   }
 
+  countDeadLetters(queue: string): Promise<number> {
+    return this.exclusive(async () => {
+      this.requireDeadLetterQueue(queue);
+      return (await this.channel.checkQueue(queue)).messageCount;
+    });
+  }
+
   showDeadLetters(queue: string, limit: number): Promise<DeadLetter[]> {
     return this.exclusive(async () => {
       this.requireDeadLetterQueue(queue);
@@ -118,23 +161,23 @@ class DeadLetterOperations implements DeadLetters {
     });
   }
 
-  replayDeadLetters(queue: string, options: { limit: number; id?: string }): Promise<number> {
+  replayDeadLetters(queue: string, options: { limit: number; id?: string }): Promise<Replayed[]> {
     return this.exclusive(async () => {
       this.requireDeadLetterQueue(queue);
-      let replayed = 0;
+      const replayed: Replayed[] = [];
       if (options.id === undefined) {
-        // From the head: nothing else is taken, so the order of the rest is untouched.
-        while (replayed < options.limit) {
+        // From the head: nothing else is taken, so the order of the rest is untouched. At most what
+        // the queue held when asked: a replayed message that dies again at once is not taken twice.
+        const { messageCount } = await this.channel.checkQueue(queue);
+        while (replayed.length < Math.min(options.limit, messageCount)) {
           const message = await this.channel.get(queue);
           if (message === false) break;
-          await this.replay(queue, message);
-          replayed += 1;
+          replayed.push(await this.replay(queue, message));
         }
       } else {
         await this.rotate(queue, async (message) => {
-          if (replayed >= options.limit || message.properties.messageId !== options.id) return false;
-          await this.replay(queue, message);
-          replayed += 1;
+          if (replayed.length >= options.limit || message.properties.messageId !== options.id) return false;
+          replayed.push(await this.replay(queue, message));
           return true;
         });
       }
@@ -159,7 +202,11 @@ class DeadLetterOperations implements DeadLetters {
 
   async close(): Promise<void> {
     await this.tail;
-    if (!this.failed) await this.connection.close();
+    if (this.failed) return;
+    // The channel first: closing the connection at once can lose the last acks on a quorum queue
+    // (RabbitMQ 3.10), which would leave a replayed or purged message in its DLQ as well.
+    await this.channel.close();
+    await this.connection.close();
   }
 
   private exclusive<T>(operation: () => Promise<T>): Promise<T> {
@@ -169,7 +216,9 @@ class DeadLetterOperations implements DeadLetters {
   }
 
   private requireDeadLetterQueue(queue: string): void {
-    if (!this.dlqs.includes(queue)) throw new Error(`${queue} is not a dead-letter queue; known: ${this.dlqs.join(", ")}`);
+    if (this.dlqs.includes(queue)) return;
+    const yours = this.workQueues.has(queue) ? `${queue} is a work queue; its dead letters are in ${this.topology.names.deadLetter(queue)}` : `${queue} is not a dead-letter queue`;
+    throw new Error(`${yours}; the dead-letter queues are ${this.dlqs.join(", ")}`);
   }
 
   /**
@@ -195,7 +244,7 @@ class DeadLetterOperations implements DeadLetters {
   }
 
   /** Back to the work queue it died in, as a new message with the same id, type and body; then acked here. */
-  private async replay(queue: string, message: GetMessage): Promise<void> {
+  private async replay(queue: string, message: GetMessage): Promise<Replayed> {
     const target = this.replayTarget(queue, message);
     if (target === undefined) {
       this.channel.nack(message, false, true);
@@ -203,6 +252,8 @@ class DeadLetterOperations implements DeadLetters {
     }
     await publishConfirmed(this.channel, target.exchange, target.routingKey, message.content, republishOptions(message));
     this.channel.ack(message);
+    const { messageId, type } = message.properties as { messageId?: string; type?: string };
+    return { messageId, type, queue: target.routingKey };
   }
 
   private replayTarget(queue: string, message: GetMessage): { exchange: string; routingKey: string } | undefined {
@@ -224,10 +275,17 @@ class DeadLetterOperations implements DeadLetters {
       reason,
       originalQueue: death?.queue ?? (reason === "unrouted" ? message.fields.routingKey : undefined),
       deadLetteredAt: deadLetteredAt(message)?.toISOString(),
-      deliveries: reason === "delivery_limit" ? this.topology.deliveryLimit + 1 : undefined,
+      deliveries: deliveriesBeforeDeath(reason, this.topology.deliveryLimit),
       payload: body.length > PAYLOAD_SUMMARY_CHARS ? `${body.slice(0, PAYLOAD_SUMMARY_CHARS)}…` : body,
     };
   }
+}
+
+export function deliveriesBeforeDeath(reason: string, deliveryLimit: number): number | undefined {
+  if (reason === "delivery_limit") return deliveryLimit + 1;
+  if (reason === "rejected") return 1;
+  if (reason === "unrouted") return 0;
+  return undefined;
 }
 
 function deadLetteredAt(message: GetMessage): Date | undefined {

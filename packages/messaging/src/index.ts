@@ -5,6 +5,7 @@ export * from "./messages";
 export * from "./names";
 export * from "./outbox-relay";
 export * from "./publisher";
+export * from "./queue-depth";
 export * from "./retry-delay";
 export * from "./topology";
 export type { Envelope } from "./wire";

@@ -50,6 +50,21 @@ export async function messageCount(queue: string): Promise<number> {
   }
 }
 
+export async function queueExists(queue: string): Promise<boolean> {
+  const connection = await amqplib.connect(RABBITMQ_URL);
+  try {
+    const channel = await connection.createChannel();
+    // A passive check of a missing queue closes the channel with an error event.
+    channel.on("error", () => undefined);
+    return await channel.checkQueue(queue).then(
+      () => true,
+      () => false,
+    );
+  } finally {
+    await connection.close();
+  }
+}
+
 export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -8,26 +8,33 @@ export type ServiceName = "api-gateway" | "batcher" | "chain-sender" | "ledger" 
 export interface ServiceProcess {
   name: ServiceName;
   port: number;
+  /** where GET /metrics answers: the health port, or the api-gateway's METRICS_PORT */
+  metricsPort: number;
   /** everything it logged so far (JSON lines) */
   output(): string;
   /** SIGKILL: a crash, no shutdown */
   kill(): Promise<void>;
   /** SIGTERM and wait for the exit code */
   stop(): Promise<number | null>;
+  /** resolves once the process ended, however it ended: its exit code, null after a signal */
+  exited: Promise<number | null>;
 }
 
 /**
  * Runs a service as its own process (`node --import tsx services/<name>/src/main.ts`, as `pnpm start`
  * does) and waits until its /healthz answers 204.
  */
-export async function startService(name: ServiceName, env: Record<string, string>): Promise<ServiceProcess> {
-  const port = await freePort();
+export async function startService(name: ServiceName, env: Record<string, string>, ports?: Pick<ServiceProcess, "port" | "metricsPort">): Promise<ServiceProcess> {
+  // `ports` of a process that ended: a restarted service answers where its clients already call it.
+  const port = ports?.port ?? (await freePort());
   const portVariable = name === "api-gateway" ? "PORT" : "HEALTH_PORT";
+  // The api-gateway's management port too, never the default 8085 that `pnpm start` or another stack may hold.
+  const metricsPort = ports?.metricsPort ?? (name === "api-gateway" ? await freePort() : port);
   // SERVICE_NODE_FLAGS adds node flags to every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a bench.
   const nodeFlags = (process.env.SERVICE_NODE_FLAGS ?? "").split(" ").filter(Boolean);
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags, "--import", "tsx", path.join("services", name, "src", "main.ts")], {
     cwd: repoRoot,
-    env: { ...process.env, LOG_LEVEL: "debug", ...env, [portVariable]: String(port) },
+    env: { ...process.env, LOG_LEVEL: "debug", ...env, [portVariable]: String(port), ...(name === "api-gateway" ? { METRICS_PORT: String(metricsPort) } : {}) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -38,7 +45,8 @@ export async function startService(name: ServiceName, env: Record<string, string
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 204) break;
+      // Bounded: a reused port another process took since may accept and never answer.
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) })).status === 204) break;
     } catch {
       // not listening yet
     }
@@ -51,6 +59,7 @@ export async function startService(name: ServiceName, env: Record<string, string
   return {
     name,
     port,
+    metricsPort,
     output: () => output,
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -60,5 +69,6 @@ export async function startService(name: ServiceName, env: Record<string, string
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       return exited;
     },
+    exited,
   };
 }

@@ -15,8 +15,10 @@ export interface Stack {
   /** the environment every service of this stack runs with */
   env: Record<string, string>;
   chain(chainId: number): TestChain;
-  /** starts (again) one service with the stack's environment */
+  /** starts (again) one service with the stack's environment, on the ports it had */
   restart(name: ServiceName): Promise<ServiceProcess>;
+  /** starts another process of a service beside the one in `services` (a replica), stopped with the stack */
+  startReplica(name: ServiceName, extraEnv?: Record<string, string>): Promise<ServiceProcess>;
   stop(): Promise<void>;
 }
 
@@ -38,11 +40,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const database = await createTestDatabase();
   const chains = new Map<number, TestChain>();
   const services = new Map<ServiceName, ServiceProcess>();
+  const replicas: ServiceProcess[] = [];
   const db = createDb(database.url);
   const prefix = `e2e-${randomBytes(4).toString("hex")}`;
   const rabbitmqUrl = options.env?.RABBITMQ_URL ?? process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
   const stop = async () => {
-    await Promise.all([...services.values()].map((s) => s.stop()));
+    await Promise.all([...services.values(), ...replicas].map((s) => s.stop()));
     await deleteTopology(rabbitmqUrl, defineTopology({ chainIds: environmentChainIds("testnet"), prefix }));
     await db.$disconnect();
     await Promise.all([...chains.values()].map((c) => c.stop()));
@@ -58,8 +61,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...options.env,
     };
     const restart = async (name: ServiceName) => {
-      await services.get(name)?.stop();
-      const service = await startService(name, env);
+      const previous = services.get(name);
+      await previous?.stop();
+      // On the ports it had: the API's address (`api`) stays right after a restart.
+      const service = await startService(name, env, previous);
       services.set(name, service);
       return service;
     };
@@ -77,6 +82,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         return chain;
       },
       restart,
+      startReplica: async (name, extraEnv = {}) => {
+        const replica = await startService(name, { ...env, ...extraEnv });
+        replicas.push(replica);
+        return replica;
+      },
       stop,
     };
   } catch (err) {

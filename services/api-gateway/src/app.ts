@@ -13,6 +13,8 @@ import type { GatewayChain } from "./chains";
 import { hotWalletRoutes } from "./hot-wallets/routes";
 import { errorHandler, notFound } from "./http/errors";
 import { jsonBody } from "./http/json-body";
+import { requestLogging } from "./http/request-log";
+import { requestMetrics } from "./http/request-metrics";
 import { ledgerRoutes } from "./ledger/routes";
 import { revocationRoutes } from "./revocations/routes";
 import { settingsRoutes } from "./settings/routes";
@@ -49,6 +51,8 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
+  app.use(requestLogging(deps.logger));
+  app.use(requestMetrics);
 
   const openApi = openApiYaml(deps.publicUrl);
   app.get("/healthz", (_req, res) => {
@@ -64,7 +68,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   const chains = new Map(deps.chains.map((chain) => [chain.chainId, chain]));
   const onOutbox = deps.onOutbox ?? (() => {});
-  app.use(balanceRoutes({ db: deps.db, chains, nodes: deps.nodes, rpcTimeoutMs: deps.balanceRpcTimeoutMs, logger: deps.logger }));
+  app.use(balanceRoutes({ db: deps.db, chains, nodes: deps.nodes, rpcTimeoutMs: deps.balanceRpcTimeoutMs }));
   app.use(tariffRoutes({ db: deps.db, chains }));
   app.use(settingsRoutes({ db: deps.db }));
   app.use(ledgerRoutes({ db: deps.db, chains }));
@@ -75,6 +79,6 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox, allowPrivate: deps.webhookAllowPrivate ?? false }));
 
   app.use(notFound);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler);
   return app;
 }

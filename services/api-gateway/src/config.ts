@@ -5,6 +5,8 @@ export const gatewayEnv = z.object({
   ...baseEnv,
   PORT: port(8080),
   HOST: z.string().default("127.0.0.1"),
+  /** the management port: /healthz and /metrics, kept off the partners' port (the spec puts every public path but /healthz under /v1) */
+  METRICS_PORT: port(8085),
   /** the address partners use, written into the OpenAPI document's servers */
   PUBLIC_URL: z.url().optional(),
   /** how long an API key look-up is cached; sweepctl drops it at once on revoke or disable */

@@ -1,4 +1,4 @@
-import { closeServer, listen, runService } from "@sweep/common";
+import { closeServer, listen, runService, startHealthServer } from "@sweep/common";
 import { environmentChainIds, servedChains } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
@@ -40,7 +40,8 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     onOutbox: () => messaging.relay?.wake(),
   });
   const server = await listen(app, config.PORT, config.HOST);
-  logger.info("listening", { url: `http://${config.HOST}:${config.PORT}` });
+  const management = await startHealthServer(config.METRICS_PORT, () => true, config.HOST);
+  logger.info("listening", { url: `http://${config.HOST}:${config.PORT}`, metrics: `http://${config.HOST}:${config.METRICS_PORT}/metrics` });
 
   return [
     { name: "chain providers", close: () => nodes.forEach((node) => node.provider.destroy()) },
@@ -49,5 +50,6 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     { name: "redis", close: () => redis.quit() },
     ...messaging.closers,
     { name: "http", close: () => closeServer(server) },
+    { name: "management http", close: () => closeServer(management) },
   ];
 });

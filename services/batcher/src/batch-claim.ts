@@ -2,6 +2,7 @@ import type { Db, Tx } from "@sweep/db";
 import { toBigIntOrNull } from "@sweep/db";
 import { recordEvent } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import { PendingMetrics, batchSize, sweepsFinal } from "@sweep/metrics";
 import { accountKey, isRead, planBatch, type CandidateSweep, type ChainView, type Plan } from "./batch-plan";
 import { batchesInFlight, selectDueSweeps } from "./due-work";
 import { partnerEnabled } from "./partner-enabled";
@@ -37,11 +38,14 @@ export type ClaimResult =
  * checks and the batch, reject what failed for good (guarded by status queued, with its event),
  * and claim the rest into a Batch with its items, announced by batch.ready.
  */
-export function claimBatch(db: Db, names: QueueNames, request: ClaimRequest): Promise<ClaimResult> {
-  return db.$transaction((tx) => claimInTransaction(tx, names, request), { maxWait: 10_000, timeout: 60_000 });
+export async function claimBatch(db: Db, names: QueueNames, request: ClaimRequest): Promise<ClaimResult> {
+  const metrics = new PendingMetrics();
+  const result = await db.$transaction((tx) => claimInTransaction(tx, names, request, metrics), { maxWait: 10_000, timeout: 60_000 });
+  metrics.commit();
+  return result;
 }
 
-async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimRequest): Promise<ClaimResult> {
+async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimRequest, metrics: PendingMetrics): Promise<ClaimResult> {
   const { hotWalletId } = request;
   const hotWallet = await lockHotWallet(tx, hotWalletId);
   if (hotWallet?.status !== "active") return { outcome: "inactive" };
@@ -73,7 +77,10 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
 
   for (const { sweepId, reason } of plan.rejections) {
     const rejected = await tx.sweep.updateMany({ where: { id: sweepId, status: "queued" }, data: { status: "rejected", reason, nextAttemptAt: null } });
-    if (rejected.count === 1) await recordEvent(tx, names, { partnerId: hotWallet.partnerId, type: "sweep.rejected", subjectId: sweepId });
+    if (rejected.count === 1) {
+      await recordEvent(tx, names, { partnerId: hotWallet.partnerId, type: "sweep.rejected", subjectId: sweepId });
+      metrics.inc(sweepsFinal, { chain_id: hotWallet.chainId, status: "rejected", reason });
+    }
   }
 
   let batchId: string | null = null;
@@ -98,6 +105,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
     // The rows are locked by this transaction: anything else is a bug, not a race.
     if (claimed.count !== plan.items.length) throw new Error(`claimed ${claimed.count} of ${plan.items.length} sweeps`);
     await tx.outboxMessage.create({ data: outboxDraft("batch.ready", { batchId, chainId: hotWallet.chainId }, names) });
+    metrics.observe(batchSize, { chain_id: hotWallet.chainId, purpose: "sweep" }, plan.items.length);
   }
   return { outcome: "planned", chainId: hotWallet.chainId, plan, batchId, unreadableAuthorizations };
 }

@@ -39,8 +39,8 @@ export function createBatchRound(deps: BatchRoundDeps): (hotWalletId: string) =>
   return async (hotWalletId) => {
     const work = await loadDueWork(db, hotWalletId, new Date(), settings.maxSweeps, settings.maxSent);
     if (work.outcome !== "ready") return work;
-    const chainId = work.hotWallet.chainId;
-    const logger = deps.logger.child({ hotWalletId, chainId });
+    const { chainId, partnerId } = work.hotWallet;
+    const logger = deps.logger.child({ hotWalletId, chainId, partnerId });
     const provider = providers.get(chainId);
     if (!provider) {
       logger.warn("hot wallet of a chain this batcher does not serve");

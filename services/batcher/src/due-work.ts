@@ -19,7 +19,7 @@ export interface DueSweep {
 }
 
 export type DueWork =
-  | { outcome: "ready"; hotWallet: { id: string; chainId: number }; sweeps: DueSweep[] }
+  | { outcome: "ready"; hotWallet: { id: string; chainId: number; partnerId: string }; sweeps: DueSweep[] }
   | { outcome: "inactive" | "disabled" | "in_flight" | "nothing_due" };
 
 /**
@@ -62,7 +62,7 @@ export async function loadDueWork(db: Db, hotWalletId: string, now: Date, limit:
   if (await batchesInFlight(db, hotWalletId, maxSent)) return { outcome: "in_flight" };
   const sweeps = await selectDueSweeps(db, hotWalletId, now, limit, "read");
   if (sweeps.length === 0) return { outcome: "nothing_due" };
-  return { outcome: "ready", hotWallet: { id: hotWallet.id, chainId: hotWallet.chainId }, sweeps };
+  return { outcome: "ready", hotWallet: { id: hotWallet.id, chainId: hotWallet.chainId, partnerId: hotWallet.partnerId }, sweeps };
 }
 
 /** Active hot wallets of enabled partners on a chain with due sweeps and no batch being prepared: work no message may announce. */

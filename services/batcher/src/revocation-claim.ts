@@ -1,6 +1,7 @@
 import type { Db, Tx } from "@sweep/db";
 import { recordEvent } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import { PendingMetrics, batchSize, revocationsFinal } from "@sweep/metrics";
 import { accountKey } from "./batch-plan";
 import { partnerEnabled } from "./partner-enabled";
 import type { AccountState } from "./pre-send-checks";
@@ -36,11 +37,14 @@ export type RevocationClaimResult =
  * revocations (SKIP LOCKED), decide the checks and the batch, reject what failed for good (guarded
  * by status queued, with its event), and claim the rest into a Batch, announced by batch.ready.
  */
-export function claimRevocations(db: Db, names: QueueNames, request: RevocationClaimRequest): Promise<RevocationClaimResult> {
-  return db.$transaction((tx) => claimInTransaction(tx, names, request), { maxWait: 10_000, timeout: 60_000 });
+export async function claimRevocations(db: Db, names: QueueNames, request: RevocationClaimRequest): Promise<RevocationClaimResult> {
+  const metrics = new PendingMetrics();
+  const result = await db.$transaction((tx) => claimInTransaction(tx, names, request, metrics), { maxWait: 10_000, timeout: 60_000 });
+  metrics.commit();
+  return result;
 }
 
-async function claimInTransaction(tx: Tx, names: QueueNames, request: RevocationClaimRequest): Promise<RevocationClaimResult> {
+async function claimInTransaction(tx: Tx, names: QueueNames, request: RevocationClaimRequest, metrics: PendingMetrics): Promise<RevocationClaimResult> {
   const { partnerId, chainId } = request;
   const gasWalletId = await lockGasWallet(tx, partnerId);
   if (gasWalletId === undefined) throw new Error(`partner ${partnerId} has no gas wallet`);
@@ -60,7 +64,10 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: Revocation
 
   for (const { revocationId, reason } of plan.rejections) {
     const rejected = await tx.revocation.updateMany({ where: { id: revocationId, status: "queued" }, data: { status: "rejected", reason, nextAttemptAt: null } });
-    if (rejected.count === 1) await recordEvent(tx, names, { partnerId, type: "revocation.rejected", subjectId: revocationId });
+    if (rejected.count === 1) {
+      await recordEvent(tx, names, { partnerId, type: "revocation.rejected", subjectId: revocationId });
+      metrics.inc(revocationsFinal, { chain_id: chainId, status: "rejected", reason });
+    }
   }
 
   let batchId: string | null = null;
@@ -83,6 +90,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: Revocation
     // The rows are locked by this transaction: anything else is a bug, not a race.
     if (claimed.count !== plan.items.length) throw new Error(`claimed ${claimed.count} of ${plan.items.length} revocations`);
     await tx.outboxMessage.create({ data: outboxDraft("batch.ready", { batchId, chainId }, names) });
+    metrics.observe(batchSize, { chain_id: chainId, purpose: "revocation" }, plan.items.length);
   }
   return { outcome: "planned", plan, batchId };
 }

@@ -5,6 +5,7 @@ import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { commitAttempt, loadOpenBatch, type Attempt, type BatchToSend, type SweepBatchToSend } from "./batch-store";
 import { broadcastStored } from "./broadcast";
+import { carriedIds } from "./carried-ids";
 import type { CallRequest, ChainClient } from "./chain-client";
 import { initialFees, type FeeMarket } from "./fees";
 import { TRANSACTION_GAS_CAP, gasLimitFromEstimate, gasLimitFromSimulation } from "./gas-limit";
@@ -50,7 +51,7 @@ export class BatchSender {
       return;
     }
     const batch = loaded.batch;
-    const logger = this.options.logger.child({ batchId, chainId: batch.chainId, gasWallet: batch.gasWallet.address, purpose: batch.purpose });
+    const logger = this.options.logger.child({ batchId, chainId: batch.chainId, partnerId: batch.partnerId, gasWallet: batch.gasWallet.address, purpose: batch.purpose });
     const loadedAt = Date.now();
     const attempt = await this.attempt(batch, logger);
     const preparedAt = Date.now();
@@ -62,7 +63,7 @@ export class BatchSender {
     if (!stored) return;
     const txLogger = logger.child({ transactionId: stored.id, hash: stored.hash, nonce: stored.nonce.toString() });
     // Where a send's time goes: reading the batch, the node's work (simulation, estimate, fees), signing and storing.
-    txLogger.info("transaction signed and stored", { ms: { load: loadedAt - startedAt, prepare: preparedAt - loadedAt, store: Date.now() - preparedAt } });
+    txLogger.info("transaction signed and stored", { ...carriedIds(batch, attempt.dropped), ms: { load: loadedAt - startedAt, prepare: preparedAt - loadedAt, store: Date.now() - preparedAt } });
     await broadcastStored(db, client, stored, txLogger);
   }
 

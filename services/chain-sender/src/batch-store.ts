@@ -2,6 +2,7 @@ import type { AttemptFailureReason } from "@sweep/common";
 import { enqueueOutbox, feeReserve, toBigIntOrNull, toDecimal, type Db, type Tx } from "@sweep/db";
 import { recordEvent } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import { PendingMetrics, sweepsFinal } from "@sweep/metrics";
 import type { GasWalletRow } from "./gas-wallet-signers";
 import { chooseNonce } from "./nonces";
 import type { RevocationItemRow } from "./revocation-plan";
@@ -130,7 +131,8 @@ export interface StoredTransaction {
  * next batch need not wait for this one to be mined. Returns the stored transaction to broadcast.
  */
 export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSend, attempt: Attempt): Promise<StoredTransaction | null> {
-  return db.$transaction(
+  const metrics = new PendingMetrics();
+  const sent = await db.$transaction(
     async (tx) => {
       // The gas wallet's nonce row is locked first, so attempts of one gas wallet serialize.
       await tx.$executeRaw`INSERT INTO gas_wallet_chain_states (gas_wallet_id, chain_id, updated_at)
@@ -142,7 +144,7 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
       const reason = attempt.type === "failed" ? attempt.reason : null;
       const claimed = await tx.batch.updateMany({ where: { id: batch.id, status: "open" }, data: { status, reason } });
       if (claimed.count === 0) return null;
-      await rejectWouldFail(tx, names, batch, attempt.dropped);
+      await rejectWouldFail(tx, names, batch, attempt.dropped, metrics);
 
       if (attempt.type === "failed") {
         await enqueueOutbox(tx, outboxDraft("batch.failed", { batchId: batch.id, chainId: batch.chainId, reason: attempt.reason }, names));
@@ -179,14 +181,19 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
     },
     { timeout: 30_000 },
   );
+  metrics.commit();
+  return sent;
 }
 
-async function rejectWouldFail(tx: Tx, names: QueueNames, batch: BatchToSend, sweepIds: readonly string[]): Promise<void> {
+async function rejectWouldFail(tx: Tx, names: QueueNames, batch: BatchToSend, sweepIds: readonly string[], metrics: PendingMetrics): Promise<void> {
   for (const sweepId of sweepIds) {
     const rejected = await tx.sweep.updateMany({
       where: { id: sweepId, batchId: batch.id, status: "processing" },
       data: { status: "rejected", reason: "would_fail", nextAttemptAt: null },
     });
-    if (rejected.count > 0) await recordEvent(tx, names, { partnerId: batch.partnerId, type: "sweep.rejected", subjectId: sweepId });
+    if (rejected.count > 0) {
+      await recordEvent(tx, names, { partnerId: batch.partnerId, type: "sweep.rejected", subjectId: sweepId });
+      metrics.inc(sweepsFinal, { chain_id: batch.chainId, status: "rejected", reason: "would_fail" });
+    }
   }
 }

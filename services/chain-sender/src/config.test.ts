@@ -13,6 +13,7 @@ describe("chain-sender configuration", () => {
       DROP_AFTER_MS: 60_000,
       RPC_TIMEOUT_MS: 10_000,
       GAS_LIMIT_MARGIN_BPS: 2_000,
+      LEADER_POLL_MS: 1_000,
     });
   });
 
@@ -26,6 +27,8 @@ describe("chain-sender configuration", () => {
     [{ KEY_ENCRYPTION_KEYS_OLD: `${kek},nope` }, "KEY_ENCRYPTION_KEYS_OLD"],
     [{ REPLACE_AFTER_MS: "soon" }, "REPLACE_AFTER_MS"],
     [{ GAS_LIMIT_MARGIN_BPS: "-1" }, "GAS_LIMIT_MARGIN_BPS"],
+    [{ LEADER_POLL_MS: "5" }, "LEADER_POLL_MS"],
+    [{ LEADER_POLL_MS: "20000" }, "LEADER_POLL_MS"],
   ])("refuses %j and names the variable", (env, variable) => {
     expect(() => loadChainSenderConfig(env)).toThrow(ConfigError);
     expect(() => loadChainSenderConfig(env)).toThrow(variable);

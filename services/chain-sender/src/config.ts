@@ -37,6 +37,11 @@ export const chainSenderEnv = perChainWorkerEnv(8082).extend({
   RPC_TIMEOUT_MS: ms(10_000, 100),
   /** headroom on eth_estimateGas, basis points (2000 = +20%), never beyond the block gas limit */
   GAS_LIMIT_MARGIN_BPS: z.coerce.number().int().min(0).max(10_000).default(2_000),
+  /**
+   * how often a standby tries to take a chain's leader lease, and the leader checks the connection holding it; at most
+   * 10 s, so a leader cut off from the database gives up well before the server frees its lock (leader-lease.ts)
+   */
+  LEADER_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(1_000),
 });
 
 const TREASURY_VARIABLE = /^TREASURY_ADDRESS_([0-9]+)$/;

@@ -2,12 +2,14 @@ import { closeServer, runService, startHealthServer } from "@sweep/common";
 import { environmentChainIds, resolveKeks, servedChains } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
+import { chainSenderLeader } from "@sweep/metrics";
 import { BatchSender } from "./batch-sender";
 import { ChainClient } from "./chain-client";
+import { startChainWork } from "./chain-work";
 import { loadChainSenderConfig } from "./config";
-import { startSenderConsumers } from "./consumers";
 import { DeployRequests } from "./deploy-requests";
 import { GasWalletSigners } from "./gas-wallet-signers";
+import { LeaderLease } from "./leader-lease";
 import { ChainWatcher } from "./watcher";
 
 void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, logger }) => {
@@ -45,9 +47,21 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
     return { chainId: chain.chainId, sender, deploys, watcher, provider: chain.provider };
   });
 
-  // Resuming stored transactions first: a batch.ready for a batch already sent only needs the watcher.
-  for (const { watcher } of perChain) watcher.start();
-  const consumers = await startSenderConsumers(messaging, perChain, logger);
+  // A chain's watcher and sender consumer run only in the holder of its lease; other processes wait on standby.
+  const leases = perChain.map(
+    (chain) =>
+      new LeaderLease({
+        chainId: chain.chainId,
+        databaseUrl: config.DATABASE_URL,
+        pollMs: config.LEADER_POLL_MS,
+        logger,
+        serve: () => startChainWork(messaging, chain, logger),
+        // Fencing: exit at once, as in a crash (the next leader resumes what was stored); the supervisor restarts this one as a standby.
+        lost: () => process.exit(1),
+        leading: (leader) => chainSenderLeader.set({ chain_id: String(chain.chainId) }, leader ? 1 : 0),
+      }),
+  );
+  leases.forEach((lease) => lease.start());
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
 
@@ -55,8 +69,7 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
     { name: "database", close: () => db.$disconnect() },
     { name: "chain providers", close: () => perChain.forEach((c) => c.provider.destroy()) },
     ...messaging.closers,
-    { name: "watchers", close: () => Promise.all(perChain.map((c) => c.watcher.stop())) },
-    { name: "consumers", close: () => Promise.all(consumers.map((c) => c.stop())) },
+    { name: "leader leases", close: () => Promise.all(leases.map((lease) => lease.stop())) },
     { name: "health", close: () => closeServer(health) },
   ];
 });

@@ -3,8 +3,10 @@ import { NATIVE_TRANSFER_GAS } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
+import { confirmationSeconds, nonceGapsTotal, noncesAbandonedTotal, replacementsTotal } from "@sweep/metrics";
 import { broadcastStored } from "./broadcast";
 import type { ChainClient, Receipt } from "./chain-client";
+import { sinceFirstBroadcast } from "./confirmation-time";
 import { bumpFees, highestFees, initialFees, type Fees } from "./fees";
 import type { GasWalletRow, GasWalletSigners } from "./gas-wallet-signers";
 import { countsAsSent } from "./node-errors";
@@ -172,6 +174,7 @@ export class ChainWatcher {
       if (!revocations) return;
       if (await settleMined(db, names, mined, receipt, logger, revocations)) {
         this.options.outboxWritten?.();
+        confirmationSeconds.observe({ chain_id: client.chainId, purpose: mined.batch?.purpose ?? "none" }, sinceFirstBroadcast(group, Date.now()));
         logger.info("transaction confirmed", { transactionId: mined.id, hash: mined.hash, blockNumber: receipt.blockNumber, succeeded: receipt.succeeded });
       }
       return;
@@ -180,6 +183,7 @@ export class ChainWatcher {
       const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason: "nonce_conflict" });
       if (abandoned) {
         this.options.outboxWritten?.();
+        noncesAbandonedTotal.inc({ chain_id: client.chainId, reason: "nonce_conflict" });
         logger.warn("another transaction took the nonce; batch failed", { batchIds: abandoned.batchIds, reason: "nonce_conflict" });
       }
       return;
@@ -234,6 +238,7 @@ export class ChainWatcher {
     const signed = await signTransaction(this.signer(view), client.chain.provider, contentOf(current.rawTx), fees);
     const stored = await storeReplacement(db, current, signed, replacement);
     if (!stored) return;
+    replacementsTotal.inc({ chain_id: client.chainId });
     const replacementLogger = logger.child({ transactionId: stored.id, hash: stored.hash, replaces: current.hash, replacement });
     replacementLogger.info("replacing a stuck transaction", { maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() });
     await broadcastStored(db, client, stored, replacementLogger);
@@ -250,7 +255,10 @@ export class ChainWatcher {
     const { fees, replacement } = await this.nextAtNonce(view, nonce);
     const signed = await this.signGapFill(view, nonce, fees);
     const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason, gapFill: { signed, replacement } });
-    if (abandoned) this.options.outboxWritten?.();
+    if (abandoned) {
+      this.options.outboxWritten?.();
+      noncesAbandonedTotal.inc({ chain_id: client.chainId, reason });
+    }
     if (!abandoned?.gapFill) return;
     const fillLogger = logger.child({ transactionId: abandoned.gapFill.id, hash: abandoned.gapFill.hash });
     fillLogger.warn("gave up a transaction the node refuses; its nonce is filled with a self-transfer", { batchIds: abandoned.batchIds, reason, verdict });
@@ -273,6 +281,7 @@ export class ChainWatcher {
       const stored = await storeGapFill(db, client.chainId, view.wallet.id, await this.signGapFill(view, nonce, fees), replacement);
       if (!stored) continue;
       this.gapSince.delete(key);
+      nonceGapsTotal.inc({ chain_id: client.chainId });
       const logger = view.logger.child({ nonce: nonce.toString(), transactionId: stored.id, hash: stored.hash });
       logger.warn("closing a nonce gap with a self-transfer", { latest: view.latest.toString() });
       await broadcastStored(db, client, stored, logger);

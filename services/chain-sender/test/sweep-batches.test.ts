@@ -5,7 +5,7 @@ import { openMessaging, outboxDraft, type Consumer, type Messaging } from "@swee
 import { Transaction, Wallet, parseEther } from "ethers";
 import { BatchSender } from "../src/batch-sender";
 import { ChainClient } from "../src/chain-client";
-import { startSenderConsumers } from "../src/consumers";
+import { startSenderConsumer } from "../src/consumers";
 import { gasLimitFromEstimate, gasLimitFromSimulation } from "../src/gas-limit";
 import type { ChainWatcher } from "../src/watcher";
 import { CHAIN_ID, activeHotWallet, deleteTopology, logger, openSweepBatch, outboxOf, partnerWithGasWallet, registerHotWallet, startHarness, type Harness } from "./support";
@@ -21,7 +21,7 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
   beforeAll(async () => {
     h = await startHarness();
     messaging = await openMessaging({ url: RABBITMQ_URL, chainIds: [CHAIN_ID], prefix: h.prefix, logger, db: h.db });
-    consumers = await startSenderConsumers(messaging, [{ chainId: CHAIN_ID, sender: h.sender, deploys: h.deploys }], logger);
+    consumers = [await startSenderConsumer(messaging, { chainId: CHAIN_ID, sender: h.sender, deploys: h.deploys }, logger)];
     watcher = h.watcher();
     watcher.start();
   }, 60_000);

@@ -1,4 +1,6 @@
 import { toBigInt } from "@sweep/db";
+import { scrapeMetrics } from "@sweep/metrics";
+import { ScrapedMetrics, parsePrometheusText } from "@sweep/testkit";
 import { Transaction } from "ethers";
 import { BatchSender } from "../src/batch-sender";
 import { broadcastStored } from "../src/broadcast";
@@ -31,6 +33,9 @@ describe("chain-sender: watching stored transactions on anvil", () => {
 
   const automine = (on: boolean) => h.chain.provider.send("evm_setAutomine", [on]);
   const mine = () => h.chain.provider.send("evm_mine", []);
+  /** This process's counter (or a histogram's _count) on the test chain, over the series with these labels; 0 before any. */
+  const counted = async (name: string, labels: Record<string, string> = {}) =>
+    new ScrapedMetrics(parsePrometheusText((await scrapeMetrics()).body)).sum(name, { chain_id: String(CHAIN_ID), ...labels }) ?? 0;
   const transactionsOf = (partner: FundedPartner) => h.db.chainTransaction.findMany({ where: { gasWalletId: partner.gasWalletId }, orderBy: [{ nonce: "asc" }, { replacement: "asc" }] });
 
   /** A pending hot wallet's deploy batch, sent by the real sender: one stored transaction. */
@@ -140,6 +145,7 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     await automine(false);
     const partner = await partnerWithGasWallet(h);
     const { batch } = await sendDeploy(partner);
+    const before = { replacements: await counted("sweep_replacements_total"), confirmations: await counted("sweep_confirmation_seconds_count", { purpose: "deploy_delegate" }) };
     const [first, second] = [h.watcher({ replaceAfterMs: 0 }), h.watcher({ replaceAfterMs: 0 })];
     for (let round = 0; round < 3; round++) await Promise.all([first.runOnce(), second.runOnce()]);
     const rows = await transactionsOf(partner);
@@ -154,6 +160,9 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     expect(settled.filter((r) => r.status === "confirmed")).toHaveLength(1);
     const outcomes = (await outboxOf(h, "tx.outcome")).filter((m) => settled.some((r) => (m.payload as { transactionId: string }).transactionId === r.id));
     expect(outcomes).toHaveLength(1);
+    // The metrics count what was stored and settled, not what each watcher tried.
+    expect(await counted("sweep_replacements_total")).toBe(before.replacements + rows.length - 1);
+    expect(await counted("sweep_confirmation_seconds_count", { purpose: "deploy_delegate" })).toBe(before.confirmations + 1);
   });
 
   it("closes a nonce gap below its transactions with a self-transfer of 0", async () => {
@@ -165,6 +174,7 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     expect(queued).toMatchObject({ nonce: 1n, status: "broadcast" });
     expect(await h.chain.provider.getTransactionCount(partner.gasWallet, "latest")).toBe(0);
 
+    const gapsBefore = await counted("sweep_nonce_gaps_total");
     const watcher = h.watcher();
     await watchUntil(watcher, "both nonces confirmed", async () => {
       const rows = await transactionsOf(partner);
@@ -178,6 +188,7 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "confirmed" });
     expect(await h.chain.provider.getTransactionCount(partner.gasWallet, "latest")).toBe(2);
     expect((await outboxOf(h, "tx.outcome")).map((m) => m.payload)).toContainEqual({ chainId: CHAIN_ID, transactionId: fill!.id });
+    expect(await counted("sweep_nonce_gaps_total")).toBe(gapsBefore + 1);
   });
 
   it("fails the batch with nonce_conflict when another transaction took its nonce", async () => {
@@ -191,7 +202,9 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     await mine();
     expect((await h.chain.provider.getTransactionReceipt(theirs.hash))?.status).toBe(1);
 
+    const abandonedBefore = await counted("sweep_nonces_abandoned_total", { reason: "nonce_conflict" });
     await h.watcher().runOnce();
+    expect(await counted("sweep_nonces_abandoned_total", { reason: "nonce_conflict" })).toBe(abandonedBefore + 1);
     expect(await h.db.chainTransaction.findUniqueOrThrow({ where: { id: ours!.id } })).toMatchObject({ status: "dropped" });
     expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "failed", reason: "nonce_conflict" });
     expect((await outboxOf(h, "batch.failed")).map((m) => m.payload)).toContainEqual({ batchId: batch.id, chainId: CHAIN_ID, reason: "nonce_conflict" });
@@ -207,8 +220,10 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     await h.chain.provider.send("anvil_dropTransaction", [refused!.hash]);
     await h.chain.setBalance(partner.gasWallet, 21_000n * 50_000_000_000n);
 
+    const abandonedBefore = await counted("sweep_nonces_abandoned_total", { reason: "insufficient_gas_balance" });
     const watcher = h.watcher({ dropAfterMs: 0 });
     await watcher.runOnce();
+    expect(await counted("sweep_nonces_abandoned_total", { reason: "insufficient_gas_balance" })).toBe(abandonedBefore + 1);
     expect(await h.db.chainTransaction.findUniqueOrThrow({ where: { id: refused!.id } })).toMatchObject({ status: "dropped" });
     expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "failed", reason: "insufficient_gas_balance" });
     expect((await outboxOf(h, "batch.failed")).map((m) => m.payload)).toContainEqual({ batchId: batch.id, chainId: CHAIN_ID, reason: "insufficient_gas_balance" });

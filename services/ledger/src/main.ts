@@ -2,7 +2,7 @@ import { closeServer, runService, startHealthServer } from "@sweep/common";
 import { configuredTariffs, environmentChainIds, servedChains } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { DEFAULT_MAX_ATTEMPTS } from "@sweep/lifecycle";
-import { openMessaging } from "@sweep/messaging";
+import { openMessaging, reportQueueDepths } from "@sweep/messaging";
 import { codeCheck } from "./chain-code";
 import { chainReads } from "./chain-reads";
 import { loadLedgerConfig } from "./config";
@@ -52,6 +52,9 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
     logger,
   });
 
+  // Nothing consumes the unrouted queue: the ledger reports its depth so that an alert sees it.
+  const unrouted = reportQueueDepths(messaging.connection, [messaging.topology.names.unrouted()]);
+
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
 
   return [
@@ -61,6 +64,7 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
     { name: "ledger consumer", close: () => consumer.stop() },
     { name: "reconcilers", close: () => Promise.all(reconcilers.map((r) => r.stop())) },
     { name: "withdrawal schedule", close: () => withdrawals.stop() },
+    { name: "unrouted depth", close: () => unrouted.stop() },
     { name: "health", close: () => closeServer(health) },
   ];
 });

@@ -61,10 +61,10 @@ async function updateRevocations(tx: Tx, batchId: string, rows: readonly Revocat
  * Applies the settlements of one batch's open revocations in a fixed number of statements, whatever
  * the batch's size. Only revocations still processing in this batch change, so only the first
  * delivery of an outcome changes a revocation and records its event. Revocations pay no fee, and
- * their batches have no hot wallet to wake. Returns how many revocations changed.
+ * their batches have no hot wallet to wake. Returns the settlements that changed a revocation.
  */
-export async function applyRevocationSettlements(tx: Tx, names: QueueNames, scope: { partnerId: string; batchId: string }, settlements: readonly RevocationSettlement[]): Promise<number> {
-  if (settlements.length === 0) return 0;
+export async function applyRevocationSettlements(tx: Tx, names: QueueNames, scope: { partnerId: string; batchId: string }, settlements: readonly RevocationSettlement[]): Promise<RevocationSettlement[]> {
+  if (settlements.length === 0) return [];
   const changedIds = await updateRevocations(tx, scope.batchId, settlements.map(revocationRow));
   const changed = settlements.filter((settlement) => changedIds.has(settlement.revocationId));
   await recordEvents(
@@ -75,5 +75,5 @@ export async function applyRevocationSettlements(tx: Tx, names: QueueNames, scop
       return type ? [{ partnerId: scope.partnerId, type, subjectId: s.revocationId }] : [];
     }),
   );
-  return changed.length;
+  return changed;
 }

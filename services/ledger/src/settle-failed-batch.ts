@@ -5,6 +5,8 @@ import { SETTLEMENT_TRANSACTION, type LedgerDeps } from "./ledger-deps";
 import { settleFailedAttempt } from "./outcomes";
 import { settleFailedRevocationAttempt } from "./revocation-outcomes";
 import { applyRevocationSettlements } from "./revocation-writes";
+import { revocationIdsByStatus, sweepIdsByStatus } from "./settlement-log";
+import { countRevocationSettlements, countSweepSettlements } from "./settlement-metrics";
 import { applySweepSettlements } from "./sweep-writes";
 
 /**
@@ -33,8 +35,9 @@ export async function settleFailedBatch(deps: LedgerDeps, payload: MessagePayloa
         const settlements = settleFailedAttempt(open, reason, deps.maxAttempts, deps.now());
         return applySweepSettlements(tx, deps.names, { partnerId, chainId, hotWalletId, batchId: batch.id }, settlements);
       }, SETTLEMENT_TRANSACTION);
-      logger.info("failed sweep batch settled", { batchId: batch.id, reason, sweepsChanged: changed });
-      if (changed > 0) deps.outboxWritten();
+      logger.info("failed sweep batch settled", { batchId: batch.id, partnerId, reason, sweepsChanged: changed.length, sweepIdsByStatus: sweepIdsByStatus(changed) });
+      if (changed.length > 0) deps.outboxWritten();
+      countSweepSettlements(chainId, changed);
       return;
     }
     case "revocation": {
@@ -43,8 +46,9 @@ export async function settleFailedBatch(deps: LedgerDeps, payload: MessagePayloa
         const settlements = settleFailedRevocationAttempt(open, reason, deps.maxAttempts, deps.now());
         return applyRevocationSettlements(tx, deps.names, { partnerId, batchId: batch.id }, settlements);
       }, SETTLEMENT_TRANSACTION);
-      logger.info("failed revocation batch settled", { batchId: batch.id, reason, revocationsChanged: changed });
-      if (changed > 0) deps.outboxWritten();
+      logger.info("failed revocation batch settled", { batchId: batch.id, partnerId, reason, revocationsChanged: changed.length, revocationIdsByStatus: revocationIdsByStatus(changed) });
+      if (changed.length > 0) deps.outboxWritten();
+      countRevocationSettlements(chainId, changed);
       return;
     }
     case "deploy_delegate": {

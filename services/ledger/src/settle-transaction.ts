@@ -8,6 +8,8 @@ import { bookTransactionGas } from "./ledger-entries";
 import { deploymentOutcome, settleSweepBatch, type Receipt } from "./outcomes";
 import { settleRevocationBatch } from "./revocation-outcomes";
 import { applyRevocationSettlements } from "./revocation-writes";
+import { revocationIdsByStatus, sweepIdsByStatus } from "./settlement-log";
+import { countRevocationSettlements, countSweepSettlements } from "./settlement-metrics";
 import { applySweepSettlements } from "./sweep-writes";
 import { bookWithdrawal } from "./withdrawal-entry";
 
@@ -86,7 +88,7 @@ async function settleSweepTransaction(deps: LedgerDeps, settled: Settled, logger
   const changed = await deps.db.$transaction(async (tx) => {
     await bookTransactionGas(tx, gasEntry(settled));
     const open = await tx.sweep.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true, token: true, tokenAddress: true } });
-    if (open.length === 0) return 0;
+    if (open.length === 0) return [];
     const agreement = await tx.agreement.findUnique({ where: { partnerId_chainId: { partnerId, chainId } } });
     const settlements = settleSweepBatch({
       receipt,
@@ -102,8 +104,9 @@ async function settleSweepTransaction(deps: LedgerDeps, settled: Settled, logger
     return applySweepSettlements(tx, deps.names, scope, settlements);
   }, SETTLEMENT_TRANSACTION);
 
-  logger.info("sweep batch settled", { batchId: batch.id, hash: receipt.hash, succeeded: receipt.succeeded, sweepsChanged: changed });
-  if (changed > 0) deps.outboxWritten();
+  logger.info("sweep batch settled", { batchId: batch.id, partnerId, hash: receipt.hash, succeeded: receipt.succeeded, sweepsChanged: changed.length, sweepIdsByStatus: sweepIdsByStatus(changed) });
+  if (changed.length > 0) deps.outboxWritten();
+  countSweepSettlements(chainId, changed);
 }
 
 async function settleRevocationTransaction(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
@@ -111,7 +114,7 @@ async function settleRevocationTransaction(deps: LedgerDeps, settled: Settled, l
   const changed = await deps.db.$transaction(async (tx) => {
     await bookTransactionGas(tx, gasEntry(settled));
     const open = await tx.revocation.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true } });
-    if (open.length === 0) return 0;
+    if (open.length === 0) return [];
     const settlements = settleRevocationBatch({ receipt, items: batch.items, openRevocations: open, maxAttempts: deps.maxAttempts, now: deps.now() });
     for (const s of settlements) {
       if (s.outcome === "attempt_failed" && s.next.reason === "internal") logger.error("a processing revocation got no outcome from its batch's transaction", { revocationId: s.revocationId, batchId: batch.id, hash: receipt.hash });
@@ -119,8 +122,9 @@ async function settleRevocationTransaction(deps: LedgerDeps, settled: Settled, l
     return applyRevocationSettlements(tx, deps.names, { partnerId, batchId: batch.id }, settlements);
   }, SETTLEMENT_TRANSACTION);
 
-  logger.info("revocation batch settled", { batchId: batch.id, hash: receipt.hash, succeeded: receipt.succeeded, revocationsChanged: changed });
-  if (changed > 0) deps.outboxWritten();
+  logger.info("revocation batch settled", { batchId: batch.id, partnerId, hash: receipt.hash, succeeded: receipt.succeeded, revocationsChanged: changed.length, revocationIdsByStatus: revocationIdsByStatus(changed) });
+  if (changed.length > 0) deps.outboxWritten();
+  countRevocationSettlements(settled.chainId, changed);
 }
 
 async function settleDeployment(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void | RetryLater> {

@@ -102,14 +102,14 @@ async function updateSweeps(tx: Tx, batchId: string, rows: readonly SweepRow[]):
  * Applies the settlements of one batch's open sweeps in a fixed number of statements, whatever the
  * batch's size. Only sweeps still processing in this batch change, so only the first delivery of an
  * outcome changes a sweep, books its fee and records its event. When any sweep changed, the batcher
- * is woken for the hot wallet: what waited while the batch was in flight can go now. Returns how
- * many sweeps changed.
+ * is woken for the hot wallet: what waited while the batch was in flight can go now. Returns the
+ * settlements that changed a sweep.
  */
-export async function applySweepSettlements(tx: Tx, names: QueueNames, scope: BatchScope, settlements: readonly SweepSettlement[]): Promise<number> {
-  if (settlements.length === 0) return 0;
+export async function applySweepSettlements(tx: Tx, names: QueueNames, scope: BatchScope, settlements: readonly SweepSettlement[]): Promise<SweepSettlement[]> {
+  if (settlements.length === 0) return [];
   const changedIds = await updateSweeps(tx, scope.batchId, settlements.map(sweepRow));
   const changed = settlements.filter((settlement) => changedIds.has(settlement.sweepId));
-  if (changed.length === 0) return 0;
+  if (changed.length === 0) return [];
 
   await bookSweepFees(
     tx,
@@ -124,5 +124,5 @@ export async function applySweepSettlements(tx: Tx, names: QueueNames, scope: Ba
     }),
   );
   await tx.outboxMessage.create({ data: outboxDraft("hot_wallet.wake", { hotWalletId: scope.hotWalletId, chainId: scope.chainId }, names) });
-  return changed.length;
+  return changed;
 }

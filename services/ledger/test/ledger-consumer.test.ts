@@ -12,6 +12,7 @@ import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { createDb, feeReserve, toBigInt, toDecimal, type Db } from "@sweep/db";
 import { deleteTopology, openMessaging, type Consumer, type DeliveryContext, type Handlers, type MessagePayload, type Messaging } from "@sweep/messaging";
+import { sweepsFinal } from "@sweep/metrics";
 import { startTestChain, type TestChain } from "@sweep/testkit";
 import { codeCheck } from "../src/chain-code";
 import { ledgerHandlers, startLedgerConsumer } from "../src/ledger-consumer";
@@ -100,6 +101,12 @@ describe("ledger consumer", () => {
       if (Date.now() > deadline) throw new Error(`${type} was not handled ${copies} times`);
       await sleep(20);
     }
+  }
+
+  /** This process's sweep_sweeps_final_total by `status/reason`, counting from `since` (an earlier reading). */
+  async function finalSweeps(since: Record<string, number> = {}): Promise<Record<string, number>> {
+    const counts = (await sweepsFinal.get()).values.map((v) => [`${v.labels.status}/${v.labels.reason}`, v.value - (since[`${v.labels.status}/${v.labels.reason}`] ?? 0)] as const);
+    return Object.fromEntries(counts.filter(([, count]) => count !== 0));
   }
 
   /** Everything the ledger writes for a partner, to see that a redelivery changes nothing. */
@@ -242,6 +249,7 @@ describe("ledger consumer", () => {
         return { partner, ...batch };
       }
 
+      const finalsBefore = await finalSweeps();
       const small = await mixedBatch(patterns.length);
       const { partner, hotWallet, batchId, sweepIds, transaction } = await mixedBatch(120);
       expect(await countedSettlement(transaction.id)).toBe(await countedSettlement(small.transaction.id));
@@ -307,6 +315,8 @@ describe("ledger consumer", () => {
       // delivered twice more: nothing changes
       await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
       expect(await written(partner.partnerId)).toEqual(before);
+      // Both batches' final states, each counted once however often its outcome came.
+      expect(await finalSweeps(finalsBefore)).toEqual({ "swept/none": 63, "failed/TokenTransferFailed": 21, "failed/internal": 21 });
     });
 
     it("computes fees with the partner's agreement where it overrides the configured rate", async () => {

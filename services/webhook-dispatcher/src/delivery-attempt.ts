@@ -1,7 +1,10 @@
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
+import { webhookAttempts } from "@sweep/metrics";
 import type { AttemptError } from "./attempt-errors";
+import { attemptLabels } from "./attempt-labels";
 import { resolveDestination, type LookupAll } from "./destination";
+import { deliveryLogFields } from "./delivery-log";
 import { recordDelivered, recordFailedAttempt, recordWebhookRemoved, type ClaimedDelivery } from "./delivery-store";
 import { loadEventBody, type EventBody } from "./event-body";
 import { afterFailedAttempt } from "./retry-schedule";
@@ -28,7 +31,7 @@ export type AttemptResult = { outcome: "delivered"; statusCode: number } | { out
  * to a checked address; then the result, recorded only if the claim is still held.
  */
 export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelivery): Promise<void> {
-  const logger = deps.logger.child({ eventId: delivery.eventId, attempt: delivery.attempts + 1 });
+  const logger = deps.logger.child({ ...deliveryLogFields(delivery), attempt: delivery.attempts + 1 });
   const webhook = await deps.db.webhook.findUnique({ where: { partnerId: delivery.partnerId }, select: { url: true, secret: true } });
   if (webhook === null) {
     await recordWebhookRemoved(deps.db, delivery);
@@ -37,10 +40,13 @@ export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelive
   }
   const result = await send(deps, delivery, webhook, logger);
   const now = deps.now();
+  const afterFailure = afterFailedAttempt(delivery.attempts + 1, now, deps.retryBaseMs);
   const recorded =
     result.outcome === "delivered"
       ? await recordDelivered(deps.db, delivery, result.statusCode, now)
-      : await recordFailedAttempt(deps.db, delivery, result.statusCode, result.error, afterFailedAttempt(delivery.attempts + 1, now, deps.retryBaseMs));
+      : await recordFailedAttempt(deps.db, delivery, result.statusCode, result.error, afterFailure);
+  // Counted as recorded, so the counts agree with the deliveries' attempts.
+  if (recorded) webhookAttempts.inc(attemptLabels(result, afterFailure.status === "failed"));
   // Not recorded: the webhook was deleted meanwhile, or the lease ran out and another attempt took over.
   logger.info(recorded ? "delivery attempt recorded" : "delivery attempt not recorded: claim no longer held", result);
 }

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { attemptDelivery, type AttemptDeps } from "./delivery-attempt";
+import { deliveryLogFields } from "./delivery-log";
 import { claimDueDeliveries } from "./delivery-store";
 
 /** Beyond the attempt's own limit, the time a claim is held for the lookup, the body and recording the result. */
@@ -35,7 +36,7 @@ export function startDeliveryLoop(options: { db: Db; pollMs: number; attempt: At
     for (const delivery of claimed) {
       const running = attemptDelivery(attempt, delivery)
         .catch((err: unknown) => {
-          logger.error("delivery attempt failed; retried when its lease ends", { eventId: delivery.eventId, error: String(err) });
+          logger.error("delivery attempt failed; retried when its lease ends", { ...deliveryLogFields(delivery), error: String(err) });
         })
         .finally(() => {
           inFlight.delete(running);

@@ -6,6 +6,9 @@ import type { AfterFailure } from "./retry-schedule";
 export interface ClaimedDelivery {
   eventId: string;
   partnerId: string;
+  /** the event's type and the sweep, revocation or hot wallet it is about (null for balance.low, webhook.test): for the log lines */
+  eventType: string;
+  subjectId: string | null;
   /** attempts before this one */
   attempts: number;
   /** the next_attempt_at written by the claim; the result is recorded only while it is still there */
@@ -35,12 +38,14 @@ export async function openDelivery(db: Db, eventId: string, now: Date): Promise<
 export function claimDueDeliveries(db: Db, now: Date, lease: Date, limit: number): Promise<ClaimedDelivery[]> {
   return db.$queryRaw<ClaimedDelivery[]>`
     UPDATE webhook_deliveries d SET next_attempt_at = ${lease}
-     WHERE d.event_id IN (
+      FROM events e
+     WHERE e.id = d.event_id AND d.event_id IN (
        SELECT event_id FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= ${now}
         ORDER BY next_attempt_at, seq LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
-    RETURNING d.event_id::text AS "eventId", d.partner_id::text AS "partnerId", d.attempts, d.next_attempt_at AS lease`;
+    RETURNING d.event_id::text AS "eventId", d.partner_id::text AS "partnerId", e.type AS "eventType", e.subject_id::text AS "subjectId",
+              d.attempts, d.next_attempt_at AS lease`;
 }
 
 export type AttemptOutcome = { outcome: "delivered"; statusCode: number } | { outcome: "failed"; statusCode: number | null; error: AttemptError };

@@ -20,3 +20,8 @@ export function authenticate(lookup: ApiKeyLookup, environment: Environment): Re
 export function partnerOf(res: Response): AuthenticatedPartner {
   return res.locals.partner as AuthenticatedPartner;
 }
+
+/** The partner's id once `authenticate` let the request through, for the lines logged about it. */
+export function partnerIdOf(res: Response): string | undefined {
+  return (res.locals.partner as AuthenticatedPartner | undefined)?.partnerId;
+}

@@ -5,6 +5,7 @@ import type { QueueNames } from "@sweep/messaging";
 import { Router } from "express";
 import { partnerOf } from "../auth/authenticate";
 import { checksumAddress, type GatewayChain } from "../chains";
+import { requestLog } from "../http/request-log";
 import { parseRequest, type ValidationCodes } from "../http/validation";
 import { registerHotWallet } from "./registration";
 
@@ -34,6 +35,8 @@ export function hotWalletRoutes(deps: HotWalletRoutesDeps): Router {
     if (!partner.gasWallet) throw new Error(`partner ${partner.partnerId} has no gas wallet`);
     const registration = await registerHotWallet(deps.db, deps.names, { partnerId: partner.partnerId, gasWallet: partner.gasWallet, chain, address: checksumAddress(body.address) });
     if (registration.status === 202) deps.onOutbox();
+    const { hotWallet } = registration;
+    requestLog(res).note({ hotWalletId: hotWallet.id, chainId: hotWallet.chainId, hotWallet: hotWallet.address, delegate: hotWallet.delegate });
     res.status(registration.status).json(presentHotWallet(registration.hotWallet));
   });
 

@@ -2,6 +2,7 @@ import { presentRevocation, RevocationListQuery, RevocationRequest } from "@swee
 import { ApiError } from "@sweep/common";
 import { Router } from "express";
 import { partnerOf } from "../auth/authenticate";
+import { requestLog } from "../http/request-log";
 import { parseRequest, type ValidationCodes } from "../http/validation";
 import { revocationCursors } from "../lists/cursor";
 import { parsePageRequest } from "../lists/page";
@@ -32,6 +33,7 @@ export function revocationRoutes(deps: RevocationRoutesDeps): Router {
     const body = parseRequest(RevocationRequest, req.body, bodyCodes);
     const { status, revocation } = await createRevocation(deps, partnerOf(res).partnerId, body);
     if (status === 202) deps.onOutbox();
+    requestLog(res).note({ revocationId: revocation.id, externalId: revocation.externalId, chainId: revocation.chainId, account: revocation.account });
     res.status(status).json(presentRevocation(revocation));
   });
 

@@ -2,6 +2,7 @@ import { presentSweep, SweepListQuery, SweepRequest } from "@sweep/api-contract"
 import { ApiError } from "@sweep/common";
 import { Router } from "express";
 import { partnerOf } from "../auth/authenticate";
+import { requestLog } from "../http/request-log";
 import { parseRequest, type ValidationCodes } from "../http/validation";
 import { sweepCursors } from "../lists/cursor";
 import { parsePageRequest } from "../lists/page";
@@ -35,6 +36,7 @@ export function sweepRoutes(deps: SweepRoutesDeps): Router {
     const body = parseRequest(SweepRequest, req.body, bodyCodes);
     const { status, sweep } = await createSweep(deps, partnerOf(res).partnerId, body);
     if (status === 202) deps.onOutbox();
+    requestLog(res).note({ sweepId: sweep.id, externalId: sweep.externalId, chainId: sweep.chainId, hotWallet: sweep.hotWallet.address, account: sweep.account });
     res.status(status).json(presentSweep(sweep));
   });
 

@@ -4,6 +4,7 @@ import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { Router } from "express";
 import { partnerOf } from "../auth/authenticate";
+import { requestLog } from "../http/request-log";
 import { parseRequest } from "../http/validation";
 import { webhookDeliveryCursors } from "../lists/cursor";
 import { parsePageRequest } from "../lists/page";
@@ -55,6 +56,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps): Router {
     const id = await queueTestEvent(deps.db, deps.names, partnerOf(res).partnerId);
     if (!id) throw noWebhook();
     deps.onOutbox();
+    requestLog(res).note({ eventId: id });
     res.status(202).json({ id });
   });
 

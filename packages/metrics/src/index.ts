@@ -1,0 +1,4 @@
+export * from "./leader-metrics";
+export * from "./metrics";
+export * from "./pending-metrics";
+export * from "./registry";

@@ -1,0 +1,124 @@
+import { Counter, Gauge, Histogram } from "prom-client";
+import { registry } from "./registry";
+
+// Every metric of the suite, in one place (packages/metrics/README.md lists them). Labels take
+// values from small fixed sets (chain ids, statuses, reasons, route templates, queue names),
+// never ids or addresses: each label value is a series Prometheus keeps.
+
+const registers = [registry];
+
+// ── Messaging (every service) ─────────────────────────────────────────────────────────────────
+
+export const queueLag = new Histogram({
+  name: "sweep_queue_lag_seconds",
+  help: "Age of a message when its consumer takes it: now minus its AMQP timestamp (whole seconds; the outbox row's creation, kept across retries and replays)",
+  labelNames: ["queue"] as const,
+  buckets: [1, 2, 5, 10, 30, 60, 300, 900, 3600],
+  registers,
+});
+
+export const queueMessages = new Gauge({
+  name: "sweep_queue_messages",
+  help: "Messages ready in a queue this process consumes, or in that queue's dead-letter queue, read from the broker at each scrape",
+  labelNames: ["queue"] as const,
+  registers,
+});
+
+export const messagesTotal = new Counter({
+  name: "sweep_messages_total",
+  help: "Messages taken from a queue, by what became of them: handled, retried (delayed retry scheduled), requeued (handler failed), dead_lettered",
+  labelNames: ["queue", "outcome"] as const,
+  registers,
+});
+
+export const outboxMessages = new Gauge({ name: "sweep_outbox_messages", help: "Outbox rows not yet published, read from the database at each scrape", registers });
+export const outboxOldestAgeSeconds = new Gauge({ name: "sweep_outbox_oldest_age_seconds", help: "Age of the oldest outbox row not yet published (0 when none), read at each scrape", registers });
+// Without labels a gauge starts at 0; these show nothing until their process reads them (only a process with an outbox relay does).
+outboxMessages.remove({});
+outboxOldestAgeSeconds.remove({});
+
+// ── api-gateway ───────────────────────────────────────────────────────────────────────────────
+
+export const httpRequestDuration = new Histogram({
+  name: "sweep_http_request_duration_seconds",
+  help: "Partner API requests from arrival to the response's last byte, by method, route template (unmatched: no route took the request) and status",
+  labelNames: ["method", "route", "status"] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers,
+});
+
+// ── batcher ───────────────────────────────────────────────────────────────────────────────────
+
+export const batchSize = new Histogram({
+  name: "sweep_batch_size",
+  help: "Items of each batch the batcher claims (purpose sweep or revocation)",
+  labelNames: ["chain_id", "purpose"] as const,
+  buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+  registers,
+});
+
+// ── Final states (batcher, chain-sender, ledger) ─────────────────────────────────────────────
+
+export const sweepsFinal = new Counter({
+  name: "sweep_sweeps_final_total",
+  help: "Sweeps that reached a final status (swept, failed, rejected), by reason (none when swept); counted once, when the guarded update changed the sweep",
+  labelNames: ["chain_id", "status", "reason"] as const,
+  registers,
+});
+
+export const revocationsFinal = new Counter({
+  name: "sweep_revocations_final_total",
+  help: "Revocations that reached a final status (revoked, failed, rejected), by reason (none when revoked); counted once, when the guarded update changed the revocation",
+  labelNames: ["chain_id", "status", "reason"] as const,
+  registers,
+});
+
+// ── ledger ────────────────────────────────────────────────────────────────────────────────────
+
+export const gasPerSweep = new Histogram({
+  name: "sweep_gas_per_sweep",
+  help: "Gas a swept sweep bears (its share of its transaction's gasUsed), by the spec's kind: repeat, first, first_new",
+  labelNames: ["chain_id", "kind"] as const,
+  buckets: [15_000, 20_000, 25_000, 30_000, 35_000, 40_000, 50_000, 60_000, 80_000, 100_000, 150_000, 250_000, 500_000],
+  registers,
+});
+
+// ── chain-sender ──────────────────────────────────────────────────────────────────────────────
+
+export const confirmationSeconds = new Histogram({
+  name: "sweep_confirmation_seconds",
+  help: "From the first broadcast of a nonce's transaction to the watcher settling it at the confirmation depth, by the batch's purpose",
+  labelNames: ["chain_id", "purpose"] as const,
+  buckets: [1, 2, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600, 1800],
+  registers,
+});
+
+export const replacementsTotal = new Counter({
+  name: "sweep_replacements_total",
+  help: "Stuck transactions replaced at the same nonce with higher fees",
+  labelNames: ["chain_id"] as const,
+  registers,
+});
+
+export const nonceGapsTotal = new Counter({
+  name: "sweep_nonce_gaps_total",
+  help: "Nonce gaps filled with a self-transfer",
+  labelNames: ["chain_id"] as const,
+  registers,
+});
+
+export const noncesAbandonedTotal = new Counter({
+  name: "sweep_nonces_abandoned_total",
+  help: "Nonces whose transactions were given up (dropped, their batch failed): nonce_conflict (another transaction took the nonce, or the node kept refusing) or insufficient_gas_balance",
+  labelNames: ["chain_id", "reason"] as const,
+  registers,
+});
+
+// ── webhook-dispatcher ────────────────────────────────────────────────────────────────────────
+
+export const webhookAttempts = new Counter({
+  name: "sweep_webhook_attempts_total",
+  help: "Recorded delivery attempts: delivered, failed (retried later) or gave_up (the last attempt failed), by reason (http_2xx, http_4xx, http_5xx, timeout, connection_refused, ...)",
+  labelNames: ["outcome", "reason"] as const,
+  registers,
+});

@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import type { Logger } from "@sweep/common";
+import type { Request, RequestHandler, Response } from "express";
+import { partnerIdOf } from "../auth/authenticate";
+import { routeTemplate } from "./route-template";
+
+export const REQUEST_ID_HEADER = "X-Request-Id";
+
+// Safe as it is in a header and a log line, and room for a UUID, a trace id or a proxy's own format.
+const wellFormed = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The request's id: the caller's X-Request-Id when it is well formed (a partner or a proxy in front
+ * can then quote the id it chose), otherwise a new one.
+ */
+export function requestIdFor(incoming: string | undefined, newId: () => string = newRequestId): string {
+  return incoming !== undefined && wellFormed.test(incoming) ? incoming : newId();
+}
+
+/** 96 random bits: no two requests of the suite's lifetime share one. */
+export function newRequestId(): string {
+  return `req_${randomBytes(12).toString("base64url")}`;
+}
+
+/** One request's log: its id, a logger for its handlers, and fields its access line adds. */
+export interface RequestLog {
+  readonly requestId: string;
+  /** lines carry requestId, and partnerId once the key was checked */
+  readonly logger: Logger;
+  /** fields of the request's access line, e.g. the ids of what it created or the error code it answered */
+  note(fields: Record<string, unknown>): void;
+}
+
+class OpenRequestLog implements RequestLog {
+  readonly notes: Record<string, unknown> = {};
+
+  constructor(
+    readonly requestId: string,
+    private readonly base: Logger,
+    private readonly res: Response,
+  ) {}
+
+  get logger(): Logger {
+    return this.base.child(this.ids());
+  }
+
+  note(fields: Record<string, unknown>): void {
+    Object.assign(this.notes, fields);
+  }
+
+  ids(): { requestId: string; partnerId?: string } {
+    const partnerId = partnerIdOf(this.res);
+    return partnerId === undefined ? { requestId: this.requestId } : { requestId: this.requestId, partnerId };
+  }
+}
+
+/** The log `requestLogging` opened for this request. */
+export function requestLog(res: Response): RequestLog {
+  const log = res.locals.requestLog as RequestLog | undefined;
+  if (!log) throw new Error("requestLogging is not installed in front of this handler");
+  return log;
+}
+
+/**
+ * The first middleware: gives each request its id (answered as X-Request-Id) and logs one line
+ * when its response is done. Nothing heavier per request: POST /v1/sweeps runs at a thousand a second.
+ */
+export function requestLogging(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const startedAt = performance.now();
+    const log = new OpenRequestLog(requestIdFor(req.get(REQUEST_ID_HEADER)), logger, res);
+    res.setHeader(REQUEST_ID_HEADER, log.requestId);
+    res.locals.requestLog = log;
+    // "close" comes for every response, also when the client went away before it was sent.
+    res.once("close", () => {
+      const aborted = res.writableFinished ? {} : { aborted: true };
+      const durationMs = Math.round((performance.now() - startedAt) * 10) / 10;
+      logger.info("request", { ...log.notes, ...log.ids(), method: req.method, ...routeOf(req), status: res.statusCode, durationMs, ...aborted });
+    });
+    next();
+  };
+}
+
+/** The matched route's template, so that lines group by endpoint; an unmatched request has only its path, cut short. */
+function routeOf(req: Request): { route: string } | { route: null; path: string } {
+  const route = routeTemplate(req);
+  return route !== undefined ? { route } : { route: null, path: req.path.slice(0, 200) };
+}
