@@ -13,8 +13,8 @@ export function parsePrometheusText(text: string): Sample[] {
   return text.split("\n").flatMap((line): Sample[] => {
     if (line.trim() === "" || line.startsWith("#")) return [];
     const match = sampleLine.exec(line);
-    const value = match ? parseValue(match[3]!) : NaN;
-    if (!match || (Number.isNaN(value) && match[3] !== "NaN")) throw new Error(`not a sample line: ${line}`);
+    const value = match ? parseValue(match[3]!) : undefined;
+    if (!match || value === undefined) throw new Error(`not a sample line: ${line}`);
     const [, name, labelText] = match;
     const labels = Object.fromEntries([...(labelText ?? "").matchAll(labelPair)].map(([, key, raw]) => [key!, unescape(raw!)]));
     return [{ name: name!, labels, value }];
@@ -25,11 +25,15 @@ function unescape(raw: string): string {
   return raw.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c));
 }
 
-function parseValue(text: string): number {
-  if (text === "+Inf") return Infinity;
-  if (text === "-Inf") return -Infinity;
-  return Number(text);
+/** Like Prometheus's own parser (Go's ParseFloat), NaN and Inf in any case: prom-client writes a NaN as "Nan". */
+function parseValue(text: string): number | undefined {
+  const special = specialValues[text.toLowerCase()];
+  if (special !== undefined) return special;
+  const value = Number(text);
+  return Number.isNaN(value) || text.trim() === "" ? undefined : value;
 }
+
+const specialValues: Record<string, number> = { nan: NaN, inf: Infinity, "+inf": Infinity, "-inf": -Infinity };
 
 /** A service's metrics as scraped once, queried by name and the labels a sample must have. */
 export class ScrapedMetrics {
