@@ -40,7 +40,7 @@ describe("the money endpoints", () => {
   });
 
   it("document the queries of the ledger and of usage with their ranges", () => {
-    const parameters = (path: string) => Object.fromEntries((doc.paths[path].get.parameters as Array<{ name: string; schema: object }>).map((p) => [p.name, p.schema]));
+    const parameters = (path: string) => Object.fromEntries((doc.paths[path].get.parameters as Array<{ name: string; in?: string; schema: object }>).filter((p) => p.in === "query").map((p) => [p.name, p.schema]));
     expect(Object.keys(parameters("/v1/ledger"))).toEqual(["limit", "cursor", "chain_id", "kind"]);
     expect(parameters("/v1/usage")).toEqual({ days: expect.objectContaining({ type: "integer", minimum: 1, maximum: 90, default: 30 }), chain_id: expect.objectContaining({ type: "integer" }) });
   });
@@ -75,5 +75,28 @@ describe("the webhook endpoints", () => {
     const delivery = doc.components.schemas.WebhookDelivery;
     expect(delivery.required).toEqual(["id", "event", "status", "attempts", "last_status_code", "last_error", "created_at", "delivered_at", "next_attempt_at"]);
     for (const field of ["last_status_code", "last_error", "delivered_at", "next_attempt_at"]) expect(delivery.properties[field].type).toContain("null");
+  });
+});
+
+describe("X-Request-Id", () => {
+  const doc = parse(openApiYaml());
+  const operations = Object.entries(doc.paths as Record<string, Record<string, { parameters?: Array<{ $ref?: string }>; responses: Record<string, { headers?: Record<string, unknown> }> }>>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ name: `${method} ${path}`, operation })),
+  );
+
+  it("is a header every operation takes and every response answers", () => {
+    expect(operations.length).toBeGreaterThan(15);
+    for (const { name, operation } of operations) {
+      expect({ name, parameters: operation.parameters }).toEqual({ name, parameters: expect.arrayContaining([{ $ref: "#/components/parameters/RequestId" }]) });
+      for (const [status, response] of Object.entries(operation.responses)) {
+        expect({ name, status, header: response.headers?.["X-Request-Id"] }).toEqual({ name, status, header: { $ref: "#/components/headers/RequestId" } });
+      }
+    }
+  });
+
+  it("is documented once, with the form the gateway keeps", () => {
+    expect(doc.components.parameters.RequestId).toMatchObject({ name: "X-Request-Id", in: "header", required: false, schema: { $ref: "#/components/schemas/RequestId" } });
+    expect(doc.components.schemas.RequestId).toMatchObject({ type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" });
+    expect(doc.components.headers.RequestId.schema).toEqual({ type: "string" });
   });
 });

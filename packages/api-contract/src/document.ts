@@ -1,6 +1,7 @@
 import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { stringify } from "yaml";
 import { registry } from "./registry";
+import { withRequestId } from "./request-id";
 import "./routes/health";
 import "./routes/balance";
 import "./routes/tariff";
@@ -14,12 +15,13 @@ import "./routes/webhook";
 
 /** The OpenAPI 3.1 document of API version 1, generated from the same schemas that validate requests. */
 export function openApiDocument(serverUrl?: string) {
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: { title: "Gas-Sponsored Sweep Service", version: "1", description: "Sweeps deposit addresses into hot wallets through EIP-7702 delegation, gas paid in batches by the partner's gas wallet." },
     servers: serverUrl ? [{ url: serverUrl }] : [],
     security: [{ bearer: [] }],
   });
+  return withRequestId(doc);
 }
 
 export function openApiYaml(serverUrl?: string): string {

@@ -1,6 +1,7 @@
 export * from "./document";
 export * from "./presenters";
 export * from "./registry";
+export * from "./request-id";
 export * from "./requests";
 export * from "./responses";
 export * from "./scalars";

@@ -1,20 +1,16 @@
 import { randomBytes } from "node:crypto";
+import { REQUEST_ID_HEADER, RequestId } from "@sweep/api-contract";
 import type { Logger } from "@sweep/common";
 import type { Request, RequestHandler, Response } from "express";
 import { partnerIdOf } from "../auth/authenticate";
 import { routeTemplate } from "./route-template";
-
-export const REQUEST_ID_HEADER = "X-Request-Id";
-
-// Safe as it is in a header and a log line, and room for a UUID, a trace id or a proxy's own format.
-const wellFormed = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * The request's id: the caller's X-Request-Id when it is well formed (a partner or a proxy in front
  * can then quote the id it chose), otherwise a new one.
  */
 export function requestIdFor(incoming: string | undefined, newId: () => string = newRequestId): string {
-  return incoming !== undefined && wellFormed.test(incoming) ? incoming : newId();
+  return incoming !== undefined && RequestId.safeParse(incoming).success ? incoming : newId();
 }
 
 /** 96 random bits: no two requests of the suite's lifetime share one. */
