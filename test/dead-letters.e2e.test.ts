@@ -177,7 +177,7 @@ describe("dead letters: the on-call engineer finds dead work and replays it, and
     const poison = await workQueues.publish("tx.outcome", { chainId: CHAIN_ID, transactionId: "00000000-0000-4000-8000-000000000000" });
     await eventually("the poison message in the ledger's DLQ", async () => ((await workQueues.count(ledgerDlq)) === 1 ? true : undefined), 30_000, 200);
 
-    const attempts = logLines("ledger").filter((line) => line.messageId === poison && String(line.message).startsWith("handler failed"));
+    const attempts = stack.services.get("ledger")!.logLines().filter((line) => line.messageId === poison && String(line.message).startsWith("handler failed"));
     expect(attempts.map((line) => line.deliveries)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(attempts.at(-1)!.message).toBe("handler failed at the delivery limit; dead-lettered");
 
@@ -276,16 +276,6 @@ describe("dead letters: the on-call engineer finds dead work and replays it, and
 
     expect(JSON.parse(JSON.stringify(await snapshot(), bigints))).toEqual(JSON.parse(JSON.stringify(before, bigints)));
   }, 90_000);
-
-  /** The JSON lines a service logged. */
-  function logLines(name: ServiceName): Array<Record<string, unknown>> {
-    return stack.services
-      .get(name)!
-      .output()
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  }
 });
 
 function bigints(_key: string, value: unknown): unknown {

@@ -8,6 +8,7 @@ import {
   startReceiver,
   startStack,
   type Receiver,
+  type LogLine,
   type ServiceName,
   type Stack,
   type TestCertificates,
@@ -21,8 +22,6 @@ import { Wallet, parseEther } from "ethers";
 
 const CHAIN_ID = 97;
 
-type Line = Record<string, unknown> & { message: string };
-
 describe("an on-call engineer follows one sweep through the logs", () => {
   let certificates: TestCertificates;
   let receiver: Receiver;
@@ -31,13 +30,11 @@ describe("an on-call engineer follows one sweep through the logs", () => {
 
   const api = partnerApi(() => stack.api, () => partner.auth);
   /** `grep <text>` in a service's output, each hit read as the JSON line it is */
-  const grep = (service: ServiceName, text: string): Line[] =>
+  const grep = (service: ServiceName, text: string): LogLine[] =>
     stack.services
       .get(service)!
-      .output()
-      .split("\n")
-      .filter((line) => line.includes(text))
-      .map((line) => JSON.parse(line) as Line);
+      .logLines()
+      .filter((line) => JSON.stringify(line).includes(text));
 
   beforeAll(async () => {
     certificates = makeCertificates();

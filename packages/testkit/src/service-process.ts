@@ -5,6 +5,9 @@ import { repoRoot } from "@sweep/db";
 
 export type ServiceName = "api-gateway" | "batcher" | "chain-sender" | "ledger" | "webhook-dispatcher";
 
+/** One line of a service's log (winston's JSON format). */
+export type LogLine = Record<string, unknown> & { level: string; message: string };
+
 export interface ServiceProcess {
   name: ServiceName;
   port: number;
@@ -12,6 +15,8 @@ export interface ServiceProcess {
   metricsPort: number;
   /** everything it logged so far (JSON lines) */
   output(): string;
+  /** the lines it logged so far, each parsed; what is no JSON line (a node warning), and a line still being written, left out */
+  logLines(): LogLine[];
   /** SIGKILL: a crash, no shutdown */
   kill(): Promise<void>;
   /** SIGTERM and wait for the exit code */
@@ -61,6 +66,7 @@ export async function startService(name: ServiceName, env: Record<string, string
     port,
     metricsPort,
     output: () => output,
+    logLines: () => parseLogLines(output),
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       await exited;
@@ -71,4 +77,16 @@ export async function startService(name: ServiceName, env: Record<string, string
     },
     exited,
   };
+}
+
+function parseLogLines(output: string): LogLine[] {
+  // The text after the last newline is a line not yet complete.
+  return output.split("\n").slice(0, -1).flatMap((line) => {
+    if (!line.startsWith("{")) return [];
+    try {
+      return [JSON.parse(line) as LogLine];
+    } catch {
+      return [];
+    }
+  });
 }

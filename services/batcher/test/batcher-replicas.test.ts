@@ -12,18 +12,8 @@ const CHAIN_ID = 97;
 const HOT_WALLETS = 4;
 const SWEEPS_PER_HOT_WALLET = 6;
 
-/** The process's JSON log lines. */
-function logLines(service: ServiceProcess): Array<Record<string, unknown>> {
-  return service.output().split("\n").flatMap((line) => {
-    try {
-      return [JSON.parse(line) as Record<string, unknown>];
-    } catch {
-      return [];
-    }
-  });
-}
 
-const claimedBatches = (service: ServiceProcess) => new Set(logLines(service).flatMap((l) => (l.message === "batch claimed" ? [l.batchId as string] : [])));
+const claimedBatches = (service: ServiceProcess) => new Set(service.logLines().flatMap((l) => (l.message === "batch claimed" ? [l.batchId as string] : [])));
 
 describe("two batchers of one chain", () => {
   let stack: Stack;
@@ -89,8 +79,8 @@ describe("two batchers of one chain", () => {
 
     // CHAINS=11155111: the other chain's batcher never logged (so never consumed, polled or claimed) anything of chain 97.
     expect(claimedBatches(otherChain).size).toBe(0);
-    expect(logLines(otherChain).filter((l) => l.chainId === CHAIN_ID)).toEqual([]);
-    expect(logLines(otherChain).find((l) => l.message === "serving chains")).toMatchObject({ chains: [{ chainId: 11155111 }] });
+    expect(otherChain.logLines().filter((l) => l.chainId === CHAIN_ID)).toEqual([]);
+    expect(otherChain.logLines().find((l) => l.message === "serving chains")).toMatchObject({ chains: [{ chainId: 11155111 }] });
 
     const usdt = contractAt("DevToken", chain.usdt.address, chain.provider);
     for (const hotWallet of hotWallets) {
