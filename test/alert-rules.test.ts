@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { queueNames } from "@sweep/testkit";
 import { parse } from "yaml";
-import { registry } from "../packages/metrics/src";
+import { WORK_STAGES, registry } from "../packages/metrics/src";
 
 // The alert rules the on-call engineer is paged by, read as Prometheus would load them: every metric
 // they name is one the services export, every alert leads to its section of the runbook, and the
@@ -76,6 +76,17 @@ describe("the alert rules", () => {
     expect([...work, ...paging].filter((q) => batcherDeadLetters.test(q))).toEqual([]);
     expect(work.filter((q) => notDeadLetters.test(q))).toEqual([]);
     expect([...paging, ...batcher].filter((q) => !notDeadLetters.test(q))).toEqual([]);
+  });
+
+  it("watch every stage of the work backlog the ledger reports, and name no other", () => {
+    const watched = rules.flatMap((r) => [...r.expr.matchAll(/sweep_work_oldest_wait_seconds\{stage="([a-z_]+)"\}/g)].map((m) => m[1]!));
+    expect([...watched].sort()).toEqual([...WORK_STAGES].sort());
+  });
+
+  it("match label values the gauges read on scrape take", () => {
+    const hasWork = rules.flatMap((r) => [...r.expr.matchAll(/has_work="([^"]*)"/g)].map((m) => m[1]!));
+    expect(hasWork.length).toBeGreaterThan(0);
+    expect(hasWork.filter((value) => value !== "true" && value !== "false")).toEqual([]);
   });
 
   it("leave no link of the runbook to a section it does not have", () => {

@@ -5,7 +5,8 @@ import { makeCertificates, startReceiver, type Receiver, type TestCertificates }
 // A partner hears outcomes by webhook, everything real: the API, the pipeline and the dispatcher
 // as processes, a local HTTPS receiver whose CA the services trust (NODE_EXTRA_CA_CERTS) and that
 // checks every signature with its own HMAC code. WEBHOOK_ALLOW_PRIVATE lets the local receiver in.
-// Afterwards each service's /metrics shows what this story made it do, in counts.
+// Afterwards each service's /metrics shows what this story made it do, in counts; then the gas
+// wallet runs dry under a sweep, and the ledger's and the dispatcher's gauges show what waits.
 
 const CHAIN_ID = 97;
 
@@ -22,12 +23,21 @@ describe("a partner hears its outcomes by webhook", () => {
   let stack: Stack;
   let partner: TestPartner;
   let secret: string;
+  let delegate: string;
   const hotWallet = Wallet.createRandom().address;
 
   const api = partnerApi(() => stack.api, () => partner.auth);
   const events = () => receiver.received("/hooks").map((d) => ({ ...d, event: JSON.parse(d.body) as EventBody }));
   const delivered = (type: string, subject?: string) =>
     eventually(`a ${type} delivery`, async () => events().find((d) => d.event.type === type && (subject === undefined || d.event.data.id === subject)), 60_000, 250);
+
+  /** A first sweep of a new deposit address holding USDT, with its authorization of the hot wallet's delegate. */
+  async function postSweep() {
+    const owner = Wallet.createRandom();
+    await stack.chain(CHAIN_ID).mintUsdt(owner.address, 4_200n);
+    const authorization = authorizationBody(owner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) }));
+    return api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT", authorization });
+  }
 
   beforeAll(async () => {
     certificates = makeCertificates();
@@ -57,13 +67,11 @@ describe("a partner hears its outcomes by webhook", () => {
     expect(testDelivery.headers["user-agent"]).toMatch(/^[\w-]+\/\d+\.\d+\.\d+/);
 
     const registered = await api("POST", "/v1/hot-wallets", { chain_id: CHAIN_ID, address: hotWallet });
+    delegate = registered.body.delegate;
     const active = await delivered("hot_wallet.active");
-    expect(active.event.data).toMatchObject({ address: hotWallet, delegate: registered.body.delegate, status: "active" });
+    expect(active.event.data).toMatchObject({ address: hotWallet, delegate, status: "active" });
 
-    const owner = Wallet.createRandom();
-    await stack.chain(CHAIN_ID).mintUsdt(owner.address, 4_200n);
-    const authorization = authorizationBody(owner.authorizeSync({ address: registered.body.delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) }));
-    const sweep = await api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT", authorization });
+    const sweep = await postSweep();
     const swept = await delivered("sweep.swept", sweep.body.id);
     expect(swept.event.data).toEqual((await api("GET", `/v1/sweeps/${sweep.body.id}`)).body);
 
@@ -124,6 +132,16 @@ describe("a partner hears its outcomes by webhook", () => {
       ["delivered", "http_2xx", 4],
       ["failed", "http_5xx", 1],
     ]);
+    // Every delivery was delivered: none pending, none waiting.
+    expect(["pending", "oldest_age_seconds", "overdue_seconds"].map((gauge) => dispatcher.sum(`sweep_webhook_deliveries_${gauge}`))).toEqual([0, 0, 0]);
+
+    // Every chain's sweeps and revocations are final, at every stage; the gas wallet is above its threshold.
+    const ledgerNow = await metricsOf("ledger");
+    const backlog = ledgerNow.find("sweep_work_items");
+    expect(backlog).toHaveLength(2 * 2 * 4);
+    expect(new Set(backlog.map((s) => s.labels.chain_id))).toEqual(new Set(["97", "11155111"]));
+    expect([...backlog, ...ledgerNow.find("sweep_work_oldest_wait_seconds")].filter((s) => s.value !== 0)).toEqual([]);
+    expect(ledgerNow.find("sweep_gas_wallets_low", chain).map((s) => [s.labels.has_work, s.value])).toEqual([["true", 0], ["false", 0]]);
 
     // Every consumer timed the messages it took (their lag) and handled them; nothing waits in a dead-letter queue.
     const consumed: Array<[ServiceName, string]> = [
@@ -143,5 +161,44 @@ describe("a partner hears its outcomes by webhook", () => {
     }
     // Nothing consumes the unrouted queue; the ledger reports it, so an alert sees a message there.
     expect((await metricsOf("ledger")).sum("sweep_queue_messages", { queue: names.unrouted() })).toBe(0);
+  });
+
+  it("shows what waits while the gas wallet is dry: the wallet below its threshold, the sweep on it, the balance.low delivery pending", async () => {
+    const metricsOf = (name: ServiceName) => readMetrics(stack.services.get(name)!.metricsPort);
+    const chain = { chain_id: String(CHAIN_ID) };
+    const lowWallets = (metrics: Awaited<ReturnType<typeof metricsOf>>) => Object.fromEntries(metrics.find("sweep_gas_wallets_low", chain).map((s) => [s.labels.has_work, s.value]));
+    const sweepsWaiting = (metrics: Awaited<ReturnType<typeof metricsOf>>) => metrics.sum("sweep_work_items", { ...chain, work: "sweep" });
+
+    // Below the threshold of 1000 wei: the reconciler records balance.low, whose delivery the receiver refuses for now.
+    receiver.route("/hooks", secret, (res) => res.writeHead(503).end());
+    await stack.chain(CHAIN_ID).setBalance(partner.gasWallet, 500n);
+    const dry = await eventually("the dry gas wallet and its refused balance.low", async () => {
+      const [ledger, dispatcher] = await Promise.all([metricsOf("ledger"), metricsOf("webhook-dispatcher")]);
+      return lowWallets(ledger).false === 1 && dispatcher.sum("sweep_webhook_deliveries_pending") === 1 ? dispatcher : undefined;
+    }, 60_000, 250);
+    expect(dry.sum("sweep_webhook_deliveries_oldest_age_seconds")).toBeGreaterThan(0);
+    receiver.route("/hooks", secret, (res) => res.writeHead(204).end());
+
+    // A sweep the gas wallet cannot pay for: its attempt fails and it waits, queued, for the next one.
+    const sweep = await postSweep();
+    expect(sweep.status).toBe(202);
+    await eventually("the sweep's attempt refused for lack of gas", async () => {
+      const { body } = await api("GET", `/v1/sweeps/${sweep.body.id}`);
+      return body.status === "queued" && body.reason === "insufficient_gas_balance" ? body : undefined;
+    }, 30_000, 250);
+    const waiting = await metricsOf("ledger");
+    expect([lowWallets(waiting), sweepsWaiting(waiting)]).toEqual([{ true: 1, false: 0 }, 1]);
+
+    // Topped up: the sweep goes through at its next attempt, and nothing waits any more.
+    await stack.chain(CHAIN_ID).setBalance(partner.gasWallet, parseEther("10"));
+    await delivered("sweep.swept", sweep.body.id);
+    await delivered("balance.low");
+    const [ledger, dispatcher] = await eventually("nothing waiting", async () => {
+      const both = await Promise.all([metricsOf("ledger"), metricsOf("webhook-dispatcher")]);
+      const [l, d] = both;
+      return lowWallets(l).true === 0 && lowWallets(l).false === 0 && sweepsWaiting(l) === 0 && d.sum("sweep_webhook_deliveries_pending") === 0 ? both : undefined;
+    }, 30_000, 250);
+    expect(ledger.find("sweep_work_oldest_wait_seconds", chain).filter((s) => s.value !== 0)).toEqual([]);
+    expect([dispatcher.sum("sweep_webhook_deliveries_oldest_age_seconds"), dispatcher.sum("sweep_webhook_deliveries_overdue_seconds")]).toEqual([0, 0]);
   });
 });

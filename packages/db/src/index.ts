@@ -7,3 +7,4 @@ export * from "./fee-reserve";
 export * from "./outbox";
 export * from "./withdrawals";
 export * from "./presented-rows";
+export * from "./work-backlog";

@@ -1,3 +1,4 @@
+export * from "./database-gauges";
 export * from "./leader-metrics";
 export * from "./metrics";
 export * from "./pending-metrics";

@@ -73,7 +73,31 @@ export const revocationsFinal = new Counter({
   registers,
 });
 
+// ── Work not yet final (ledger, read from the database at each scrape) ─────────────────────────
+
+export const workItems = new Gauge({
+  name: "sweep_work_items",
+  help: "Sweeps and revocations not yet final, by stage: queued (waiting for a batch; a disabled partner's are left out), claimed (in a batch not yet sent), sent (its transaction not yet confirmed), settling (its batch confirmed or failed, not yet settled by the ledger); read at each scrape",
+  labelNames: ["chain_id", "work", "stage"] as const,
+  registers,
+});
+
+export const workOldestWaitSeconds = new Gauge({
+  name: "sweep_work_oldest_wait_seconds",
+  help: "How long the sweep or revocation that has waited longest at its stage has waited there: a queued one since it became due (created, or its retry pause over), the others since their batch was claimed; 0 when none; read at each scrape",
+  labelNames: ["chain_id", "work", "stage"] as const,
+  registers,
+});
+
 // ── ledger ────────────────────────────────────────────────────────────────────────────────────
+
+export const gasWalletsLow = new Gauge({
+  name: "sweep_gas_wallets_low",
+  help: "Gas wallets of enabled partners whose last reconciled balance on the chain is below the partner's low-balance threshold there, by whether work waits on them (has_work: sweeps or revocations not final, a delegate being deployed); read at each scrape",
+  labelNames: ["chain_id", "has_work"] as const,
+  registers,
+});
+
 
 export const gasPerSweep = new Histogram({
   name: "sweep_gas_per_sweep",
@@ -122,3 +146,19 @@ export const webhookAttempts = new Counter({
   labelNames: ["outcome", "reason"] as const,
   registers,
 });
+
+export const webhookDeliveriesPending = new Gauge({ name: "sweep_webhook_deliveries_pending", help: "Webhook deliveries pending (neither delivered nor given up), read at each scrape", registers });
+export const webhookDeliveriesOldestAgeSeconds = new Gauge({
+  name: "sweep_webhook_deliveries_oldest_age_seconds",
+  help: "Age of the oldest pending webhook delivery, from its event (0 when none), read at each scrape",
+  registers,
+});
+export const webhookDeliveriesOverdueSeconds = new Gauge({
+  name: "sweep_webhook_deliveries_overdue_seconds",
+  help: "How long the pending delivery furthest behind its schedule has been due without a dispatcher taking it (0 when none is due), read at each scrape",
+  registers,
+});
+// As for the outbox gauges: nothing until the webhook-dispatcher reads them.
+webhookDeliveriesPending.remove({});
+webhookDeliveriesOldestAgeSeconds.remove({});
+webhookDeliveriesOverdueSeconds.remove({});

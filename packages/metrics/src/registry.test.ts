@@ -1,5 +1,5 @@
 import { Gauge } from "prom-client";
-import { SCRAPE_READ_TIMEOUT_MS, readOnScrape, registry, scrapeMetrics } from "./registry";
+import { SCRAPE_READ_TIMEOUT_MS, readOnScrape, registry, scrapeMetrics, sharedRead } from "./registry";
 
 type Reading = Array<{ labels: { queue: string }; value: number }>;
 
@@ -73,5 +73,24 @@ describe("gauges read on scrape", () => {
     await scrapeMetrics();
     expect(read).toHaveBeenCalledTimes(1);
     expect(await series()).toEqual([]);
+  });
+
+  it("gives the gauges of one scrape one read, and the next scrape a new one", async () => {
+    const other = new Gauge({ name: `${name}_other`, help: "test", labelNames: ["queue"] as const, registers: [registry] });
+    try {
+      let reads = 0;
+      const read = sharedRead(async () => {
+        reads += 1;
+        return reads;
+      });
+      stops.push(readOnScrape(gauge, async () => [depth("a", await read())]));
+      stops.push(readOnScrape(other, async () => [depth("b", await read())]));
+      await scrapeMetrics();
+      await scrapeMetrics();
+      expect(reads).toBe(2);
+      expect([await series(), (await other.get()).values.map((v) => [v.labels.queue, v.value])]).toEqual([[["a", 2]], [["b", 2]]]);
+    } finally {
+      registry.removeSingleMetric(`${name}_other`);
+    }
   });
 });

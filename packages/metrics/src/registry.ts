@@ -49,6 +49,16 @@ export function readOnScrape<T extends string>(gauge: Gauge<T>, read: () => Prom
   };
 }
 
+/**
+ * One read for the gauges a scrape sets from the same answer (one query's row): the scrape reads
+ * its gauges together, so while a read is under way every caller gets that read, and the next
+ * scrape reads anew.
+ */
+export function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
+  let reading: Promise<T> | undefined;
+  return () => (reading ??= read().finally(() => (reading = undefined)));
+}
+
 /** The Prometheus text of every metric, after the gauges read on scrape were read. */
 export async function scrapeMetrics(): Promise<{ contentType: string; body: string }> {
   await Promise.all([...scrapeReads].map((update) => update()));

@@ -1,12 +1,14 @@
 import { closeServer, runService, startHealthServer } from "@sweep/common";
 import { configuredTariffs, environmentChainIds, servedChains } from "@sweep/chain";
-import { createDb } from "@sweep/db";
+import { createDb, workBacklog } from "@sweep/db";
 import { DEFAULT_MAX_ATTEMPTS } from "@sweep/lifecycle";
 import { openMessaging, reportQueueDepths } from "@sweep/messaging";
+import { reportLowGasWallets, reportWorkBacklog } from "@sweep/metrics";
 import { codeCheck } from "./chain-code";
 import { chainReads } from "./chain-reads";
 import { loadLedgerConfig } from "./config";
 import { startLedgerConsumer } from "./ledger-consumer";
+import { lowGasWallets } from "./reconciled-balances";
 import { Reconciler } from "./reconciler";
 import { startWithdrawalSchedule } from "./withdrawal-schedule";
 
@@ -55,11 +57,16 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
   // Nothing consumes the unrouted queue: the ledger reports its depth so that an alert sees it.
   const unrouted = reportQueueDepths(messaging.connection, [messaging.topology.names.unrouted()]);
 
+  // What waits in the database, read at each scrape for every chain: each replica shows the same values (take the max).
+  const chainIds = chains.map((chain) => chain.chainId);
+  const stopDatabaseGauges = [reportWorkBacklog(() => workBacklog(db, chainIds), chainIds), reportLowGasWallets(() => lowGasWallets(db, chainIds), chainIds)];
+
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
 
   return [
     { name: "chain providers", close: async () => chains.forEach((chain) => chain.provider.destroy()) },
     { name: "database", close: () => db.$disconnect() },
+    { name: "database gauges", close: async () => stopDatabaseGauges.forEach((stop) => stop()) },
     ...messaging.closers,
     { name: "ledger consumer", close: () => consumer.stop() },
     { name: "reconcilers", close: () => Promise.all(reconcilers.map((r) => r.stop())) },

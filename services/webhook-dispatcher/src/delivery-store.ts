@@ -77,3 +77,18 @@ export async function recordWebhookRemoved(db: Db, delivery: ClaimedDelivery): P
   });
   return count === 1;
 }
+
+/**
+ * The pending deliveries: how many, the oldest's age from its event, and how long the one furthest
+ * behind its schedule has been due (next_attempt_at passed; a claimed one's is its lease, ahead), 0
+ * when none. Served by the `(status, next_attempt_at)` index; only pending rows are read.
+ */
+export async function deliveryBacklog(db: Db): Promise<{ pending: number; oldestAgeSeconds: number; overdueSeconds: number }> {
+  const [row] = await db.$queryRaw<Array<{ pending: number; oldestAgeSeconds: number; overdueSeconds: number }>>`
+    SELECT count(*)::int AS pending,
+           COALESCE(GREATEST(0, EXTRACT(EPOCH FROM now() - min(created_at))), 0)::float8 AS "oldestAgeSeconds",
+           COALESCE(GREATEST(0, EXTRACT(EPOCH FROM now() - min(next_attempt_at))), 0)::float8 AS "overdueSeconds"
+      FROM webhook_deliveries
+     WHERE status = 'pending'`;
+  return row ?? { pending: 0, oldestAgeSeconds: 0, overdueSeconds: 0 };
+}

@@ -3,9 +3,11 @@ import { closeServer, runService, startHealthServer } from "@sweep/common";
 import { environmentChainIds } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
+import { reportWebhookBacklog } from "@sweep/metrics";
 import { version } from "../package.json";
 import { loadWebhookDispatcherConfig } from "./config";
 import { startDeliveryLoop } from "./delivery-loop";
+import { deliveryBacklog } from "./delivery-store";
 import { startEventsConsumer } from "./events-consumer";
 
 void runService("webhook-dispatcher", () => loadWebhookDispatcherConfig(), async ({ config, logger }) => {
@@ -34,11 +36,15 @@ void runService("webhook-dispatcher", () => loadWebhookDispatcherConfig(), async
 
   const consumer = await startEventsConsumer(messaging, { db, now, opened: () => deliveries.nudge() }, logger);
 
+  // Read at each scrape: every dispatcher shows the same values (take the max).
+  const stopBacklogGauges = reportWebhookBacklog(() => deliveryBacklog(db));
+
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
 
   // Closed in reverse: health, then no new events, then the attempts under way finish and are recorded.
   return [
     { name: "database", close: () => db.$disconnect() },
+    { name: "backlog gauges", close: async () => stopBacklogGauges() },
     ...messaging.closers,
     { name: "delivery loop", close: () => deliveries.stop() },
     { name: "events consumer", close: () => consumer.stop() },
