@@ -3,8 +3,9 @@ import { toBigIntOrNull } from "@sweep/db";
 import { recordEvent } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics, batchSize, sweepsFinal } from "@sweep/metrics";
+import { getAddress } from "ethers";
 import { accountKey, isRead, planBatch, type CandidateSweep, type ChainView, type Plan } from "./batch-plan";
-import { batchesInFlight, selectDueSweeps } from "./due-work";
+import { batchesInFlight, lockQueuedSweepsOf, selectDueSweeps } from "./due-work";
 import { partnerEnabled } from "./partner-enabled";
 import { sameAddress } from "./pre-send-checks";
 import { authorizationClaim } from "./stored-authorization";
@@ -34,9 +35,11 @@ export type ClaimResult =
 
 /**
  * One transaction: lock the hot wallet (two batcher replicas never batch one hot wallet at once),
- * make sure it is active with room for a batch in flight and its partner enabled, lock its due sweeps (SKIP LOCKED), decide the
- * checks and the batch, reject what failed for good (guarded by status queued, with its event),
- * and claim the rest into a Batch with its items, announced by batch.ready.
+ * make sure it is active with room for a batch in flight and its partner enabled, lock the queued
+ * sweeps of the addresses read in every hot wallet of the chain (two hot wallets never take one
+ * address at once), lock its due sweeps (SKIP LOCKED), decide the checks and the batch, reject what
+ * failed for good (guarded by status queued, with its event), and claim the rest into a Batch with
+ * its items, announced by batch.ready.
  */
 export async function claimBatch(db: Db, names: QueueNames, request: ClaimRequest): Promise<ClaimResult> {
   const metrics = new PendingMetrics();
@@ -52,6 +55,8 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
   if (!(await partnerEnabled(tx, hotWallet.partnerId))) return { outcome: "disabled" };
   if (await batchesInFlight(tx, hotWalletId, request.maxSent)) return { outcome: "in_flight" };
 
+  // Only addresses the chain was read for can be claimed: those are the ones to hold against the other hot wallets' claims.
+  await lockQueuedSweepsOf(tx, hotWallet.chainId, [...request.chain.accounts.keys()].map((key) => getAddress(key)));
   const locked = await selectDueSweeps(tx, hotWalletId, new Date(), request.limit, "lock");
   const ids = locked.map((row) => row.id);
   const rows = await tx.sweep.findMany({ where: { id: { in: ids } }, orderBy: { seq: "asc" } });

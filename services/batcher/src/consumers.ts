@@ -9,7 +9,9 @@ import { revocationRoundKey } from "./round-keys";
  * round of their hot wallet, revocation.queued for the revocation round of its partner on its
  * chain; each is acknowledged once that round has run: a redelivered message only asks again, and
  * a round claims only what is still queued and due. A wake (the batch in flight was mined, or
- * failed) starts the round at once: its sweeps have waited for it already.
+ * failed) starts the round at once: its sweeps have waited for it already. The ledger also writes
+ * revocation.queued (of the partner's oldest queued revocation) to wake a revocation round after a
+ * settlement its revocations waited for.
  */
 export function startBatcherConsumers(options: {
   messaging: Pick<Messaging, "connection" | "topology">;

@@ -33,7 +33,8 @@ export async function batchesInFlight(db: Db | Tx, hotWalletId: string, maxSent:
 
 /**
  * The due sweeps of a hot wallet a batch may take, oldest first: queued, their pause over, and
- * no other sweep of their address on this chain processing. A batch in flight changes its
+ * no other sweep of their address processing in any hot wallet of this chain (an address is
+ * delegated to one delegate at a time; lockQueuedSweepsOf). A batch in flight changes its
  * addresses' state (balances, nonce, delegation), so their next sweeps wait for it to settle;
  * every other address reads the same on chain whether or not that batch was mined yet. A sweep
  * also waits for a revocation of its address requested before it (queued or processing): it must
@@ -48,6 +49,21 @@ export function selectDueSweeps(db: Db | Tx, hotWalletId: string, now: Date, lim
        AND NOT EXISTS (SELECT 1 FROM revocations r WHERE r.chain_id = s.chain_id AND r.account = s.account AND r.status IN ('queued', 'processing') AND r.created_at < s.created_at)
      ORDER BY s.seq LIMIT ${limit}
      ${forUpdate}`;
+}
+
+/**
+ * Locks, until the transaction ends and in one order (by id), the queued sweeps of these addresses
+ * on the chain in every hot wallet. An address is delegated to one delegate at a time, so its sweep
+ * waits while a sweep of it is processing in any hot wallet of the chain (selectDueSweeps). Claims
+ * of two hot wallets hold two different hot wallet locks, and each would find the other's sweep of
+ * a shared address still queued (not yet committed) and take the address too; the chain would then
+ * refuse the second batch's sweep (Unauthorized). Under this lock the later claim waits for the
+ * earlier to commit and then sees its sweep processing. Only claims that share an address wait for
+ * each other; the one order rules out a deadlock between them. Addresses as stored (EIP-55).
+ */
+export async function lockQueuedSweepsOf(tx: Tx, chainId: number, accounts: readonly string[]): Promise<void> {
+  if (accounts.length === 0) return;
+  await tx.$executeRaw`SELECT 1 FROM sweeps WHERE chain_id = ${chainId} AND account = ANY(${[...accounts]}::text[]) AND status = 'queued' ORDER BY id FOR UPDATE`;
 }
 
 /**

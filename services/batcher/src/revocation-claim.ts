@@ -2,11 +2,12 @@ import type { Db, Tx } from "@sweep/db";
 import { recordEvent } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics, batchSize, revocationsFinal } from "@sweep/metrics";
+import { getAddress } from "ethers";
 import { accountKey } from "./batch-plan";
 import { partnerEnabled } from "./partner-enabled";
 import type { AccountState } from "./pre-send-checks";
 import { planRevocations, type RevocationPlan } from "./revocation-plan";
-import { revocationBatchOpen, selectDueRevocations } from "./revocation-work";
+import { lockQueuedRevocationsOf, revocationBatchOpen, selectDueRevocations } from "./revocation-work";
 import { revocationAuthorizationNonce } from "./stored-authorization";
 
 export interface RevocationClaimRequest {
@@ -33,9 +34,11 @@ export type RevocationClaimResult =
 
 /**
  * One transaction: lock the partner's gas wallet (two batcher replicas never batch its revocations
- * at once), make sure its partner is enabled and no revocation batch of it on the chain is being prepared, lock the due
- * revocations (SKIP LOCKED), decide the checks and the batch, reject what failed for good (guarded
- * by status queued, with its event), and claim the rest into a Batch, announced by batch.ready.
+ * at once), make sure its partner is enabled and no revocation batch of it on the chain is being
+ * prepared, lock the queued revocations of the accounts read of every partner (two partners never
+ * revoke one account at once), lock the due revocations (SKIP LOCKED), decide the checks and the
+ * batch, reject what failed for good (guarded by status queued, with its event), and claim the
+ * rest into a Batch, announced by batch.ready.
  */
 export async function claimRevocations(db: Db, names: QueueNames, request: RevocationClaimRequest): Promise<RevocationClaimResult> {
   const metrics = new PendingMetrics();
@@ -51,6 +54,8 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: Revocation
   if (!(await partnerEnabled(tx, partnerId))) return { outcome: "disabled" };
   if (await revocationBatchOpen(tx, gasWalletId, chainId)) return { outcome: "in_flight" };
 
+  // Only accounts that were read can be claimed: those are the ones to hold against the other partners' claims.
+  await lockQueuedRevocationsOf(tx, chainId, [...request.accounts.keys()].map((key) => getAddress(key)));
   const locked = await selectDueRevocations(tx, partnerId, chainId, new Date(), request.limit, "lock");
   const rows = await tx.revocation.findMany({ where: { id: { in: locked.map((r) => r.id) } }, orderBy: { seq: "asc" }, select: { id: true, account: true, authorization: true } });
   const unread = rows.filter((r) => !request.accounts.has(accountKey(r.account)));

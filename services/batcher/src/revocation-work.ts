@@ -35,6 +35,18 @@ export function selectDueRevocations(db: Db | Tx, partnerId: string, chainId: nu
      ${forUpdate}`;
 }
 
+/**
+ * Locks, until the transaction ends and in one order (by id), the queued revocations of these
+ * accounts on the chain of every partner, as lockQueuedSweepsOf does for sweeps: a revocation waits
+ * while another of its account is processing, and two partners' claims (under two gas wallet locks)
+ * would otherwise both send one, the second then skipped by the chain (not_applied). Accounts as
+ * stored (EIP-55).
+ */
+export async function lockQueuedRevocationsOf(tx: Tx, chainId: number, accounts: readonly string[]): Promise<void> {
+  if (accounts.length === 0) return;
+  await tx.$executeRaw`SELECT 1 FROM revocations WHERE chain_id = ${chainId} AND account = ANY(${[...accounts]}::text[]) AND status = 'queued' ORDER BY id FOR UPDATE`;
+}
+
 /** What a revocation claim will look at, read without locks to know which accounts to read on chain; nothing while the partner is disabled. */
 export async function loadDueRevocations(db: Db, partnerId: string, chainId: number, now: Date, limit: number): Promise<DueRevocations> {
   if (!(await partnerEnabled(db, partnerId))) return { outcome: "disabled" };

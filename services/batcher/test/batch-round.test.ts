@@ -10,7 +10,7 @@ import { claimBatch, lockHotWallet } from "../src/batch-claim";
 import { createBatchRound } from "../src/batch-round";
 import { readProvider } from "../src/chain-reads";
 import { findDueHotWallets } from "../src/due-work";
-import { activeHotWallet, delegateOnChain, insertSweep, logger, storedAuthorization, tokenOnlyAddress, uniquePrefix, type HotWalletFixture } from "./support";
+import { activeHotWallet, delegateOnChain, holdLock, insertSweep, logger, storedAuthorization, tokenOnlyAddress, uniquePrefix, waiterFor, type HotWalletFixture } from "./support";
 
 const settings = { gasMarginBps: 8_000, maxSweeps: 1_000, maxSent: 2, reads: { batchSize: 50, concurrency: 8 } };
 
@@ -201,6 +201,46 @@ describe("batch round", () => {
       expect(batches).toHaveLength(1);
       expect(await db.batchItem.count({ where: { batchId: batches[0]!.id } })).toBe(3);
     } finally {
+      await otherDb.$disconnect();
+    }
+  });
+
+  it("lets one hot wallet of the chain at a time take an address: another's claim waits for it, and its sweep for that batch to settle", async () => {
+    // Delegated to this hot wallet's delegate (nonce 1 now); the other hot wallet, of another
+    // partner, brings an authorization of its own delegate.
+    const deposit = await tokenOnlyAddress(chain);
+    await delegateOnChain(chain, deposit, hotWallet.delegate);
+    const other = await activeHotWallet(db, chain);
+    const here = await insertSweep(db, chain, hotWallet, { account: deposit.address });
+    const there = await insertSweep(db, chain, other, { account: deposit.address, authorization: storedAuthorization(deposit, other.delegate, 1, 97) });
+    const otherDb = createDb(process.env.DATABASE_URL!);
+    // The first claim stops at its batch's insert (its foreign key waits for the gas wallet's row), its sweeps locked.
+    const gasWalletRow = await holdLock(db, (tx) => tx.$executeRaw`SELECT 1 FROM gas_wallets WHERE partner_id = ${hotWallet.partnerId}::uuid FOR UPDATE`);
+    const replica = createBatchRound({ db: otherDb, names, providers: new Map([[97, provider(chain.rpcUrl)]]), settings, logger });
+    const first = round(hotWallet.hotWalletId);
+    try {
+      const firstClaim = await waiterFor(db, gasWalletRow.pid);
+      let secondEnded = false;
+      const second = replica(other.hotWalletId).finally(() => (secondEnded = true));
+      // Without a lock across hot wallets, the second would find the first's sweep still queued and take the address too.
+      expect(await waiterFor(db, firstClaim!, () => secondEnded)).not.toBeNull();
+      await gasWalletRow.release();
+      const claimed = await first;
+      if (claimed.outcome !== "planned" || claimed.batchId === null) throw new Error("no batch");
+      expect(await second).toMatchObject({ outcome: "planned", batchId: null, plan: { items: [], rejections: [] } });
+      expect(await sweep(here)).toMatchObject({ status: "processing", batchId: claimed.batchId });
+      expect(await sweep(there)).toMatchObject({ status: "queued", attempts: 0, reason: null });
+
+      // Settled (here without reaching the chain: a repeat sweep leaves the delegation and the nonce
+      // as they were), the other hot wallet's sweep delegates the address to its own delegate.
+      await db.batch.update({ where: { id: claimed.batchId }, data: { status: "confirmed" } });
+      await db.sweep.update({ where: { id: here }, data: { status: "swept" } });
+      const next = await replica(other.hotWalletId);
+      if (next.outcome !== "planned" || next.batchId === null) throw new Error("no batch for the other hot wallet");
+      expect((await batchOf(next.batchId)).items.map((i) => [i.sweepId, i.kind, i.withAuthorization])).toEqual([[there, "first", true]]);
+    } finally {
+      await gasWalletRow.release();
+      await first.catch(() => undefined);
       await otherDb.$disconnect();
     }
   });

@@ -5,7 +5,7 @@
  */
 import { createDb, type Db, type Tx } from "@sweep/db";
 import { queueNames, type QueueNames } from "@sweep/messaging";
-import { startTestChain, type TestChain } from "@sweep/testkit";
+import { createTestPartner, startTestChain, type TestChain } from "@sweep/testkit";
 import { Wallet, ZeroAddress, type BaseWallet, type JsonRpcProvider } from "ethers";
 import { createBatchRound } from "../src/batch-round";
 import { readProvider } from "../src/chain-reads";
@@ -15,6 +15,7 @@ import { findDueRevocationPartners } from "../src/revocation-work";
 import {
   activeHotWallet,
   delegateOnChain,
+  holdLock,
   insertRevocation,
   insertSweep,
   logger,
@@ -22,6 +23,7 @@ import {
   storedAuthorization,
   tokenOnlyAddress,
   uniquePrefix,
+  waiterFor,
   type HotWalletFixture,
 } from "./support";
 
@@ -221,6 +223,40 @@ describe("revocation round", () => {
       expect(batches).toHaveLength(1);
       expect(batches[0]!.items).toHaveLength(3);
     } finally {
+      await otherDb.$disconnect();
+    }
+  });
+
+  it("lets one partner at a time revoke an account: another partner's claim waits for it, and its revocation for that batch to settle", async () => {
+    const deposit = await delegatedDeposit();
+    const other = await createTestPartner(db);
+    const here = await insert(deposit, 1);
+    // A revocation of an address with no delegation, rejected: its event's foreign key stops the claim at the partner's row.
+    await insert(Wallet.createRandom(), 0);
+    const there = await insertRevocation(db, chain, other.partnerId, { account: deposit.address, authorization: revocationAuthorization(deposit, 1, 97) });
+    const otherDb = createDb(process.env.DATABASE_URL!);
+    const partnerRow = await holdLock(db, (tx) => tx.$executeRaw`SELECT 1 FROM partners WHERE id = ${hotWallet.partnerId}::uuid FOR UPDATE`);
+    const replica = revocationRoundOn(chain.rpcUrl, otherDb);
+    const first = revoke();
+    try {
+      const firstClaim = await waiterFor(db, partnerRow.pid);
+      let secondEnded = false;
+      const second = replica({ partnerId: other.partnerId, chainId: 97 }).finally(() => (secondEnded = true));
+      // Without a lock across partners, the second would find the first's revocation still queued and send one too.
+      expect(await waiterFor(db, firstClaim!, () => secondEnded)).not.toBeNull();
+      await partnerRow.release();
+      const claimed = await first;
+      if (claimed.outcome !== "planned" || claimed.batchId === null) throw new Error("no revocation batch");
+      expect(await second).toMatchObject({ outcome: "planned", batchId: null, plan: { items: [], rejections: [] } });
+      expect(await revocation(here)).toMatchObject({ status: "processing", batchId: claimed.batchId });
+      expect(await revocation(there)).toMatchObject({ status: "queued", attempts: 0, reason: null });
+
+      // Once the first is revoked, the other partner's revocation has no delegation left to remove.
+      await revokedOnChain(claimed.batchId, deposit);
+      expect(await replica({ partnerId: other.partnerId, chainId: 97 })).toMatchObject({ outcome: "planned", batchId: null, plan: { rejections: [{ revocationId: there, reason: "not_delegated" }] } });
+    } finally {
+      await partnerRow.release();
+      await first.catch(() => undefined);
       await otherDb.$disconnect();
     }
   });

@@ -4,10 +4,11 @@
  * their authorizations, and sweeps and revocations inserted as the API inserts them.
  */
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { factoryAddress } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
-import { toDecimal, type Db, type Prisma } from "@sweep/db";
+import { toDecimal, type Db, type Prisma, type Tx } from "@sweep/db";
 import { deleteTopology as deleteTopologyOf, outboxDraft, type QueueNames, type Topology } from "@sweep/messaging";
 import { createTestPartner, type TestChain } from "@sweep/testkit";
 import { Wallet, ZeroAddress, getAddress, parseEther, type BaseWallet } from "ethers";
@@ -124,4 +125,49 @@ export async function tokenOnlyAddress(chain: TestChain, amount = 1_000n): Promi
 /** Removes the test's own topology from the shared broker. */
 export function deleteTopology(topology: Topology): Promise<void> {
   return deleteTopologyOf(RABBITMQ_URL, topology);
+}
+
+export interface HeldLock {
+  /** the backend holding the lock */
+  pid: number;
+  /** ends the holding transaction; again changes nothing */
+  release(): Promise<void>;
+}
+
+/** Takes locks (`lock`) in a transaction of its own and holds them until released: a claim that needs them stops there. */
+export async function holdLock(db: Db, lock: (tx: Tx) => Promise<unknown>): Promise<HeldLock> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let acquired!: (pid: number) => void;
+  const isAcquired = new Promise<number>((resolve) => (acquired = resolve));
+  const holder = db.$transaction(
+    async (tx) => {
+      const [backend] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+      await lock(tx);
+      acquired(backend!.pid);
+      await released;
+    },
+    { timeout: 60_000 },
+  );
+  const pid = await Promise.race([isAcquired, holder.then(() => Promise.reject(new Error("the lock holder ended early")))]);
+  return {
+    pid,
+    release: async () => {
+      release();
+      await holder;
+    },
+  };
+}
+
+/**
+ * The first backend found waiting for a lock that backend `pid` holds; null once `over()` says
+ * nothing will come to wait (checked after each look, so a waiter seen first still counts).
+ */
+export async function waiterFor(db: Db, pid: number, over: () => boolean = () => false): Promise<number | null> {
+  for (;;) {
+    const [waiter] = await db.$queryRaw<Array<{ pid: number }>>`SELECT pid FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`;
+    if (waiter) return waiter.pid;
+    if (over()) return null;
+    await sleep(20);
+  }
 }

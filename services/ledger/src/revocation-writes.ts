@@ -2,6 +2,7 @@ import type { Tx } from "@sweep/db";
 import { recordEvents, type EventDraft } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 import { revocationSettlementEvent, type RevocationSettlement } from "./revocation-outcomes";
+import { wakeRevocationRounds, wakeSweepsOfAccounts } from "./settlement-wakes";
 
 /** A revocation's new column values, all as text for the update's arrays (the SQL casts them back), so gas and wei stay exact. */
 interface RevocationRow {
@@ -31,14 +32,21 @@ function revocationRow(settlement: RevocationSettlement): RevocationRow {
   }
 }
 
+/** A revocation a settlement changed: its account and the status it now has. */
+interface ChangedRevocation {
+  id: string;
+  account: string;
+  status: RevocationRow["status"];
+}
+
 /**
  * Updates the revocations in one statement, each only while still processing in the batch, and
- * returns the ids of those that changed. An attempt failure leaves the on-chain columns as they
- * are; back in the queue a revocation belongs to no batch, failed it keeps the batch it failed in.
+ * returns those that changed. An attempt failure leaves the on-chain columns as they are; back in
+ * the queue a revocation belongs to no batch, failed it keeps the batch it failed in.
  */
-async function updateRevocations(tx: Tx, batchId: string, rows: readonly RevocationRow[]): Promise<Set<string>> {
+async function updateRevocations(tx: Tx, batchId: string, rows: readonly RevocationRow[]): Promise<ChangedRevocation[]> {
   const column = <K extends keyof RevocationRow>(key: K) => rows.map((row) => row[key]);
-  const changed = await tx.$queryRaw<Array<{ id: string }>>`
+  return tx.$queryRaw<ChangedRevocation[]>`
     UPDATE revocations AS r
        SET status = v.status::"WorkStatus",
            reason = v.reason,
@@ -53,19 +61,27 @@ async function updateRevocations(tx: Tx, batchId: string, rows: readonly Revocat
                   ${column("nextAttemptAt")}::text[], ${column("txHash")}::text[], ${column("gas")}::text[], ${column("gasCost")}::text[])
            AS v(id, outcome, status, reason, next_attempt_at, tx_hash, gas, gas_cost)
      WHERE r.id = v.id AND r.batch_id = ${batchId}::uuid AND r.status = 'processing'
- RETURNING r.id`;
-  return new Set(changed.map((row) => row.id));
+ RETURNING r.id::text AS id, r.account, r.status::text AS status`;
 }
 
 /**
  * Applies the settlements of one batch's open revocations in a fixed number of statements, whatever
  * the batch's size. Only revocations still processing in this batch change, so only the first
- * delivery of an outcome changes a revocation and records its event. Revocations pay no fee, and
- * their batches have no hot wallet to wake. Returns the settlements that changed a revocation.
+ * delivery of an outcome changes a revocation and records its event. Revocations pay no fee. When
+ * any changed, the batcher is woken for what waited for them (settlement-wakes.ts): the sweeps of
+ * the accounts whose revocation ended, and the revocation rounds of the partner and of the other
+ * revocations of these accounts. Returns the settlements that changed a revocation.
  */
-export async function applyRevocationSettlements(tx: Tx, names: QueueNames, scope: { partnerId: string; batchId: string }, settlements: readonly RevocationSettlement[]): Promise<RevocationSettlement[]> {
+export async function applyRevocationSettlements(
+  tx: Tx,
+  names: QueueNames,
+  scope: { partnerId: string; chainId: number; batchId: string },
+  settlements: readonly RevocationSettlement[],
+): Promise<RevocationSettlement[]> {
   if (settlements.length === 0) return [];
-  const changedIds = await updateRevocations(tx, scope.batchId, settlements.map(revocationRow));
+  const rows = await updateRevocations(tx, scope.batchId, settlements.map(revocationRow));
+  if (rows.length === 0) return [];
+  const changedIds = new Set(rows.map((row) => row.id));
   const changed = settlements.filter((settlement) => changedIds.has(settlement.revocationId));
   await recordEvents(
     tx,
@@ -75,5 +91,8 @@ export async function applyRevocationSettlements(tx: Tx, names: QueueNames, scop
       return type ? [{ partnerId: scope.partnerId, type, subjectId: s.revocationId }] : [];
     }),
   );
+  const ended = rows.filter((row) => row.status !== "queued").map((row) => row.account);
+  await wakeSweepsOfAccounts(tx, names, { chainId: scope.chainId, accounts: [...new Set(ended)] });
+  await wakeRevocationRounds(tx, names, { chainId: scope.chainId, accounts: [...new Set(rows.map((row) => row.account))], partnerId: scope.partnerId, settled: [...changedIds] });
   return changed;
 }

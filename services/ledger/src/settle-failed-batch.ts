@@ -44,7 +44,7 @@ export async function settleFailedBatch(deps: LedgerDeps, payload: MessagePayloa
       const changed = await deps.db.$transaction(async (tx) => {
         const open = await tx.revocation.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true } });
         const settlements = settleFailedRevocationAttempt(open, reason, deps.maxAttempts, deps.now());
-        return applyRevocationSettlements(tx, deps.names, { partnerId, batchId: batch.id }, settlements);
+        return applyRevocationSettlements(tx, deps.names, { partnerId, chainId, batchId: batch.id }, settlements);
       }, SETTLEMENT_TRANSACTION);
       logger.info("failed revocation batch settled", { batchId: batch.id, partnerId, reason, revocationsChanged: changed.length, revocationIdsByStatus: revocationIdsByStatus(changed) });
       if (changed.length > 0) deps.outboxWritten();

@@ -110,7 +110,7 @@ async function settleSweepTransaction(deps: LedgerDeps, settled: Settled, logger
 }
 
 async function settleRevocationTransaction(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
-  const { partnerId, receipt, batch } = settled;
+  const { partnerId, chainId, receipt, batch } = settled;
   const changed = await deps.db.$transaction(async (tx) => {
     await bookTransactionGas(tx, gasEntry(settled));
     const open = await tx.revocation.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true } });
@@ -119,12 +119,12 @@ async function settleRevocationTransaction(deps: LedgerDeps, settled: Settled, l
     for (const s of settlements) {
       if (s.outcome === "attempt_failed" && s.next.reason === "internal") logger.error("a processing revocation got no outcome from its batch's transaction", { revocationId: s.revocationId, batchId: batch.id, hash: receipt.hash });
     }
-    return applyRevocationSettlements(tx, deps.names, { partnerId, batchId: batch.id }, settlements);
+    return applyRevocationSettlements(tx, deps.names, { partnerId, chainId, batchId: batch.id }, settlements);
   }, SETTLEMENT_TRANSACTION);
 
   logger.info("revocation batch settled", { batchId: batch.id, partnerId, hash: receipt.hash, succeeded: receipt.succeeded, revocationsChanged: changed.length, revocationIdsByStatus: revocationIdsByStatus(changed) });
   if (changed.length > 0) deps.outboxWritten();
-  countRevocationSettlements(settled.chainId, changed);
+  countRevocationSettlements(chainId, changed);
 }
 
 async function settleDeployment(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void | RetryLater> {

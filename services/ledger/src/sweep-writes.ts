@@ -3,6 +3,7 @@ import { recordEvents, type EventDraft } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { bookSweepFees } from "./ledger-entries";
 import { settlementEvent, type SweepSettlement } from "./outcomes";
+import { wakeRevocationRounds, wakeSweepsOfAccounts } from "./settlement-wakes";
 
 export interface BatchScope {
   partnerId: string;
@@ -64,15 +65,22 @@ function sweepRow(settlement: SweepSettlement): SweepRow {
   }
 }
 
+/** A sweep a settlement changed: its account and the status it now has. */
+interface ChangedSweep {
+  id: string;
+  account: string;
+  status: SweepRow["status"];
+}
+
 /**
  * Updates the sweeps in one statement, each only while still processing in the batch, and returns
- * the ids of those that changed. An attempt failure leaves the on-chain columns as they are, a
- * failed item the fee columns; back in the queue a sweep belongs to no batch, failed it keeps the
- * batch it failed in.
+ * those that changed. An attempt failure leaves the on-chain columns as they are, a failed item
+ * the fee columns; back in the queue a sweep belongs to no batch, failed it keeps the batch it
+ * failed in.
  */
-async function updateSweeps(tx: Tx, batchId: string, rows: readonly SweepRow[]): Promise<Set<string>> {
+async function updateSweeps(tx: Tx, batchId: string, rows: readonly SweepRow[]): Promise<ChangedSweep[]> {
   const column = <K extends keyof SweepRow>(key: K) => rows.map((row) => row[key]);
-  const changed = await tx.$queryRaw<Array<{ id: string }>>`
+  return tx.$queryRaw<ChangedSweep[]>`
     UPDATE sweeps AS s
        SET status = v.status::"WorkStatus",
            reason = v.reason,
@@ -94,22 +102,25 @@ async function updateSweeps(tx: Tx, batchId: string, rows: readonly SweepRow[]):
                   ${column("rateBps")}::text[])
            AS v(id, outcome, status, reason, next_attempt_at, tx_hash, kind, gas, gas_cost, swept_amount, fee, classic_gas, rate_bps)
      WHERE s.id = v.id AND s.batch_id = ${batchId}::uuid AND s.status = 'processing'
- RETURNING s.id`;
-  return new Set(changed.map((row) => row.id));
+ RETURNING s.id::text AS id, s.account, s.status::text AS status`;
 }
 
 /**
  * Applies the settlements of one batch's open sweeps in a fixed number of statements, whatever the
  * batch's size. Only sweeps still processing in this batch change, so only the first delivery of an
  * outcome changes a sweep, books its fee and records its event. When any sweep changed, the batcher
- * is woken for the hot wallet: what waited while the batch was in flight can go now. Returns the
- * settlements that changed a sweep.
+ * is woken for the hot wallet: what waited while the batch was in flight can go now; for the other
+ * hot wallets of the chain with queued sweeps of these addresses, which waited too; and for the
+ * revocation rounds of the addresses whose sweep ended (swept or failed), as a revocation waits for
+ * the sweeps of its address requested before it (settlement-wakes.ts). Returns the settlements
+ * that changed a sweep.
  */
 export async function applySweepSettlements(tx: Tx, names: QueueNames, scope: BatchScope, settlements: readonly SweepSettlement[]): Promise<SweepSettlement[]> {
   if (settlements.length === 0) return [];
-  const changedIds = await updateSweeps(tx, scope.batchId, settlements.map(sweepRow));
+  const rows = await updateSweeps(tx, scope.batchId, settlements.map(sweepRow));
+  if (rows.length === 0) return [];
+  const changedIds = new Set(rows.map((row) => row.id));
   const changed = settlements.filter((settlement) => changedIds.has(settlement.sweepId));
-  if (changed.length === 0) return [];
 
   await bookSweepFees(
     tx,
@@ -124,5 +135,8 @@ export async function applySweepSettlements(tx: Tx, names: QueueNames, scope: Ba
     }),
   );
   await tx.outboxMessage.create({ data: outboxDraft("hot_wallet.wake", { hotWalletId: scope.hotWalletId, chainId: scope.chainId }, names) });
+  await wakeSweepsOfAccounts(tx, names, { chainId: scope.chainId, accounts: [...new Set(rows.map((row) => row.account))], except: scope.hotWalletId });
+  const ended = rows.filter((row) => row.status !== "queued").map((row) => row.account);
+  await wakeRevocationRounds(tx, names, { chainId: scope.chainId, accounts: [...new Set(ended)] });
   return changed;
 }

@@ -14,6 +14,7 @@ import { createDb, feeReserve, toBigInt, toDecimal, type Db } from "@sweep/db";
 import { deleteTopology, openMessaging, type Consumer, type DeliveryContext, type Handlers, type MessagePayload, type Messaging } from "@sweep/messaging";
 import { sweepsFinal } from "@sweep/metrics";
 import { startTestChain, type TestChain } from "@sweep/testkit";
+import { ZeroAddress } from "ethers";
 import { codeCheck } from "../src/chain-code";
 import { ledgerHandlers, startLedgerConsumer } from "../src/ledger-consumer";
 import type { LedgerDeps } from "../src/ledger-deps";
@@ -597,6 +598,111 @@ describe("ledger consumer", () => {
       // delivered once more, later: nothing changes
       await deliver("batch.failed", { batchId, chainId: 97, reason: "chain_unavailable" }, 1);
       expect(await written(partner.partnerId)).toEqual(after);
+    });
+  });
+
+  describe("wakes for the work that waited for a settlement", () => {
+    const queuedSweep = async (hotWallet: { id: string; partnerId: string }, account: string) =>
+      (await db.sweep.create({ data: { partnerId: hotWallet.partnerId, chainId: 97, hotWalletId: hotWallet.id, account, token: "USDT", tokenAddress: randomAddress() } })).id;
+    const queuedRevocation = async (partner: Partner, account: string) =>
+      (await db.revocation.create({ data: { partnerId: partner.partnerId, chainId: 97, account, authorization: { chain_id: 97, address: ZeroAddress, nonce: 1, y_parity: 1, r: "0x01", s: "0x01" } } })).id;
+    /** The batcher's wakes written for these hot wallets and revocations, as [type, hot wallet or revocation id] with their route checked. */
+    async function wakesFor(hotWalletIds: string[], revocationIds: string[]) {
+      const messages = await db.outboxMessage.findMany({
+        where: {
+          OR: [
+            ...hotWalletIds.map((id) => ({ type: "hot_wallet.wake", payload: { path: ["hotWalletId"], equals: id } })),
+            ...revocationIds.map((id) => ({ type: "revocation.queued", payload: { path: ["revocationId"], equals: id } })),
+          ],
+        },
+      });
+      for (const m of messages) expect({ exchange: m.exchange, routingKey: m.routingKey }).toEqual({ exchange: messaging.topology.names.workExchange, routingKey: messaging.topology.names.batcher(97) });
+      return messages.map((m) => {
+        const payload = m.payload as { hotWalletId?: string; revocationId?: string };
+        return [m.type, payload.hotWalletId ?? payload.revocationId];
+      });
+    }
+    const sorted = (wakes: Array<Array<string | undefined>>) => [...wakes].sort((a, b) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`));
+
+    it("after a revocation batch: the hot wallets with sweeps of an account whose revocation ended, and the revocation rounds of the partner and of the accounts' other revocations", async () => {
+      const partner = await createPartner(db);
+      const { batchId, revocationIds } = await createRevocationBatch(db, partner, [{ outcome: "revoked" }, { outcome: "not_applied" }, { outcome: null, attempts: 1 }]);
+      const transaction = await createConfirmedTransaction(db, partner, batchId, { gasUsed: 60_000n, effectiveGasPrice: 3n, succeeded: true });
+      const [revoked, notApplied, retried] = await Promise.all(revocationIds.map(async (id) => (await db.revocation.findUniqueOrThrow({ where: { id } })).account));
+      const others = await createPartner(db);
+      // sweeps of the revoked and the not-applied account in two hot wallets; one of the account whose revocation is queued again, which still waits
+      const afterRevoked = await createHotWallet(db, others, { status: "active" });
+      const afterFailed = await createHotWallet(db, others, { status: "active" });
+      const stillWaiting = await createHotWallet(db, others, { status: "active" });
+      await queuedSweep(afterRevoked, revoked!);
+      await queuedSweep(afterFailed, notApplied!);
+      await queuedSweep(stillWaiting, retried!);
+      // the partner's next revocations (the oldest names the round), and another partner's revocation of an account in the batch
+      const next = await queuedRevocation(partner, randomAddress());
+      const nextButOne = await queuedRevocation(partner, randomAddress());
+      const ofTheSameAccount = await queuedRevocation(others, retried!);
+
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+
+      expect(sorted(await wakesFor([afterRevoked.id, afterFailed.id, stillWaiting.id], [next, nextButOne, ofTheSameAccount, revocationIds[2]!]))).toEqual(
+        sorted([
+          ["hot_wallet.wake", afterRevoked.id],
+          ["hot_wallet.wake", afterFailed.id],
+          ["revocation.queued", next],
+          ["revocation.queued", ofTheSameAccount],
+        ]),
+      );
+      // delivered once more, later: nothing changes, no more wakes
+      const before = await written(partner.partnerId);
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id }, 1);
+      expect(await written(partner.partnerId)).toEqual(before);
+    });
+
+    it("after a failed revocation batch: the revocation rounds waiting for its accounts, not the sweeps behind revocations queued again", async () => {
+      const partner = await createPartner(db);
+      const { batchId, revocationIds } = await createRevocationBatch(db, partner, [{ outcome: null, attempts: 1 }]);
+      const account = (await db.revocation.findUniqueOrThrow({ where: { id: revocationIds[0] } })).account;
+      const others = await createPartner(db);
+      const behind = await createHotWallet(db, others, { status: "active" });
+      await queuedSweep(behind, account);
+      const ofTheSameAccount = await queuedRevocation(others, account);
+
+      await deliver("batch.failed", { batchId, chainId: 97, reason: "chain_unavailable" });
+
+      expect(await wakesFor([behind.id], [ofTheSameAccount, revocationIds[0]!])).toEqual([["revocation.queued", ofTheSameAccount]]);
+    });
+
+    it("after a sweep batch: its hot wallet, the other hot wallets with sweeps of its addresses, and the revocations behind a sweep that ended", async () => {
+      const partner = await createPartner(db);
+      const { hotWallet, sweepIds, transaction } = await sweepBatchOf(
+        partner,
+        [
+          { kind: "repeat", withAuthorization: false, outcome: "swept", amount: 5n, gasUsed: 20_000n },
+          { kind: "first", withAuthorization: true, outcome: null, attempts: 1 },
+        ],
+        { gasUsed: 40_000n, effectiveGasPrice: 3n, succeeded: true },
+      );
+      const [swept, retried] = await Promise.all(sweepIds.map(async (id) => (await db.sweep.findUniqueOrThrow({ where: { id } })).account));
+      const others = await createPartner(db);
+      // another hot wallet of the chain with sweeps of both addresses, waiting while they were processing
+      const elsewhere = await createHotWallet(db, others, { status: "active" });
+      await queuedSweep(elsewhere, swept!);
+      await queuedSweep(elsewhere, retried!);
+      // a sweep of the same hot wallet is woken by the hot wallet's own wake, once
+      await queuedSweep(hotWallet, swept!);
+      const afterSwept = await queuedRevocation(others, swept!);
+      // still behind the sweep queued again
+      const afterRetried = await queuedRevocation(partner, retried!);
+
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+
+      expect(sorted(await wakesFor([hotWallet.id, elsewhere.id], [afterSwept, afterRetried]))).toEqual(
+        sorted([
+          ["hot_wallet.wake", hotWallet.id],
+          ["hot_wallet.wake", elsewhere.id],
+          ["revocation.queued", afterSwept],
+        ]),
+      );
     });
   });
 
