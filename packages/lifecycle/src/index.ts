@@ -1,3 +1,4 @@
 export * from "./attempt-failure";
 export * from "./events";
 export * from "./retry-schedule";
+export * from "./work-wakes";

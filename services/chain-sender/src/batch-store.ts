@@ -1,6 +1,6 @@
 import type { AttemptFailureReason } from "@sweep/common";
 import { enqueueOutbox, feeReserve, toBigIntOrNull, toDecimal, type Db, type Tx } from "@sweep/db";
-import { recordEvent } from "@sweep/lifecycle";
+import { recordEvent, wakeRevocationRounds } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics, sweepsFinal } from "@sweep/metrics";
 import type { GasWalletRow } from "./gas-wallet-signers";
@@ -127,8 +127,9 @@ export interface StoredTransaction {
  * redelivered message or a second instance changes nothing): dropped sweeps rejected would_fail;
  * then the batch failed (batch.failed), settled without a transaction (a sweep batch's
  * hot_wallet.wake: no ledger work follows), or sent with its signed transaction stored and the gas wallet's next nonce
- * advanced, before anything is broadcast; a sent sweep batch wakes its hot wallet too, whose
- * next batch need not wait for this one to be mined. Returns the stored transaction to broadcast.
+ * advanced, before anything is broadcast. A sweep batch sent or settled so wakes its hot wallet, a
+ * revocation batch its partner's revocation round: their next batch need not wait for this one to
+ * be mined. Returns the stored transaction to broadcast.
  */
 export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSend, attempt: Attempt): Promise<StoredTransaction | null> {
   const metrics = new PendingMetrics();
@@ -151,7 +152,7 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
         return null;
       }
       if (attempt.type === "empty") {
-        if (batch.purpose === "sweep") await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: batch.hotWalletId, chainId: batch.chainId }, names));
+        await wakeNextBatch(tx, names, batch);
         return null;
       }
       const highest = await tx.chainTransaction.aggregate({ where: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id }, _max: { nonce: true } });
@@ -176,13 +177,19 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
         where: { gasWalletId_chainId: { gasWalletId: batch.gasWallet.id, chainId: batch.chainId } },
         data: { nextNonce: nonce + 1n },
       });
-      if (batch.purpose === "sweep") await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: batch.hotWalletId, chainId: batch.chainId }, names));
+      await wakeNextBatch(tx, names, batch);
       return stored;
     },
     { timeout: 30_000 },
   );
   metrics.commit();
   return sent;
+}
+
+/** The batcher may prepare the next batch of the same kind, which waited while this one was being prepared. */
+async function wakeNextBatch(tx: Tx, names: QueueNames, batch: BatchToSend): Promise<void> {
+  if (batch.purpose === "sweep") await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: batch.hotWalletId, chainId: batch.chainId }, names));
+  if (batch.purpose === "revocation") await wakeRevocationRounds(tx, names, { chainId: batch.chainId, accounts: [], partnerId: batch.partnerId });
 }
 
 async function rejectWouldFail(tx: Tx, names: QueueNames, batch: BatchToSend, sweepIds: readonly string[], metrics: PendingMetrics): Promise<void> {

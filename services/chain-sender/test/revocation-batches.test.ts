@@ -2,6 +2,7 @@ import { Transaction, Wallet, ZeroAddress, parseEther, type BaseWallet } from "e
 import { ChainClient } from "../src/chain-client";
 import { gasLimitFromEstimate } from "../src/gas-limit";
 import {
+  CHAIN_ID,
   activeHotWallet,
   delegateOnChain,
   openRevocationBatch,
@@ -92,6 +93,22 @@ describe("chain-sender: revocation batches on anvil", () => {
     // A redelivered batch.ready for a confirmed batch changes nothing.
     await h.sender.send(batchId);
     expect(await h.db.chainTransaction.count({ where: { gasWalletId: partner.gasWalletId } })).toBe(1);
+  });
+
+  it("wakes the partner's revocation round once the batch is sent: its next batch need not wait for this one to be mined", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const [inBatch, waiting] = await delegatedDeposits(partner, 2);
+    const { batchId } = await openRevocationBatch(h, partner, await revocationsOf([inBatch!]));
+    // Queued while the batch was being prepared: the batcher's revocation round held it back.
+    const queued = await h.db.revocation.create({
+      data: { partnerId: partner.partnerId, chainId: CHAIN_ID, account: waiting!.address, authorization: (await revocationsOf([waiting!]))[0]!.authorization },
+    });
+    const wakesOf = async () => (await outboxOf(h, "revocation.queued")).map((m) => m.payload).filter((p) => (p as { revocationId: string }).revocationId === queued.id);
+    expect(await wakesOf()).toEqual([]);
+
+    await h.sender.send(batchId);
+    expect((await batchOf(batchId)).status).toBe("sent");
+    expect(await wakesOf()).toEqual([{ revocationId: queued.id, chainId: CHAIN_ID }]);
   });
 
   it("records not_applied for an account whose nonce moved after the claim, and revoked for the others of the transaction", async () => {

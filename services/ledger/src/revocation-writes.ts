@@ -1,8 +1,7 @@
 import type { Tx } from "@sweep/db";
-import { recordEvents, type EventDraft } from "@sweep/lifecycle";
+import { recordEvents, wakeRevocationRounds, wakeSweepsOfAccounts, type EventDraft } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 import { revocationSettlementEvent, type RevocationSettlement } from "./revocation-outcomes";
-import { wakeRevocationRounds, wakeSweepsOfAccounts } from "./settlement-wakes";
 
 /** A revocation's new column values, all as text for the update's arrays (the SQL casts them back), so gas and wei stay exact. */
 interface RevocationRow {
@@ -68,7 +67,7 @@ async function updateRevocations(tx: Tx, batchId: string, rows: readonly Revocat
  * Applies the settlements of one batch's open revocations in a fixed number of statements, whatever
  * the batch's size. Only revocations still processing in this batch change, so only the first
  * delivery of an outcome changes a revocation and records its event. Revocations pay no fee. When
- * any changed, the batcher is woken for what waited for them (settlement-wakes.ts): the sweeps of
+ * any changed, the batcher is woken for what waited for them (work-wakes.ts in @sweep/lifecycle): the sweeps of
  * the accounts whose revocation ended, and the revocation rounds of the partner and of the other
  * revocations of these accounts. Returns the settlements that changed a revocation.
  */

@@ -1,9 +1,8 @@
 import type { Tx } from "@sweep/db";
-import { recordEvents, type EventDraft } from "@sweep/lifecycle";
+import { recordEvents, wakeRevocationRounds, wakeSweepsOfAccounts, type EventDraft } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { bookSweepFees } from "./ledger-entries";
 import { settlementEvent, type SweepSettlement } from "./outcomes";
-import { wakeRevocationRounds, wakeSweepsOfAccounts } from "./settlement-wakes";
 
 export interface BatchScope {
   partnerId: string;
@@ -112,7 +111,7 @@ async function updateSweeps(tx: Tx, batchId: string, rows: readonly SweepRow[]):
  * is woken for the hot wallet: what waited while the batch was in flight can go now; for the other
  * hot wallets of the chain with queued sweeps of these addresses, which waited too; and for the
  * revocation rounds of the addresses whose sweep ended (swept or failed), as a revocation waits for
- * the sweeps of its address requested before it (settlement-wakes.ts). Returns the settlements
+ * the sweeps of its address requested before it (work-wakes.ts in @sweep/lifecycle). Returns the settlements
  * that changed a sweep.
  */
 export async function applySweepSettlements(tx: Tx, names: QueueNames, scope: BatchScope, settlements: readonly SweepSettlement[]): Promise<SweepSettlement[]> {

@@ -2,9 +2,10 @@ import type { Tx } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 
 /**
- * Wakes for the batcher, written in a settlement's transaction through the outbox, for work that
- * waited for what was settled: it starts at once rather than on the batcher's poll, which stays as
- * the safety net. Each is one query and at most one insert, whatever the batch's size.
+ * Wakes for the batcher, written through the outbox in the transaction that unblocked the work (a
+ * settlement in the ledger, a sent batch in the chain-sender): the work starts at once rather than
+ * on the batcher's poll, which stays as the safety net. Each is one query and at most one insert,
+ * whatever the batch's size.
  */
 
 /**
@@ -26,11 +27,12 @@ export async function wakeSweepsOfAccounts(tx: Tx, names: QueueNames, wake: { ch
 
 /**
  * The revocation round of each partner with a queued revocation on the chain that may have waited
- * for this settlement: one of these accounts (waiting for a sweep or revocation of it that was
+ * for what was settled or sent: one of these accounts (waiting for a sweep or revocation of it that was
  * processing), or any of `partnerId`'s (its next revocation batch). The wake is the revocation.queued
  * of the partner's oldest such revocation, which asks the batcher for the partner's round on the
  * chain, as `sweepctl partner enable` does; `settled` (back in the queue after a failed attempt,
- * pausing) are left out.
+ * pausing) are left out. A partner whose revocation batch was sent (`partnerId`, no accounts) may
+ * start its next one, which waited while that one was being prepared.
  */
 export async function wakeRevocationRounds(
   tx: Tx,
