@@ -19,8 +19,7 @@ export interface WorkBacklogRow {
  *
  * Cost: sweeps are found through each hot wallet of the chains by `sweeps (hot_wallet_id, status)`,
  * so one scrape reads an index entry per hot wallet plus the rows not final, however many sweeps
- * are final. Revocations have no index on status: they are scanned, as the batcher's due poll
- * already does every second.
+ * are final; revocations by `revocations (chain_id, status)`.
  */
 export function workBacklog(db: Db, chainIds: readonly number[]): Promise<WorkBacklogRow[]> {
   return db.$queryRaw<WorkBacklogRow[]>`
