@@ -1,9 +1,10 @@
 /**
  * Carries out a fault schedule against a running stack: process faults one after the other at
  * their moments (a SIGKILLed service is started again on its ports; the broker is stopped and
- * started on its data), the chain stop and the webhook failure beside them. The chain-sender's
- * kill and the chain stop wait a little past their moment for a transaction in flight, the case
- * they are there to try (a restart resuming it; a node hanging with it in its pool).
+ * started on its data), the chain stop, the chain stall and the webhook failure beside them. The
+ * chain-sender's kill and the chain faults wait a little past their moment for a transaction in
+ * flight, the case they are there to try (a restart resuming it; a node hanging with it in its
+ * pool; a node keeping it in its pool until the sender replaces it).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { PrivateRabbitMQ, TestChain } from "@sweep/testkit";
@@ -24,6 +25,8 @@ export interface InjectedFault {
 export interface FaultTargets {
   services: Pick<Supervisor, "kill" | "restart">;
   chain(chainId: number): TestChain;
+  /** seconds between the chains' blocks, restored after a stall */
+  blockTime: number;
   broker: PrivateRabbitMQ;
   /** the partners' receiver: answering 500 from `fail()` until `recover()` */
   webhooks: { fail(): void; recover(): void };
@@ -84,6 +87,21 @@ export async function injectFaults(schedule: readonly Fault[], targets: FaultTar
             await sleep(fault.durationMs);
           } finally {
             anvil.kill("SIGCONT");
+          }
+        },
+        () => targets.inFlight(fault.chainId),
+      );
+    } else if (fault.kind === "chain-stall") {
+      const provider = targets.chain(fault.chainId).provider;
+      await record(
+        fault,
+        async () => {
+          // Interval mining off: the node answers every call and takes transactions into its pool, but includes none.
+          await provider.send("evm_setIntervalMining", [0]);
+          try {
+            await sleep(fault.durationMs);
+          } finally {
+            await provider.send("evm_setIntervalMining", [targets.blockTime]);
           }
         },
         () => targets.inFlight(fault.chainId),
