@@ -2,7 +2,9 @@
 # anvil chains of docker-compose.yml. The arguments name the entry point, run by node with tsx:
 #   docker run --rm sweep-service services/api-gateway/src/main.ts
 #   docker run --rm --entrypoint pnpm sweep-service db:migrate
-# The lockfile holds anvil's linux-amd64 binary only: build and run it as linux/amd64 (docker-compose.yml does).
+# The lockfile holds anvil's linux-amd64 binary only (the registry it was made against has no other platform's
+# @foundry-rs/anvil package; on arm64 everything else installs, then the anvil link below fails): build and run it
+# as linux/amd64 (docker-compose.yml does).
 
 FROM node:20-bookworm-slim AS build
 # The pnpm of package.json's packageManager: another version would try to fetch that one.

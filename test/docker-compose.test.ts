@@ -23,6 +23,7 @@ interface ComposeService {
   ports?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  restart?: string;
 }
 
 // Docker has no engine on CI machines, so the compose file and the image are kept correct by reading them.
@@ -154,6 +155,13 @@ describe("docker-compose.yml: the suite", () => {
       }
       for (const [job] of jobs) expect(s.depends_on?.[job]).toEqual({ condition: "service_completed_successfully" });
     });
+  });
+
+  it("restarts every long-running container that fails, as `pnpm start` restarts a service, and no one-shot job", () => {
+    const isJob = (name: string) => jobs.some(([job]) => job === name);
+    const policies = Object.fromEntries(entries.map(([name, s]) => [name, s.restart]));
+    expect(policies).toEqual(Object.fromEntries(entries.map(([name]) => [name, isJob(name) ? undefined : "on-failure"])));
+    expect(jobs.length).toBeGreaterThan(0);
   });
 
   it("runs the jobs against compose services only", () => {

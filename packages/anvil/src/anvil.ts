@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
-import path from "node:path";
+import { anvilBinary } from "./anvil-binary";
 
 export interface AnvilOptions {
   chainId: number;
@@ -27,18 +27,6 @@ export interface AnvilNode {
   rpcUrl: string;
   process: ChildProcess;
   stop(): Promise<void>;
-}
-
-/**
- * The native anvil binary that the @foundry-rs/anvil npm package installs as its platform
- * dependency (no download). Spawned directly, not through the package's Node wrapper, so that
- * signals reach anvil itself and it writes its state file on exit.
- */
-export function anvilBinary(): string {
-  const wrapper = require.resolve("@foundry-rs/anvil/package.json");
-  const arch = process.arch === "x64" ? "amd64" : process.arch;
-  const platformPkg = require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`, { paths: [path.dirname(wrapper)] });
-  return path.join(path.dirname(platformPkg), "bin", "anvil");
 }
 
 export async function freePort(host = "127.0.0.1"): Promise<number> {

@@ -1,1 +1,2 @@
 export * from "./anvil";
+export * from "./anvil-binary";

@@ -1,16 +1,16 @@
 /**
  * `pnpm start`: the whole suite on this machine, in order: database migrations, the local chains,
- * the platform contracts, then the five services under concurrently. Ctrl-C (or SIGTERM) stops
- * the services first, then the chains, which write their state files on the way out.
+ * the platform contracts, then the five services under concurrently, which restarts a service that
+ * fails (supervise-services.ts). Ctrl-C (or SIGTERM) stops the services first, then the chains,
+ * which write their state files on the way out.
  */
-import { spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { KillOnSignal, KillOthers, LogError, LogExit, LogOutput, Logger, createConcurrently } from "concurrently";
 import { z } from "zod";
 import { baseEnv, loadConfig, port } from "@sweep/common";
 import { migrateDatabase, repoRoot } from "@sweep/db";
 import { chainEndpoints, startLocalChains, type ChainEndpoint, type RunningChain } from "./chains";
 import { deployPlatformContracts } from "./deploy-platform";
+import { superviseServices } from "./supervise-services";
 
 const stackEnv = z.object({
   SERVICE_ENV: baseEnv.SERVICE_ENV,
@@ -88,56 +88,30 @@ async function deployPlatform(locals: ChainEndpoint[]): Promise<void> {
 }
 
 /** Runs the services until they have all exited; resolves with the stack's exit code. */
-function runServices(config: StackConfig, chains: RunningChain[]): Promise<number> {
+async function runServices(config: StackConfig, chains: RunningChain[]): Promise<number> {
   say(`starting ${services.map((s) => s.name).join(", ")}; the API listens on http://${config.HOST}:${config.PORT}`);
-  const logger = new Logger({ prefixFormat: "name" });
-  const abortController = new AbortController();
-  const { commands, result } = createConcurrently(
+  const supervised = superviseServices(
     // tsx as a loader inside the service's own process: the tsx command would put a supervisor in
     // between that passes signals on again when it misses the service's acknowledgement (a race),
     // and a second signal ends a service's graceful shutdown.
     services.map(({ name, color }) => ({ name, prefixColor: color, command: `node --import tsx services/${name}/src/main.ts` })),
-    {
-      cwd: repoRoot,
-      logger,
-      outputStream: process.stdout,
-      abortSignal: abortController.signal,
-      // Each service gets a process group of its own, so that a Ctrl-C in the terminal reaches only
-      // this process, which passes it on once; in the terminal's group a service would get it twice.
-      // `exec`: no shell stays in between to die of the signal, so a clean shutdown reads as exit 0.
-      spawn: (command, options) => spawn("/bin/sh", ["-c", `exec ${command}`], { ...options, detached: true }),
-      kill: (pid, signal) => signalGroup(pid, signal ?? "SIGTERM"),
-      controllers: [
-        new LogError({ logger }),
-        new LogOutput({ logger }),
-        new LogExit({ logger }),
-        new KillOnSignal({ process: stopSignal, abortController }),
-        // A service that fails takes the stack down with it rather than leave it half running.
-        new KillOthers({ logger, abortController, conditions: ["failure"], killSignal: "SIGTERM" }),
-      ],
-    },
+    { cwd: repoRoot, outputStream: process.stdout, stopSignals: stopSignal },
   );
+  // Giving up on a service stops the stack: a signal from now on would be a second one.
+  supervised.stopping.addEventListener("abort", () => {
+    stopping = true;
+  });
+  let chainLost = false;
   for (const chain of chains) {
     chain.process?.once("exit", (code, signal) => {
       if (stopping) return;
       say(`chain ${chain.chainId}: anvil exited (${signal ?? `code ${code}`}); stopping the services`);
-      stopping = true;
-      for (const command of commands) command.kill("SIGTERM");
+      chainLost = true;
+      supervised.stop();
     });
   }
-  return result.then(
-    () => 0,
-    () => 1,
-  );
-}
-
-function signalGroup(pid: number, signal: string): void {
-  try {
-    process.kill(-pid, signal as NodeJS.Signals);
-  } catch (err) {
-    // The service and its group are already gone.
-    if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
-  }
+  const exitCode = await supervised.exitCode;
+  return chainLost ? 1 : exitCode;
 }
 
 function withoutPassword(url: string): string {
