@@ -33,6 +33,16 @@ function anchor(heading: string): string {
 
 const anchors = new Set([...runbook.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1]!)));
 
+/** A rule's expression before any `unless`: the condition it fires on, not what holds it back. */
+function ownCondition(rule: Rule): string {
+  return rule.expr.split(/\bunless\b/)[0]!;
+}
+
+/** Each `sweep_work_oldest_wait_seconds{stage="…"}) > N` in an expression: the stage and its threshold. */
+function stageThresholds(alert: string, expr: string): Array<{ alert: string; stage: string; threshold: number }> {
+  return [...expr.matchAll(/sweep_work_oldest_wait_seconds\{stage="([a-z_]+)"\}\)\s*>\s*(\d+)/g)].map((m) => ({ alert, stage: m[1]!, threshold: Number(m[2]) }));
+}
+
 /** The regular expression of a label matcher in a rule, as Prometheus reads it: fully anchored, `\\` a backslash. */
 function matcher(rule: Rule, label: string, op: "=~" | "!~"): RegExp {
   const found = new RegExp(`${label}${op}"((?:[^"\\\\]|\\\\.)*)"`).exec(rule.expr);
@@ -78,9 +88,18 @@ describe("the alert rules", () => {
     expect([...paging, ...batcher].filter((q) => !notDeadLetters.test(q))).toEqual([]);
   });
 
-  it("watch every stage of the work backlog the ledger reports, and name no other", () => {
-    const watched = rules.flatMap((r) => [...r.expr.matchAll(/sweep_work_oldest_wait_seconds\{stage="([a-z_]+)"\}/g)].map((m) => m[1]!));
-    expect([...watched].sort()).toEqual([...WORK_STAGES].sort());
+  it("watch every stage of the work backlog the ledger reports, each by one alert, and name no other", () => {
+    const thresholds = rules.flatMap((r) => stageThresholds(r.alert, ownCondition(r)));
+    expect(thresholds.map((t) => t.stage).sort()).toEqual([...WORK_STAGES].sort());
+    expect(new Set(thresholds.map((t) => t.alert)).size).toBe(WORK_STAGES.length);
+  });
+
+  it("hold back SweepWorkNotBatched exactly while a later stage's own alert condition holds", () => {
+    const notBatched = rule("SweepWorkNotBatched");
+    const heldBy = stageThresholds(notBatched.alert, notBatched.expr.slice(ownCondition(notBatched).length)).map(({ stage, threshold }) => ({ stage, threshold }));
+    const later = rules.filter((r) => r !== notBatched).flatMap((r) => stageThresholds(r.alert, ownCondition(r)).map(({ stage, threshold }) => ({ stage, threshold })));
+    expect(heldBy.length).toBeGreaterThan(0);
+    expect(heldBy).toEqual(later);
   });
 
   it("match label values the gauges read on scrape take", () => {

@@ -7,7 +7,8 @@ import { repoRoot } from "./database";
 // schema.prisma makes the client's types, the migrations make the database: an edit to one
 // without the other shows up here, not as a query failing in production.
 describe("the migrations", () => {
-  const scratch = "sweep_schema_from_datamodel_test";
+  // Its own name: two runs on one server must not drop each other's.
+  const scratch = `sweep_schema_from_datamodel_${process.pid}`;
   const migratedUrl = process.env.DATABASE_URL!;
   const scratchUrl = new URL(`/${scratch}`, migratedUrl).toString();
 

@@ -98,7 +98,6 @@ export const gasWalletsLow = new Gauge({
   registers,
 });
 
-
 export const gasPerSweep = new Histogram({
   name: "sweep_gas_per_sweep",
   help: "Gas a swept sweep bears (its share of its transaction's gasUsed), by the spec's kind: repeat, first, first_new",

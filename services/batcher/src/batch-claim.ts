@@ -1,6 +1,6 @@
 import type { Db, Tx } from "@sweep/db";
 import { toBigIntOrNull } from "@sweep/db";
-import { recordEvent } from "@sweep/lifecycle";
+import { recordEvent, wakeRevocationRounds } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics, batchSize, sweepsFinal } from "@sweep/metrics";
 import { getAddress } from "ethers";
@@ -80,13 +80,17 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
     gasBudget: request.gasBudget,
   });
 
+  const rejectedAccounts: string[] = [];
   for (const { sweepId, reason } of plan.rejections) {
     const rejected = await tx.sweep.updateMany({ where: { id: sweepId, status: "queued" }, data: { status: "rejected", reason, nextAttemptAt: null } });
     if (rejected.count === 1) {
       await recordEvent(tx, names, { partnerId: hotWallet.partnerId, type: "sweep.rejected", subjectId: sweepId });
       metrics.inc(sweepsFinal, { chain_id: hotWallet.chainId, status: "rejected", reason });
+      rejectedAccounts.push(rows.find((s) => s.id === sweepId)!.account);
     }
   }
+  // A revocation requested after a sweep of its account waits for it; a rejected one will not settle.
+  await wakeRevocationRounds(tx, names, { chainId: hotWallet.chainId, accounts: rejectedAccounts });
 
   let batchId: string | null = null;
   if (plan.items.length > 0) {

@@ -10,7 +10,7 @@ import { claimBatch, lockHotWallet } from "../src/batch-claim";
 import { createBatchRound } from "../src/batch-round";
 import { readProvider } from "../src/chain-reads";
 import { findDueHotWallets } from "../src/due-work";
-import { activeHotWallet, delegateOnChain, holdLock, insertSweep, logger, storedAuthorization, tokenOnlyAddress, uniquePrefix, waiterFor, type HotWalletFixture } from "./support";
+import { activeHotWallet, delegateOnChain, holdLock, insertRevocation, insertSweep, logger, revocationAuthorization, storedAuthorization, tokenOnlyAddress, uniquePrefix, waiterFor, type HotWalletFixture } from "./support";
 
 const settings = { gasMarginBps: 8_000, maxSweeps: 1_000, maxSent: 2, reads: { batchSize: 50, concurrency: 8 } };
 
@@ -61,9 +61,14 @@ describe("batch round", () => {
       good: await insertSweep(db, chain, hotWallet, { account: good.address, authorization: authorize(good) }),
     };
 
+    // Requested after the sweep of its account, it waits for it; rejected, that sweep no longer holds it back.
+    const waiting = await insertRevocation(db, chain, hotWallet.partnerId, { account: stale.address, authorization: revocationAuthorization(stale, 0, 97) });
+
     const result = await round(hotWallet.hotWalletId);
 
     expect(result).toMatchObject({ outcome: "planned" });
+    const revocationWakes = await db.outboxMessage.findMany({ where: { type: "revocation.queued", payload: { path: ["revocationId"], equals: waiting } } });
+    expect(revocationWakes.map((m) => m.payload)).toEqual([{ revocationId: waiting, chainId: 97 }]);
     for (const reason of ["not_upgraded", "stale_authorization", "would_fail", "nothing_to_sweep"] as const) {
       expect(await sweep(ids[reason])).toMatchObject({ status: "rejected", reason, batchId: null, attempts: 0 });
       const events = await db.event.findMany({ where: { subjectId: ids[reason] } });
@@ -217,9 +222,11 @@ describe("batch round", () => {
     // The first claim stops at its batch's insert (its foreign key waits for the gas wallet's row), its sweeps locked.
     const gasWalletRow = await holdLock(db, (tx) => tx.$executeRaw`SELECT 1 FROM gas_wallets WHERE partner_id = ${hotWallet.partnerId}::uuid FOR UPDATE`);
     const replica = createBatchRound({ db: otherDb, names, providers: new Map([[97, provider(chain.rpcUrl)]]), settings, logger });
-    const first = round(hotWallet.hotWalletId);
+    let firstEnded = false;
+    const first = round(hotWallet.hotWalletId).finally(() => (firstEnded = true));
     try {
-      const firstClaim = await waiterFor(db, gasWalletRow.pid);
+      const firstClaim = await waiterFor(db, gasWalletRow.pid, () => firstEnded);
+      expect(firstClaim).not.toBeNull();
       let secondEnded = false;
       const second = replica(other.hotWalletId).finally(() => (secondEnded = true));
       // Without a lock across hot wallets, the second would find the first's sweep still queued and take the address too.

@@ -12,7 +12,6 @@ const CHAIN_ID = 97;
 const HOT_WALLETS = 4;
 const SWEEPS_PER_HOT_WALLET = 6;
 
-
 const claimedBatches = (service: ServiceProcess) => new Set(service.logLines().flatMap((l) => (l.message === "batch claimed" ? [l.batchId as string] : [])));
 
 describe("two batchers of one chain", () => {

@@ -237,9 +237,11 @@ describe("revocation round", () => {
     const otherDb = createDb(process.env.DATABASE_URL!);
     const partnerRow = await holdLock(db, (tx) => tx.$executeRaw`SELECT 1 FROM partners WHERE id = ${hotWallet.partnerId}::uuid FOR UPDATE`);
     const replica = revocationRoundOn(chain.rpcUrl, otherDb);
-    const first = revoke();
+    let firstEnded = false;
+    const first = revoke().finally(() => (firstEnded = true));
     try {
-      const firstClaim = await waiterFor(db, partnerRow.pid);
+      const firstClaim = await waiterFor(db, partnerRow.pid, () => firstEnded);
+      expect(firstClaim).not.toBeNull();
       let secondEnded = false;
       const second = replica({ partnerId: other.partnerId, chainId: 97 }).finally(() => (secondEnded = true));
       // Without a lock across partners, the second would find the first's revocation still queued and send one too.

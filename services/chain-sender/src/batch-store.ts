@@ -1,8 +1,9 @@
 import type { AttemptFailureReason } from "@sweep/common";
 import { enqueueOutbox, feeReserve, toBigIntOrNull, toDecimal, type Db, type Tx } from "@sweep/db";
-import { recordEvent, wakeRevocationRounds } from "@sweep/lifecycle";
+import { recordEvent, wakeRevocationRounds, wakeSweepsOfAccounts } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics, sweepsFinal } from "@sweep/metrics";
+import { getAddress } from "ethers";
 import type { GasWalletRow } from "./gas-wallet-signers";
 import { chooseNonce } from "./nonces";
 import type { RevocationItemRow } from "./revocation-plan";
@@ -146,6 +147,7 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
       const claimed = await tx.batch.updateMany({ where: { id: batch.id, status: "open" }, data: { status, reason } });
       if (claimed.count === 0) return null;
       await rejectWouldFail(tx, names, batch, attempt.dropped, metrics);
+      await wakeWorkOfRejected(tx, names, batch, attempt.dropped);
 
       if (attempt.type === "failed") {
         await enqueueOutbox(tx, outboxDraft("batch.failed", { batchId: batch.id, chainId: batch.chainId, reason: attempt.reason }, names));
@@ -190,6 +192,17 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
 async function wakeNextBatch(tx: Tx, names: QueueNames, batch: BatchToSend): Promise<void> {
   if (batch.purpose === "sweep") await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: batch.hotWalletId, chainId: batch.chainId }, names));
   if (batch.purpose === "revocation") await wakeRevocationRounds(tx, names, { chainId: batch.chainId, accounts: [], partnerId: batch.partnerId });
+}
+
+/**
+ * What waited for the sweeps just rejected would_fail, which no settlement will report: sweeps of
+ * their addresses in the chain's other hot wallets, and revocations of them requested later.
+ */
+async function wakeWorkOfRejected(tx: Tx, names: QueueNames, batch: BatchToSend, sweepIds: readonly string[]): Promise<void> {
+  if (batch.purpose !== "sweep" || sweepIds.length === 0) return;
+  const accounts = batch.items.filter((item) => sweepIds.includes(item.sweepId)).map((item) => getAddress(item.sweep.account));
+  await wakeSweepsOfAccounts(tx, names, { chainId: batch.chainId, accounts, except: batch.hotWalletId });
+  await wakeRevocationRounds(tx, names, { chainId: batch.chainId, accounts });
 }
 
 async function rejectWouldFail(tx: Tx, names: QueueNames, batch: BatchToSend, sweepIds: readonly string[], metrics: PendingMetrics): Promise<void> {

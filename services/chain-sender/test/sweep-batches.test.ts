@@ -8,7 +8,7 @@ import { ChainClient } from "../src/chain-client";
 import { startSenderConsumer } from "../src/consumers";
 import { gasLimitFromEstimate, gasLimitFromSimulation } from "../src/gas-limit";
 import type { ChainWatcher } from "../src/watcher";
-import { CHAIN_ID, activeHotWallet, deleteTopology, logger, openSweepBatch, outboxOf, partnerWithGasWallet, registerHotWallet, startHarness, type Harness } from "./support";
+import { CHAIN_ID, activeHotWallet, deleteTopology, logger, openSweepBatch, outboxOf, partnerWithGasWallet, registerHotWallet, revocationAuthorization, startHarness, type Harness } from "./support";
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 
@@ -118,15 +118,25 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
     expect(await h.db.event.count({ where: { type: "sweep.rejected" } })).toBe(1);
   });
 
-  it("settles a batch whose every item would fail without a transaction, and wakes its hot wallet", async () => {
+  it("settles a batch whose every item would fail without a transaction, and wakes what waited for its sweeps", async () => {
     const partner = await partnerWithGasWallet(h);
     const hotWallet = await activeHotWallet(h, partner);
-    const { batchId, sweepIds } = await openSweepBatch(h, partner, hotWallet, [{ owner: Wallet.createRandom(), tokenAddress: null, kind: "first_new", withAuthorization: true }]);
+    const owner = Wallet.createRandom();
+    const { batchId, sweepIds } = await openSweepBatch(h, partner, hotWallet, [{ owner, tokenAddress: null, kind: "first_new", withAuthorization: true }]);
+    // Waiting for that sweep: one of its address in another partner's hot wallet, and a revocation of it requested later.
+    const other = await partnerWithGasWallet(h);
+    const otherHotWallet = await activeHotWallet(h, other);
+    await h.db.sweep.create({ data: { partnerId: other.partnerId, chainId: CHAIN_ID, hotWalletId: otherHotWallet.id, account: owner.address, token: "tBNB" } });
+    const revocation = await h.db.revocation.create({ data: { partnerId: partner.partnerId, chainId: CHAIN_ID, account: owner.address, authorization: await revocationAuthorization(h, owner) } });
+
     await announce("batch.ready", { batchId, chainId: CHAIN_ID });
     expect((await batchEnds(batchId)).status).toBe("confirmed");
     expect(await h.db.chainTransaction.count({ where: { batchId } })).toBe(0);
     expect(await h.db.sweep.findUniqueOrThrow({ where: { id: sweepIds[0]! } })).toMatchObject({ status: "rejected", reason: "would_fail" });
-    expect((await outboxOf(h, "hot_wallet.wake")).map((m) => m.payload)).toContainEqual({ hotWalletId: hotWallet.id, chainId: CHAIN_ID });
+    const wakes = (await outboxOf(h, "hot_wallet.wake")).map((m) => m.payload);
+    expect(wakes).toContainEqual({ hotWalletId: hotWallet.id, chainId: CHAIN_ID });
+    expect(wakes).toContainEqual({ hotWalletId: otherHotWallet.id, chainId: CHAIN_ID });
+    expect((await outboxOf(h, "revocation.queued")).map((m) => m.payload)).toContainEqual({ revocationId: revocation.id, chainId: CHAIN_ID });
   });
 
   it("deploys a hot wallet's delegate through the factory, once", async () => {

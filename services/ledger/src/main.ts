@@ -8,7 +8,7 @@ import { codeCheck } from "./chain-code";
 import { chainReads } from "./chain-reads";
 import { loadLedgerConfig } from "./config";
 import { startLedgerConsumer } from "./ledger-consumer";
-import { lowGasWallets } from "./reconciled-balances";
+import { lowGasWallets } from "./low-gas-wallets";
 import { Reconciler } from "./reconciler";
 import { startWithdrawalSchedule } from "./withdrawal-schedule";
 

@@ -9,7 +9,7 @@ import { reportLowGasWallets, scrapeMetrics } from "@sweep/metrics";
 import { createTestDatabase, createTestPartner, parsePrometheusText, startTestChain, type TestChain, type TestPartner } from "@sweep/testkit";
 import { Wallet, parseEther } from "ethers";
 import { chainReads } from "../src/chain-reads";
-import { lowGasWallets } from "../src/reconciled-balances";
+import { lowGasWallets } from "../src/low-gas-wallets";
 import { Reconciler } from "../src/reconciler";
 
 const CHAIN_ID = 97;
@@ -42,8 +42,8 @@ describe("gas wallets below their partner's threshold", () => {
       environment: "testnet",
       chain: chainReads({ chainId: CHAIN_ID, confirmations: 1, provider: chain.provider }),
       intervalMs: 50,
-      names: queueNames("reconciled-balances-test"),
-      logger: createLogger("reconciled-balances-test", "error"),
+      names: queueNames("low-gas-wallets-test"),
+      logger: createLogger("low-gas-wallets-test", "error"),
     }).runOnce();
   }
 
