@@ -78,7 +78,8 @@ describe("superviseServices", () => {
   });
 
   it("gives up on a service that fails past its tries: stops the others, restarts none of them, and exits 1", async () => {
-    const stack = run({ broken: "always", steady: 0 }, { tries: 2, delay: 20 });
+    // Restarts far enough apart that steady is up, its signal handlers set, before broken's last failure.
+    const stack = run({ broken: "always", steady: 0 }, { tries: 2, delay: 300 });
     await expect(settled(stack.exitCode)).resolves.toBe(1);
     expect(stack.stopping.aborted).toBe(true);
     expect(logOf("broken")).toEqual(["start", "start", "start"]);
