@@ -1,6 +1,6 @@
 import type { Logger } from "@sweep/common";
 import { claimUnpublishedOutbox, markOutboxPublished, outboxBacklog, type Db } from "@sweep/db";
-import { outboxMessages, outboxOldestAgeSeconds, readOnScrape } from "@sweep/metrics";
+import { reportOutboxBacklog } from "@sweep/metrics";
 import type { Publisher } from "./publisher";
 
 export interface OutboxRelayOptions {
@@ -43,7 +43,7 @@ export class OutboxRelay {
   /** Runs rounds until stop(): at once while rows keep coming, otherwise every poll interval or when woken. */
   start(): void {
     this.running ??= this.loop();
-    this.stopReadingBacklog ??= this.reportBacklog();
+    this.stopReadingBacklog ??= reportOutboxBacklog(() => outboxBacklog(this.options.db, this.options.exchange));
   }
 
   /** Starts a round now, e.g. right after a transaction that wrote outbox rows committed. */
@@ -58,18 +58,6 @@ export class OutboxRelay {
     this.wake();
     this.stopReadingBacklog?.();
     await this.running;
-  }
-
-  /** The backlog's two gauges, read with one query per scrape (both reads of a scrape share it). */
-  private reportBacklog(): () => void {
-    const { db, exchange } = this.options;
-    let reading: Promise<{ messages: number; oldestAgeSeconds: number }> | undefined;
-    const backlog = () => (reading ??= outboxBacklog(db, exchange).finally(() => (reading = undefined)));
-    const stops = [
-      readOnScrape(outboxMessages, async () => [{ labels: {}, value: (await backlog()).messages }]),
-      readOnScrape(outboxOldestAgeSeconds, async () => [{ labels: {}, value: (await backlog()).oldestAgeSeconds }]),
-    ];
-    return () => stops.forEach((stop) => stop());
   }
 
   /** One round; returns how many rows were published. */

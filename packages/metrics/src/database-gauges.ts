@@ -1,4 +1,4 @@
-import { gasWalletsLow, webhookDeliveriesOldestAgeSeconds, webhookDeliveriesOverdueSeconds, webhookDeliveriesPending, workItems, workOldestWaitSeconds } from "./metrics";
+import { gasWalletsLow, outboxMessages, outboxOldestAgeSeconds, webhookDeliveriesOldestAgeSeconds, webhookDeliveriesOverdueSeconds, webhookDeliveriesPending, workItems, workOldestWaitSeconds } from "./metrics";
 import { readOnScrape, sharedRead, type GaugeReading } from "./registry";
 
 // Gauges of what the database holds, read at each scrape. The reads are the services' own (their
@@ -85,6 +85,22 @@ export function reportWebhookBacklog(read: () => Promise<WebhookBacklog>): () =>
     readOnScrape(webhookDeliveriesPending, async () => [{ labels: {}, value: (await backlog()).pending }]),
     readOnScrape(webhookDeliveriesOldestAgeSeconds, async () => [{ labels: {}, value: (await backlog()).oldestAgeSeconds }]),
     readOnScrape(webhookDeliveriesOverdueSeconds, async () => [{ labels: {}, value: (await backlog()).overdueSeconds }]),
+  ];
+  return () => stops.forEach((stop) => stop());
+}
+
+/** The outbox rows not yet published: how many, and the oldest's age in seconds (0 when none). */
+export interface OutboxBacklog {
+  messages: number;
+  oldestAgeSeconds: number;
+}
+
+/** Shows the outbox's two gauges at each scrape, from one read; returns the function that stops it. */
+export function reportOutboxBacklog(read: () => Promise<OutboxBacklog>): () => void {
+  const backlog = sharedRead(read);
+  const stops = [
+    readOnScrape(outboxMessages, async () => [{ labels: {}, value: (await backlog()).messages }]),
+    readOnScrape(outboxOldestAgeSeconds, async () => [{ labels: {}, value: (await backlog()).oldestAgeSeconds }]),
   ];
   return () => stops.forEach((stop) => stop());
 }
