@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { baseEnv, loadConfig } from "@sweep/common";
 import { chainEndpoints } from "./chains";
-import { deployPlatformContracts } from "./deploy-platform";
+import { deployPlatformToChains } from "./deploy-platform";
 
 const deployEnv = z.object({ SERVICE_ENV: baseEnv.SERVICE_ENV });
 
@@ -15,13 +15,7 @@ async function main(): Promise<void> {
   const { SERVICE_ENV } = loadConfig(deployEnv);
   // The deployment is paid by anvil's unlocked first account: only the devnet has one.
   if (SERVICE_ENV !== "testnet") throw new Error(`SERVICE_ENV=${SERVICE_ENV}: the platform contracts are deployed here only to the testnet devnet`);
-  await Promise.all(
-    chainEndpoints(SERVICE_ENV).map(async ({ chain, rpcUrl }) => {
-      for (const contract of await deployPlatformContracts(rpcUrl, chain.chainId, chain.tokens)) {
-        console.log(`chain ${chain.chainId}: ${contract.name} at ${contract.address}${contract.deployed ? " (deployed now)" : ""}`);
-      }
-    }),
-  );
+  await deployPlatformToChains(chainEndpoints(SERVICE_ENV), (line) => console.log(line));
 }
 
 main().then(

@@ -1,5 +1,6 @@
 import { concat, type JsonRpcProvider, type Signer } from "ethers";
 import { CREATE2_DEPLOYER, createProvider, devTokenDeployment, factoryDeployment, type Create2Deployment } from "@sweep/chain";
+import type { ChainEndpoint } from "./chains";
 
 export interface PlatformContract {
   name: string;
@@ -33,6 +34,17 @@ export async function deployPlatformContracts(
   } finally {
     provider.destroy();
   }
+}
+
+/** The platform contracts on each of these chains at once, one line each said: where it is, and whether it was deployed now. */
+export async function deployPlatformToChains(endpoints: readonly ChainEndpoint[], say: (line: string) => void): Promise<void> {
+  await Promise.all(
+    endpoints.map(async ({ chain, rpcUrl }) => {
+      for (const contract of await deployPlatformContracts(rpcUrl, chain.chainId, chain.tokens)) {
+        say(`chain ${chain.chainId}: ${contract.name} at ${contract.address}${contract.deployed ? " (deployed now)" : ""}`);
+      }
+    }),
+  );
 }
 
 async function deployOnce(provider: JsonRpcProvider, signer: Signer, deployment: Create2Deployment): Promise<PlatformContract> {

@@ -8,8 +8,8 @@ import { EventEmitter } from "node:events";
 import { z } from "zod";
 import { baseEnv, loadConfig, port } from "@sweep/common";
 import { migrateDatabase, repoRoot } from "@sweep/db";
-import { chainEndpoints, startLocalChains, type ChainEndpoint, type RunningChain } from "./chains";
-import { deployPlatformContracts } from "./deploy-platform";
+import { chainEndpoints, startLocalChains, type RunningChain } from "./chains";
+import { deployPlatformToChains } from "./deploy-platform";
 import { superviseServices } from "./supervise-services";
 
 const stackEnv = z.object({
@@ -67,7 +67,7 @@ async function main(): Promise<number> {
     say,
   );
   try {
-    if (!stopping) await deployPlatform(endpoints.filter((e) => e.local));
+    if (!stopping) await deployPlatformToChains(endpoints.filter((e) => e.local), say);
     if (stopping) return 130;
     return await runServices(config, chains);
   } finally {
@@ -75,16 +75,6 @@ async function main(): Promise<number> {
     if (chains.length > 0) say("stopping the local chains");
     await Promise.all(chains.map((chain) => chain.stop()));
   }
-}
-
-async function deployPlatform(locals: ChainEndpoint[]): Promise<void> {
-  await Promise.all(
-    locals.map(async ({ chain, rpcUrl }) => {
-      for (const contract of await deployPlatformContracts(rpcUrl, chain.chainId, chain.tokens)) {
-        say(`chain ${chain.chainId}: ${contract.name} at ${contract.address}${contract.deployed ? " (deployed now)" : ""}`);
-      }
-    }),
-  );
 }
 
 /** Runs the services until they have all exited; resolves with the stack's exit code. */
