@@ -80,13 +80,14 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
     gasBudget: request.gasBudget,
   });
 
+  const accountOf = new Map(rows.map((s) => [s.id, s.account]));
   const rejectedAccounts: string[] = [];
   for (const { sweepId, reason } of plan.rejections) {
     const rejected = await tx.sweep.updateMany({ where: { id: sweepId, status: "queued" }, data: { status: "rejected", reason, nextAttemptAt: null } });
     if (rejected.count === 1) {
       await recordEvent(tx, names, { partnerId: hotWallet.partnerId, type: "sweep.rejected", subjectId: sweepId });
       metrics.inc(sweepsFinal, { chain_id: hotWallet.chainId, status: "rejected", reason });
-      rejectedAccounts.push(rows.find((s) => s.id === sweepId)!.account);
+      rejectedAccounts.push(accountOf.get(sweepId)!);
     }
   }
   // A revocation requested after a sweep of its account waits for it; a rejected one will not settle.

@@ -3,7 +3,6 @@ import { enqueueOutbox, feeReserve, toBigIntOrNull, toDecimal, type Db, type Tx 
 import { recordEvent, wakeRevocationRounds, wakeSweepsOfAccounts } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics, sweepsFinal } from "@sweep/metrics";
-import { getAddress } from "ethers";
 import type { GasWalletRow } from "./gas-wallet-signers";
 import { chooseNonce } from "./nonces";
 import type { RevocationItemRow } from "./revocation-plan";
@@ -200,7 +199,7 @@ async function wakeNextBatch(tx: Tx, names: QueueNames, batch: BatchToSend): Pro
  */
 async function wakeWorkOfRejected(tx: Tx, names: QueueNames, batch: BatchToSend, sweepIds: readonly string[]): Promise<void> {
   if (batch.purpose !== "sweep" || sweepIds.length === 0) return;
-  const accounts = batch.items.filter((item) => sweepIds.includes(item.sweepId)).map((item) => getAddress(item.sweep.account));
+  const accounts = batch.items.filter((item) => sweepIds.includes(item.sweepId)).map((item) => item.sweep.account);
   await wakeSweepsOfAccounts(tx, names, { chainId: batch.chainId, accounts, except: batch.hotWalletId });
   await wakeRevocationRounds(tx, names, { chainId: batch.chainId, accounts });
 }

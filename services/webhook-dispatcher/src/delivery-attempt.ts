@@ -54,7 +54,7 @@ export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelive
 async function send(deps: AttemptDeps, delivery: ClaimedDelivery, webhook: { url: string; secret: string }, logger: Logger): Promise<AttemptResult> {
   let event: EventBody;
   try {
-    event = await loadEventBody(deps.db, delivery.eventId);
+    event = await loadEventBody(deps.db, delivery);
   } catch (err) {
     logger.error("event body could not be built", { error: String(err) });
     return { outcome: "failed", statusCode: null, error: "internal" };

@@ -1,4 +1,4 @@
-import type { Db } from "@sweep/db";
+import type { Db, Prisma } from "@sweep/db";
 import type { AttemptError } from "./attempt-errors";
 import type { AfterFailure } from "./retry-schedule";
 
@@ -6,9 +6,12 @@ import type { AfterFailure } from "./retry-schedule";
 export interface ClaimedDelivery {
   eventId: string;
   partnerId: string;
-  /** the event's type and the sweep, revocation or hot wallet it is about (null for balance.low, webhook.test): for the log lines */
+  /** the event's type and the sweep, revocation or hot wallet it is about (null for balance.low, webhook.test) */
   eventType: string;
   subjectId: string | null;
+  /** the event's own time and recorded data, for its body */
+  eventCreatedAt: Date;
+  eventPayload: Prisma.JsonValue;
   /** attempts before this one */
   attempts: number;
   /** the next_attempt_at written by the claim; the result is recorded only while it is still there */
@@ -45,7 +48,7 @@ export function claimDueDeliveries(db: Db, now: Date, lease: Date, limit: number
         ORDER BY next_attempt_at, seq LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
     RETURNING d.event_id::text AS "eventId", d.partner_id::text AS "partnerId", e.type AS "eventType", e.subject_id::text AS "subjectId",
-              d.attempts, d.next_attempt_at AS lease`;
+              e.created_at AS "eventCreatedAt", e.payload AS "eventPayload", d.attempts, d.next_attempt_at AS lease`;
 }
 
 export type AttemptOutcome = { outcome: "delivered"; statusCode: number } | { outcome: "failed"; statusCode: number | null; error: AttemptError };

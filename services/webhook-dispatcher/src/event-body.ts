@@ -9,14 +9,22 @@ export interface EventBody {
   data: unknown;
 }
 
+/** The event of a delivery, as its claim read it. */
+export interface DeliveredEvent {
+  eventId: string;
+  eventType: string;
+  subjectId: string | null;
+  eventCreatedAt: Date;
+  eventPayload: Prisma.JsonValue;
+}
+
 /**
  * The body of an event as delivered now: a sweep, revocation or hot wallet as it is at this
  * attempt (the GET shape), other events with the data they were recorded with. Throws when the
- * event or its subject is gone (an internal failure: the attempt is retried).
+ * subject is gone (an internal failure: the attempt is retried).
  */
-export async function loadEventBody(db: Db, eventId: string): Promise<EventBody> {
-  const event = await db.event.findUniqueOrThrow({ where: { id: eventId }, select: { id: true, type: true, subjectId: true, payload: true, createdAt: true } });
-  return { id: event.id, type: event.type, created_at: event.createdAt.toISOString(), data: await eventData(db, event.type, event.subjectId, event.payload) };
+export async function loadEventBody(db: Db, event: DeliveredEvent): Promise<EventBody> {
+  return { id: event.eventId, type: event.eventType, created_at: event.eventCreatedAt.toISOString(), data: await eventData(db, event.eventType, event.subjectId, event.eventPayload) };
 }
 
 async function eventData(db: Db, type: string, subjectId: string | null, payload: Prisma.JsonValue): Promise<unknown> {

@@ -1,10 +1,9 @@
 import { presentChainBalance } from "@sweep/api-contract";
-import type { Logger } from "@sweep/common";
 import { feeReserve, type Db } from "@sweep/db";
 import { Router } from "express";
 import { partnerOf } from "../auth/authenticate";
 import type { GatewayChain } from "../chains";
-import { requestLog } from "../http/request-log";
+import { requestLog, type RequestLog } from "../http/request-log";
 import { readNodeBalance, type BalanceNode } from "./node-balance";
 
 export interface BalanceRoutesDeps {
@@ -19,13 +18,13 @@ export function balanceRoutes(deps: BalanceRoutesDeps): Router {
   const router = Router();
 
   /** The node's answer, or null (chain_unavailable) when it has none in time. */
-  async function balanceOn(chainId: number, address: string, logger: Logger): Promise<bigint | null> {
+  async function balanceOn(chainId: number, address: string, log: RequestLog): Promise<bigint | null> {
     const node = deps.nodes.get(chainId);
     if (!node) throw new Error(`no node for chain ${chainId}`);
     try {
       return await readNodeBalance(node, address, deps.rpcTimeoutMs);
     } catch (err) {
-      logger.warn("balance not read from the node", { chainId, err: err instanceof Error ? err.message : String(err) });
+      log.logger.warn("balance not read from the node", { chainId, err: err instanceof Error ? err.message : String(err) });
       return null;
     }
   }
@@ -36,7 +35,7 @@ export function balanceRoutes(deps: BalanceRoutesDeps): Router {
     if (!gasWallet) throw new Error(`partner ${partnerId} has no gas wallet`);
     const chains = await Promise.all(
       [...deps.chains.values()].map(async (chain) => {
-        const [fees, balance] = await Promise.all([feeReserve(deps.db, partnerId, chain.chainId), balanceOn(chain.chainId, gasWallet, requestLog(res).logger)]);
+        const [fees, balance] = await Promise.all([feeReserve(deps.db, partnerId, chain.chainId), balanceOn(chain.chainId, gasWallet, requestLog(res))]);
         return presentChainBalance(chain, fees, balance);
       }),
     );
