@@ -4,9 +4,9 @@
  * variables its start reads through @sweep/chain (RPC_URL_<id>, CONFIRMATIONS_<id>, CLASSIC_GAS_<id>_<TICKER>,
  * TREASURY_ADDRESS_<id>, ...), found by running that start on a recording environment rather than listed here.
  */
-import path from "node:path";
 import { rpcUrlFor, servedChains, type ChainInfo, configuredTariffs, factoryAddress } from "../packages/chain/src";
 import { ConfigError } from "@sweep/common";
+import type { ServiceName } from "@sweep/testkit";
 import { gatewayChains } from "../services/api-gateway/src/chains";
 import { gatewayEnv, loadGatewayConfig } from "../services/api-gateway/src/config";
 import { batcherEnv, loadBatcherConfig } from "../services/batcher/src/config";
@@ -14,9 +14,8 @@ import { chainSenderEnv, loadChainSenderConfig } from "../services/chain-sender/
 import { ledgerEnv, loadLedgerConfig } from "../services/ledger/src/config";
 import { loadWebhookDispatcherConfig, webhookDispatcherEnv } from "../services/webhook-dispatcher/src/config";
 
-export const repoRoot = path.resolve(__dirname, "..");
-
-export type ServiceName = "api-gateway" | "batcher" | "chain-sender" | "ledger" | "webhook-dispatcher";
+export { repoRoot } from "@sweep/db";
+export type { ServiceName } from "@sweep/testkit";
 type Env = Record<string, string>;
 
 /** The chains a start served, their providers closed at once: nothing here talks to a node. */

@@ -1,4 +1,4 @@
-import { authorizationBody, createTestPartner, eventually, partnerApi, queueNames, readMetrics, startStack, type ServiceName, type Stack, type TestPartner } from "@sweep/testkit";
+import { createTestPartner, eventually, fundedDeposit, partnerApi, queueNames, readMetrics, startStack, type ServiceName, type Stack, type TestPartner } from "@sweep/testkit";
 import { Wallet, parseEther } from "ethers";
 import { makeCertificates, startReceiver, type Receiver, type TestCertificates } from "@sweep/testkit";
 
@@ -31,11 +31,12 @@ describe("a partner hears its outcomes by webhook", () => {
   const delivered = (type: string, subject?: string) =>
     eventually(`a ${type} delivery`, async () => events().find((d) => d.event.type === type && (subject === undefined || d.event.data.id === subject)), 60_000, 250);
 
+  const metricsOf = (name: ServiceName) => readMetrics(stack.services.get(name)!.metricsPort);
+  const chain = { chain_id: String(CHAIN_ID) };
+
   /** A first sweep of a new deposit address holding USDT, with its authorization of the hot wallet's delegate. */
   async function postSweep() {
-    const owner = Wallet.createRandom();
-    await stack.chain(CHAIN_ID).mintUsdt(owner.address, 4_200n);
-    const authorization = authorizationBody(owner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) }));
+    const { owner, authorization } = await fundedDeposit(stack.chain(CHAIN_ID), delegate, 4_200n);
     return api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT", authorization });
   }
 
@@ -96,9 +97,7 @@ describe("a partner hears its outcomes by webhook", () => {
   });
 
   it("shows in each service's metrics what it did for the partner", async () => {
-    const metricsOf = (name: ServiceName) => readMetrics(stack.services.get(name)!.metricsPort);
     const names = queueNames(stack.env.AMQP_PREFIX);
-    const chain = { chain_id: String(CHAIN_ID) };
     const [sweep] = (await api("GET", "/v1/sweeps")).body.items as Array<{ id: string; kind: string; gas: string }>;
 
     // The API timed each request by its route's template, never by its path, on its management port.
@@ -164,8 +163,6 @@ describe("a partner hears its outcomes by webhook", () => {
   });
 
   it("shows what waits while the gas wallet is dry: the wallet below its threshold, the sweep on it, the balance.low delivery pending", async () => {
-    const metricsOf = (name: ServiceName) => readMetrics(stack.services.get(name)!.metricsPort);
-    const chain = { chain_id: String(CHAIN_ID) };
     const lowWallets = (metrics: Awaited<ReturnType<typeof metricsOf>>) => Object.fromEntries(metrics.find("sweep_gas_wallets_low", chain).map((s) => [s.labels.has_work, s.value]));
     const sweepsWaiting = (metrics: Awaited<ReturnType<typeof metricsOf>>) => metrics.sum("sweep_work_items", { ...chain, work: "sweep" });
 

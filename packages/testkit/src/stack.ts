@@ -57,6 +57,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       SERVICE_ENV: "testnet",
       DATABASE_URL: database.url,
       AMQP_PREFIX: prefix,
+      RABBITMQ_URL: rabbitmqUrl,
       ...Object.assign({}, ...[...chains.values()].map((c) => c.env)),
       ...options.env,
     };

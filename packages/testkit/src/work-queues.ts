@@ -47,7 +47,8 @@ const WAIT_MS = 10_000;
 
 /** Opens on the broker and AMQP prefix of a stack's environment (`stack.env`). */
 export async function openWorkQueues(env: Record<string, string>): Promise<WorkQueues> {
-  const url = env.RABBITMQ_URL ?? process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
+  const url = env.RABBITMQ_URL;
+  if (!url) throw new Error("openWorkQueues: RABBITMQ_URL is not in this environment (startStack sets it)");
   const topology = defineTopology({ chainIds: environmentChainIds("testnet"), prefix: env.AMQP_PREFIX });
   const connection = await connectBroker(url, { logger, connectTimeoutMs: 5_000 });
   const channel = connection.createChannel({ name: "testkit", confirm: true });
