@@ -1,6 +1,5 @@
-import type { ServiceName } from "@sweep/testkit";
+import { seededRandom, type ServiceName } from "@sweep/testkit";
 import { LEAD_MS, TAIL_MS, describeFault, faultSchedule, type Fault, type ScheduleOptions } from "./fault-schedule";
-import { seededRandom } from "./seeded-random";
 
 const SERVICES: ServiceName[] = ["api-gateway", "batcher", "chain-sender", "ledger", "webhook-dispatcher"];
 const OPTIONS: ScheduleOptions = { windowMs: 240_000, rounds: 2, services: SERVICES, chainIds: [11155111, 97], chainStopMs: 30_000, chainStallMs: 30_000, webhookFailureMs: 60_000 };

@@ -1,5 +1,4 @@
-import type { ServiceName } from "@sweep/testkit";
-import type { Random } from "./seeded-random";
+import type { Random, ServiceName } from "@sweep/testkit";
 
 /** One fault, at a moment counted from the start of the load. */
 export type Fault =

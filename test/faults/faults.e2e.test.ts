@@ -16,6 +16,8 @@ import {
   readMetrics,
   replacementsOf,
   runSweepctl,
+  seedOf,
+  seededRandom,
   settledGasWallet,
   startPrivateRabbitMQ,
   startReceiver,
@@ -34,7 +36,6 @@ import { injectFaults, type InjectedFault } from "./fault-injector";
 import { describeFault, faultSchedule } from "./fault-schedule";
 import { performMoneyMoves, type PerformedMove } from "./money-moves";
 import { describeMoneyMove, moneySchedule } from "./money-schedule";
-import { seedOf, seededRandom } from "./seeded-random";
 import { Supervisor, type UnplannedExit } from "./supervisor";
 import { Workload, type Lane } from "./workload";
 

@@ -1,6 +1,6 @@
 import { LEAD_MS, TAIL_MS } from "./fault-schedule";
 import { describeMoneyMove, moneySchedule, type MoneyMove, type MoneyOptions } from "./money-schedule";
-import { seededRandom } from "./seeded-random";
+import { seededRandom } from "@sweep/testkit";
 
 const OPTIONS: MoneyOptions = { windowMs: 240_000, withdrawals: 3, partners: ["alpha", "beta"], chainIds: [97, 11155111] };
 

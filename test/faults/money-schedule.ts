@@ -1,5 +1,5 @@
 import { LEAD_MS, TAIL_MS } from "./fault-schedule";
-import type { Random } from "./seeded-random";
+import type { Random } from "@sweep/testkit";
 
 /** Money moved during the load besides the sweeps, at a moment counted from the start of the load. */
 export type MoneyMove =

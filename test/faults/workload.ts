@@ -7,9 +7,8 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db, WorkStatus } from "@sweep/db";
-import { authorizationBody, type TestChain, type TestPartner } from "@sweep/testkit";
+import { authorizationBody, type Random, type TestChain, type TestPartner } from "@sweep/testkit";
 import { Wallet, ZeroAddress, parseUnits, type BaseWallet } from "ethers";
-import type { Random } from "./seeded-random";
 
 /** A partner's hot wallet on one chain: where a share of the load goes. */
 export interface Lane {

@@ -12,5 +12,6 @@ export * from "./private-rabbitmq";
 export * from "./settled-gas-wallet";
 export * from "./prometheus-text";
 export * from "./invariants";
+export * from "./seeded-random";
 // Tests name a stack's queues (e.g. the queue label of its metrics) as its services do.
 export { queueNames } from "@sweep/messaging";

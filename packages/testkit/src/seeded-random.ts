@@ -1,6 +1,6 @@
 /**
- * A seeded pseudo-random source (mulberry32): the same seed gives the same fault moments and the
- * same load, so a failing fault run can be replayed with its printed seed.
+ * A seeded pseudo-random source (mulberry32): the same seed gives the same fault moments, the
+ * same load and the same proxy faults, so a failing run can be replayed with its printed seed.
  */
 export interface Random {
   /** in [0, 1) */
@@ -43,9 +43,9 @@ export function seededRandom(seed: number): Random {
   };
 }
 
-/** The seed a run uses: the given one (FAULTS_SEED, decimal) or a fresh random 32-bit one. */
-export function seedOf(given: string | undefined, fresh: () => number = () => Math.floor(Math.random() * 2 ** 32)): number {
+/** The seed a run uses: the given one (the `variable`'s value, decimal) or a fresh random 32-bit one. */
+export function seedOf(given: string | undefined, fresh: () => number = () => Math.floor(Math.random() * 2 ** 32), variable = "FAULTS_SEED"): number {
   if (given === undefined || given === "") return fresh();
-  if (!/^\d+$/.test(given) || Number(given) >= 2 ** 32) throw new RangeError(`FAULTS_SEED must be an integer from 0 to 4294967295, got ${given}`);
+  if (!/^\d+$/.test(given) || Number(given) >= 2 ** 32) throw new RangeError(`${variable} must be an integer from 0 to 4294967295, got ${given}`);
   return Number(given);
 }

@@ -44,4 +44,8 @@ describe("seeded random", () => {
     if (typeof expected === "number") expect(seedOf(given, () => 99)).toBe(expected);
     else expect(() => seedOf(given, () => 99)).toThrow(expected);
   });
+
+  it("names the variable it read in its complaint", () => {
+    expect(() => seedOf("x", () => 99, "RPC_FAULTS_SEED")).toThrow("RPC_FAULTS_SEED must be an integer from 0 to 4294967295, got x");
+  });
 });
