@@ -1,0 +1,70 @@
+/**
+ * Reorgs deeper than the confirmation depth, free of the database and the node: which settled
+ * transactions left the canonical chain, and what becomes of each.
+ */
+import { isFinal, nonceState } from "./watch-rules";
+
+/**
+ * A settled transaction's block is re-checked against the canonical chain while it is within this
+ * many blocks of the head: beyond the finality of the chains served (Ethereum finalizes 64 to 95
+ * blocks back; BSC within a few blocks), when a reorg can no longer take it.
+ */
+export const SETTLED_WATCH_BLOCKS = 128;
+
+/** The lowest block whose settled transactions are still re-checked at this head. */
+export function settledWatchFrom(head: number): number {
+  return Math.max(0, head - SETTLED_WATCH_BLOCKS + 1);
+}
+
+/** A settled transaction as stored: the block its receipt named. */
+export interface SettledInBlock {
+  blockNumber: number;
+  blockHash: string;
+}
+
+/**
+ * The settled transaction to read first: one of the highest block. A block's hash commits to all
+ * its ancestors, so while that block is canonical every lower one is too: one receipt vouches for
+ * every settled transaction in the window.
+ */
+export function newestSettled<T extends SettledInBlock>(settled: readonly T[]): T | undefined {
+  return settled.reduce<T | undefined>((newest, t) => (newest === undefined || t.blockNumber > newest.blockNumber ? t : newest), undefined);
+}
+
+/** Where a settled transaction is now. */
+export type SettledPlace = "kept" | "left" | "unknown";
+
+/**
+ * From its receipt, read in one batch with the answering node's head: `kept` in the block it was
+ * settled in; `left` when that block left the canonical chain (the receipt names another block, or
+ * a node that reached the block has none); `unknown` when a node behind that block has none (a
+ * lagging backend of a load-balanced endpoint): that decides nothing.
+ */
+export function settledPlace(settled: SettledInBlock, read: { head: number; receipt: { blockHash: string } | null }): SettledPlace {
+  if (read.receipt) return read.receipt.blockHash.toLowerCase() === settled.blockHash.toLowerCase() ? "kept" : "left";
+  return read.head >= settled.blockNumber ? "left" : "unknown";
+}
+
+/** What to do next with a settled transaction whose block left the canonical chain. */
+export type ReorgedStep = "restored" | "wait" | "resend" | "lost";
+
+/**
+ * Mined again (in any block) and final there: `restored`, booked once as before. Mined again, not
+ * yet final: `wait`. No receipt while another transaction holds its nonce at the confirmation depth
+ * (by a node that had reached the block the nonce was counted at): `lost`, the operator's case.
+ * Otherwise its stored signed transaction is still valid at its nonce: `resend` it, which puts the
+ * chain back where the ledger has it. A stale answer (`unknown`) waits.
+ */
+export function reorgedStep(input: {
+  nonce: bigint;
+  receipt: { blockNumber: number } | null;
+  receiptsHead: number;
+  countAtDepth: bigint;
+  countedAt: number;
+  confirmations: number;
+}): ReorgedStep {
+  if (input.receipt) return isFinal(input.receipt.blockNumber, input.receiptsHead, input.confirmations) ? "restored" : "wait";
+  const state = nonceState({ nonce: input.nonce, mined: false, countAtDepth: input.countAtDepth, countedAt: input.countedAt, receiptsHead: input.receiptsHead });
+  if (state === "taken") return "lost";
+  return state === "unknown" ? "wait" : "resend";
+}
