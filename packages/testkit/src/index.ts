@@ -13,5 +13,7 @@ export * from "./settled-gas-wallet";
 export * from "./prometheus-text";
 export * from "./invariants";
 export * from "./seeded-random";
+export * from "./rpc-fault-proxy";
+export type { AnswerEncodings } from "./rpc-answer-encodings";
 // Tests name a stack's queues (e.g. the queue label of its metrics) as its services do.
 export { queueNames } from "@sweep/messaging";
