@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { baseEnv } from "@sweep/common";
 import { parse } from "yaml";
-import { chainRegistry, devnetTokenAddress, rpcUrlFor } from "../packages/chain/src";
+import { chainRegistry, devnetTokenAddress, rpcUrlsFor } from "../packages/chain/src";
 import {
   effectiveValue,
   nodeVariable,
@@ -95,7 +95,7 @@ describe("docker-compose.yml: the suite", () => {
     const chains = chainRegistry(serviceEnv!, devnetTokenAddress, {});
     expect(anvils).toHaveLength(chains.length);
     for (const chain of chains) {
-      const port = Number(new URL(rpcUrlFor(chain, {})).port);
+      const port = Number(new URL(rpcUrlsFor(chain, {})[0]!).port);
       const anvil = anvils.find(([, s]) => flag(s, "--chain-id") === String(chain.chainId));
       expect(anvil).toBeDefined();
       const [, s] = anvil!;

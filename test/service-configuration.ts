@@ -1,13 +1,12 @@
 /**
  * What each service reads from its environment, taken from the code itself, for the tests that keep
  * docker-compose.yml and deploy/ true to it: the zod schema of its config.ts, and the per-chain
- * variables its start reads through @sweep/chain (RPC_URL_<id>, CONFIRMATIONS_<id>, CLASSIC_GAS_<id>_<TICKER>,
- * TREASURY_ADDRESS_<id>, ...), found by running that start on a recording environment rather than listed here.
+ * variables its configuration loader reads through @sweep/chain's loadChainConfigs (RPC_URL_<id>, CONFIRMATIONS_<id>,
+ * CLASSIC_GAS_<id>_<TICKER>, TREASURY_ADDRESS_<id>, ...), found by running it on a recording environment rather than listed here.
  */
-import { rpcUrlFor, servedChains, type ChainInfo, configuredTariffs, factoryAddress } from "../packages/chain/src";
+import { rpcUrlsFor, type ChainInfo } from "../packages/chain/src";
 import { ConfigError } from "@sweep/common";
 import type { ServiceName } from "@sweep/testkit";
-import { gatewayChains } from "../services/api-gateway/src/chains";
 import { gatewayEnv, loadGatewayConfig } from "../services/api-gateway/src/config";
 import { batcherEnv, loadBatcherConfig } from "../services/batcher/src/config";
 import { chainSenderEnv, loadChainSenderConfig } from "../services/chain-sender/src/config";
@@ -17,13 +16,6 @@ import { loadWebhookDispatcherConfig, webhookDispatcherEnv } from "../services/w
 export { repoRoot } from "@sweep/db";
 export type { ServiceName } from "@sweep/testkit";
 type Env = Record<string, string>;
-
-/** The chains a start served, their providers closed at once: nothing here talks to a node. */
-function served(...args: Parameters<typeof servedChains>): ChainInfo[] {
-  const chains = servedChains(...args);
-  for (const chain of chains) chain.provider.destroy();
-  return chains;
-}
 
 /** A variable's zod schema, as far as these checks use it. */
 interface VariableSchema {
@@ -37,40 +29,12 @@ interface Service {
   start(env: Env): ChainInfo[];
 }
 
+// Every service that talks to a chain reads its chains' variables through loadChainConfigs, inside its configuration loader.
 export const services: Record<ServiceName, Service> = {
-  "api-gateway": {
-    schema: gatewayEnv,
-    start: (env) => {
-      const config = loadGatewayConfig(env);
-      gatewayChains(config.SERVICE_ENV, env);
-      return served(config.SERVICE_ENV, undefined, env);
-    },
-  },
-  batcher: {
-    schema: batcherEnv,
-    start: (env) => {
-      const config = loadBatcherConfig(env);
-      return served(config.SERVICE_ENV, config.CHAINS, env);
-    },
-  },
-  "chain-sender": {
-    schema: chainSenderEnv,
-    start: (env) => {
-      const config = loadChainSenderConfig(env);
-      const chains = served(config.SERVICE_ENV, config.CHAINS, env);
-      for (const chain of chains) factoryAddress(chain.chainId, env);
-      return chains;
-    },
-  },
-  ledger: {
-    schema: ledgerEnv,
-    start: (env) => {
-      const config = loadLedgerConfig(env);
-      const chains = served(config.SERVICE_ENV, undefined, env);
-      configuredTariffs(chains, env);
-      return chains;
-    },
-  },
+  "api-gateway": { schema: gatewayEnv, start: (env) => loadGatewayConfig(env).chains },
+  batcher: { schema: batcherEnv, start: (env) => loadBatcherConfig(env).chains },
+  "chain-sender": { schema: chainSenderEnv, start: (env) => loadChainSenderConfig(env).chains },
+  ledger: { schema: ledgerEnv, start: (env) => loadLedgerConfig(env).chains },
   "webhook-dispatcher": {
     schema: webhookDispatcherEnv,
     start: (env) => {
@@ -166,10 +130,10 @@ export function nodeVariable(chain: ChainInfo): string {
     },
   });
   try {
-    rpcUrlFor(chain, recording);
+    rpcUrlsFor(chain, recording);
   } catch {
     // a chain without a local devnet insists on its variable: it was read all the same
   }
-  if (lookedUp.length !== 1) throw new Error(`rpcUrlFor read ${lookedUp.join(", ")} for chain ${chain.chainId}`);
+  if (lookedUp.length !== 1) throw new Error(`rpcUrlsFor read ${lookedUp.join(", ")} for chain ${chain.chainId}`);
   return lookedUp[0]!;
 }

@@ -1,4 +1,4 @@
-import { chainRegistry, environmentChainIds, rpcUrlFor } from "./registry";
+import { chainRegistry, environmentChainIds, rpcUrlsFor } from "./registry";
 
 const fakeDevnetAddress = (chainId: number, ticker: string) => `devnet:${chainId}:${ticker}`;
 
@@ -27,8 +27,12 @@ describe("chain and token registry", () => {
     expect(chain.confirmations).toBe(5);
   });
 
-  it.each([["-1"], ["two"], ["1.5"]])("refuses CONFIRMATIONS_97=%s", (value) => {
-    expect(() => chainRegistry("testnet", fakeDevnetAddress, { CONFIRMATIONS_97: value })).toThrow();
+  it.each([["-1"], ["two"], ["1.5"]])("refuses CONFIRMATIONS_97=%s, naming it", (value) => {
+    expect(() => chainRegistry("testnet", fakeDevnetAddress, { CONFIRMATIONS_97: value })).toThrow(/^CONFIRMATIONS_97 must be a whole number of blocks from 0 to 1000$/);
+  });
+
+  it.each([["0x1234"], ["usdt"], ["0x55d398326f99059fF775485246999027B3197956"]])("refuses TOKEN_97_USDT=%s, naming it", (value) => {
+    expect(() => chainRegistry("testnet", fakeDevnetAddress, { TOKEN_97_USDT: value })).toThrow(/^TOKEN_97_USDT must be a token contract's address/);
   });
 
   it("mainnet lists the real USDT contracts and never the devnet", () => {
@@ -38,9 +42,9 @@ describe("chain and token registry", () => {
     expect(chains.find((c) => c.chainId === 1)!.tokens[0]).toEqual({ ticker: "USDT", decimals: 6, address: "0xdAC17F958D2ee523a2206206994597C13D831ec7" });
   });
 
-  it("uses RPC_URL_<chain_id> when set, the local anvil otherwise, and demands it for chains without a devnet", () => {
-    expect(rpcUrlFor({ chainId: 97, devnetPort: 8546 }, {})).toBe("http://127.0.0.1:8546");
-    expect(rpcUrlFor({ chainId: 97, devnetPort: 8546 }, { RPC_URL_97: "https://bsc.example" })).toBe("https://bsc.example");
-    expect(() => rpcUrlFor({ chainId: 1 }, {})).toThrow(/RPC_URL_1 is required/);
+  it("uses RPC_URL_<chain_id> when set (a list), the local anvil otherwise, and demands it for chains without a devnet", () => {
+    expect(rpcUrlsFor({ chainId: 97, devnetPort: 8546 }, {})).toEqual(["http://127.0.0.1:8546"]);
+    expect(rpcUrlsFor({ chainId: 97, devnetPort: 8546 }, { RPC_URL_97: "https://bsc.example/k1,https://bsc2.example" })).toEqual(["https://bsc.example/k1", "https://bsc2.example"]);
+    expect(() => rpcUrlsFor({ chainId: 1 }, {})).toThrow(/RPC_URL_1 is required/);
   });
 });

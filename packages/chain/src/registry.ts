@@ -1,5 +1,7 @@
 import type { Environment } from "@sweep/common";
+import { getAddress, isAddress } from "ethers";
 import { z } from "zod";
+import { parseRpcUrls } from "./rpc-url";
 
 export interface TokenListing {
   ticker: string;
@@ -50,20 +52,42 @@ const templates: Record<Environment, ChainTemplate[]> = {
   ],
 };
 
-const confirmationsOverride = z.coerce.number().int().min(0).max(1000).optional();
+const confirmations = z.coerce.number().int().min(0).max(1000);
+
+/** `CONFIRMATIONS_<chain_id>`: a whole number of blocks from 0 to 1000. */
+function confirmationsOverride(variable: string, value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const parsed = confirmations.safeParse(value);
+  if (!parsed.success) throw new Error(`${variable} must be a whole number of blocks from 0 to 1000`);
+  return parsed.data;
+}
+
+/** `TOKEN_<chain_id>_<TICKER>`: the listed token's contract on this chain's node. */
+function tokenOverride(variable: string, value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!isAddress(value)) throw new Error(`${variable} must be a token contract's address (a valid checksum when mixed case)`);
+  return getAddress(value);
+}
+
+/**
+ * How a reader of variables meets a malformed one: by default it throws (the message names the
+ * variable); loadChainConfigs passes one that notes the problem and reads on, to name them all.
+ */
+export type VariableCheck = <T>(read: () => T) => T | undefined;
+const throwing: VariableCheck = (read) => read();
 
 /**
  * Overrides per chain from the environment: `CONFIRMATIONS_<chain_id>` and
  * `TOKEN_<chain_id>_<TICKER>=<address>` (a listed token's address on a real node).
  */
-export function chainRegistry(environment: Environment, devnetTokenAddress: DevnetTokenAddress, env: NodeJS.ProcessEnv = process.env): ChainInfo[] {
+export function chainRegistry(environment: Environment, devnetTokenAddress: DevnetTokenAddress, env: NodeJS.ProcessEnv = process.env, check: VariableCheck = throwing): ChainInfo[] {
   return templates[environment].map((chain) => ({
     ...chain,
-    confirmations: confirmationsOverride.parse(env[`CONFIRMATIONS_${chain.chainId}`] || undefined) ?? chain.confirmations,
+    confirmations: check(() => confirmationsOverride(`CONFIRMATIONS_${chain.chainId}`, env[`CONFIRMATIONS_${chain.chainId}`])) ?? chain.confirmations,
     tokens: chain.tokens.map((token) => ({
       ticker: token.ticker,
       decimals: token.decimals,
-      address: env[`TOKEN_${chain.chainId}_${token.ticker}`] ?? token.address ?? devnetTokenAddress(chain.chainId, token.ticker, token.decimals),
+      address: check(() => tokenOverride(`TOKEN_${chain.chainId}_${token.ticker}`, env[`TOKEN_${chain.chainId}_${token.ticker}`])) ?? token.address ?? devnetTokenAddress(chain.chainId, token.ticker, token.decimals),
     })),
   }));
 }
@@ -72,10 +96,11 @@ export function environmentChainIds(environment: Environment): number[] {
   return templates[environment].map((c) => c.chainId);
 }
 
-/** `RPC_URL_<chain_id>` points at a real node; otherwise the local anvil of that chain. */
-export function rpcUrlFor(chain: Pick<ChainInfo, "chainId" | "devnetPort">, env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env[`RPC_URL_${chain.chainId}`];
-  if (configured) return configured;
-  if (chain.devnetPort === undefined) throw new Error(`RPC_URL_${chain.chainId} is required: chain ${chain.chainId} has no local devnet`);
-  return `http://127.0.0.1:${chain.devnetPort}`;
+/** `RPC_URL_<chain_id>` names a chain's real nodes (comma-separated, tried in order); otherwise the local anvil of that chain. */
+export function rpcUrlsFor(chain: Pick<ChainInfo, "chainId" | "devnetPort">, env: NodeJS.ProcessEnv = process.env): string[] {
+  const variable = `RPC_URL_${chain.chainId}`;
+  const configured = env[variable];
+  if (configured) return parseRpcUrls(variable, configured);
+  if (chain.devnetPort === undefined) throw new Error(`${variable} is required: chain ${chain.chainId} has no local devnet`);
+  return [`http://127.0.0.1:${chain.devnetPort}`];
 }

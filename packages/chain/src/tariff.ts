@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { VariableCheck } from "./registry";
 
 /** Gas of the classic way for one asset: a top-up transaction plus the deposit address's own transfer. */
 export interface ClassicGas {
@@ -30,6 +31,14 @@ export const EIP7702_EXTRA_GAS = { delegation: 12_500n, account: 12_500n } as co
 export const NATIVE_TRANSFER_GAS = 21_000n;
 
 const bps = z.coerce.number().int().min(0).max(1_000_000);
+
+function basisPoints(variable: string, env: NodeJS.ProcessEnv, fallback: number): number {
+  const value = env[variable];
+  if (!value) return fallback;
+  const parsed = bps.safeParse(value);
+  if (!parsed.success) throw new Error(`${variable} must be a whole number of basis points from 0 to 1000000`);
+  return parsed.data;
+}
 
 /**
  * What `pnpm sweepctl tariff measure` printed on the development machine: the devnet USDT's
@@ -71,17 +80,21 @@ export function parseClassicGas(variable: string, value: string): ClassicGas {
  * benchmark is the plain transfer. Rates come from `RATE_BPS_<chain_id>` and
  * `NATIVE_MARKUP_BPS_<chain_id>` (defaults 7000 and 1000).
  */
-export function configuredTariffs(chains: Array<{ chainId: number; nativeTicker: string; tokens: Array<{ ticker: string }> }>, env: NodeJS.ProcessEnv = process.env): ChainTariff[] {
+export function configuredTariffs(
+  chains: Array<{ chainId: number; nativeTicker: string; tokens: Array<{ ticker: string }> }>,
+  env: NodeJS.ProcessEnv = process.env,
+  check: VariableCheck = (read) => read(),
+): ChainTariff[] {
   return chains.map((chain) => {
     const rates = {
       chainId: chain.chainId,
-      rateBps: bps.parse(env[`RATE_BPS_${chain.chainId}`] ?? 7000),
-      nativeMarkupBps: bps.parse(env[`NATIVE_MARKUP_BPS_${chain.chainId}`] ?? 1000),
+      rateBps: check(() => basisPoints(`RATE_BPS_${chain.chainId}`, env, 7000)) ?? 7000,
+      nativeMarkupBps: check(() => basisPoints(`NATIVE_MARKUP_BPS_${chain.chainId}`, env, 1000)) ?? 1000,
     };
     const tokenGas = chain.tokens.flatMap((token) => {
       const variable = classicGasVariable(chain.chainId, token.ticker);
       const configured = env[variable];
-      const gas = configured ? parseClassicGas(variable, configured) : MEASURED_CLASSIC_GAS[chain.chainId]?.[token.ticker];
+      const gas = configured ? check(() => parseClassicGas(variable, configured)) : MEASURED_CLASSIC_GAS[chain.chainId]?.[token.ticker];
       return gas ? [[token.ticker, { ...gas }] as const] : [];
     });
     if (tokenGas.length === 0) return rates;

@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { rpcAnswers, startAnvil } from "@sweep/anvil";
-import { chainRegistry, devnetTokenAddress, rpcUrlFor, type ChainInfo } from "@sweep/chain";
+import { chainRegistry, devnetTokenAddress, rpcUrlsFor, type ChainInfo } from "@sweep/chain";
 import type { Environment } from "@sweep/common";
 import { repoRoot } from "@sweep/db";
 
@@ -35,7 +35,8 @@ export function chainEndpoints(environment: Environment, env: NodeJS.ProcessEnv 
     const isLocal = !env[`RPC_URL_${chain.chainId}`] && chain.devnetPort !== undefined;
     return {
       chain,
-      rpcUrl: rpcUrlFor(chain, env),
+      // The platform goes through the first endpoint of a list: one deployment per chain, whichever node takes it.
+      rpcUrl: rpcUrlsFor(chain, env)[0]!,
       local: isLocal ? { chainId: chain.chainId, port: chain.devnetPort!, stateFile: path.join(stateDir, `${chain.chainId}.json`) } : undefined,
     };
   });

@@ -106,6 +106,37 @@ export const gasPerSweep = new Histogram({
   registers,
 });
 
+// ── chain nodes (every process that talks to a chain) ──────────────────────────────────────────
+
+export const rpcCalls = new Counter({
+  name: "sweep_rpc_calls_total",
+  help: "JSON-RPC calls sent to a chain's endpoint (each call of a batch counts), by method: what a provider plan counts",
+  labelNames: ["chain_id", "endpoint", "method"] as const,
+  registers,
+});
+
+export const rpcHttpRequests = new Counter({
+  name: "sweep_rpc_http_requests_total",
+  help: "HTTP requests sent to a chain's endpoint (a JSON-RPC batch is one), by outcome: ok, rpc_error (the node answered an error), timeout, http_429, http_5xx, http_status (another refusal), connection, malformed",
+  labelNames: ["chain_id", "endpoint", "outcome"] as const,
+  registers,
+});
+
+export const rpcRequestSeconds = new Histogram({
+  name: "sweep_rpc_request_seconds",
+  help: "Time from sending an HTTP request to a chain's endpoint to its answer or failure",
+  labelNames: ["chain_id", "endpoint"] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers,
+});
+
+export const rpcEndpointHealth = new Gauge({
+  name: "sweep_rpc_endpoint_health",
+  help: "A chain endpoint's health score: 0 while out of rotation after failures, otherwise the share of its recent requests that succeeded",
+  labelNames: ["chain_id", "endpoint"] as const,
+  registers,
+});
+
 // ── chain-sender ──────────────────────────────────────────────────────────────────────────────
 
 export const confirmationSeconds = new Histogram({

@@ -1,13 +1,13 @@
 import { startAnvil, type AnvilNode } from "@sweep/anvil";
-import { chainRegistry, createProvider, devnetTokenAddress } from "@sweep/chain";
+import { chainRegistry, createProvider, devnetTokenAddress, type ChainProvider } from "@sweep/chain";
 import { contractAt } from "@sweep/contracts";
 import { deployPlatformContracts } from "@sweep/devnet";
-import { parseEther, type JsonRpcProvider } from "ethers";
+import { parseEther } from "ethers";
 
 export interface TestChain {
   chainId: number;
   rpcUrl: string;
-  provider: JsonRpcProvider;
+  provider: ChainProvider;
   /** the devnet USDT of this chain */
   usdt: { address: string; decimals: number };
   anvil: AnvilNode;

@@ -1,3 +1,4 @@
+import { loadChainConfigs } from "@sweep/chain";
 import { checksumAddress, gatewayChains, resolveToken } from "./chains";
 
 const USDT = "0xdAC17F958D2ee523a2206206994597C13D831ec7";
@@ -24,17 +25,17 @@ describe("resolveToken", () => {
 describe("the gateway's chains", () => {
   it("are the environment's, with EIP-55 token addresses and the factory (overridable per chain)", () => {
     const factory = "0x1111111111111111111111111111111111111111";
-    const chains = gatewayChains("testnet", { FACTORY_ADDRESS_97: factory, TOKEN_97_USDT: USDT.toLowerCase() });
+    const chains = gatewayChains(loadChainConfigs("testnet", undefined, { FACTORY_ADDRESS_97: factory, TOKEN_97_USDT: USDT.toLowerCase() }));
     expect(chains.map((c) => [c.chainId, c.nativeTicker])).toEqual([
       [11155111, "ETH"],
       [97, "tBNB"],
     ]);
     expect(chains[1]).toMatchObject({ factory, tokens: [{ ticker: "USDT", address: USDT }] });
-    expect(gatewayChains("mainnet", {}).map((c) => c.chainId)).toEqual([1, 56]);
+    expect(gatewayChains(loadChainConfigs("mainnet", undefined, { RPC_URL_1: "https://eth.example", RPC_URL_56: "https://bsc.example" })).map((c) => c.chainId)).toEqual([1, 56]);
   });
 
   it("carry their names and the configured tariff, rates overridable per chain", () => {
-    const [sepolia, bsc] = gatewayChains("testnet", { RATE_BPS_97: "5000", NATIVE_MARKUP_BPS_97: "0" });
+    const [sepolia, bsc] = gatewayChains(loadChainConfigs("testnet", undefined, { RATE_BPS_97: "5000", NATIVE_MARKUP_BPS_97: "0" }));
     expect(sepolia).toMatchObject({ name: "Sepolia", tariff: { chainId: 11155111, rateBps: 7000, nativeMarkupBps: 1000 } });
     expect(bsc).toMatchObject({ name: "BSC Testnet", tariff: { chainId: 97, rateBps: 5000, nativeMarkupBps: 0 } });
     expect(Object.keys(bsc!.tariff.classicGas ?? {}).sort()).toEqual(["USDT", "tBNB"]);

@@ -1,5 +1,4 @@
-import { chainRegistry, configuredTariffs, devnetTokenAddress, factoryAddress, type ChainTariff, type TokenListing } from "@sweep/chain";
-import type { Environment } from "@sweep/common";
+import type { ChainConfig, ChainTariff, TokenListing } from "@sweep/chain";
 import { getAddress } from "ethers";
 
 /** What the API knows of a chain of its environment: names, listed tokens, the delegate factory and the configured tariff. No node is ever asked. */
@@ -13,16 +12,14 @@ export interface GatewayChain {
   tariff: ChainTariff;
 }
 
-export function gatewayChains(environment: Environment, env: NodeJS.ProcessEnv = process.env): GatewayChain[] {
-  const registry = chainRegistry(environment, devnetTokenAddress, env);
-  const tariffs = configuredTariffs(registry, env);
-  return registry.map((chain, index) => ({
+export function gatewayChains(configs: readonly ChainConfig[]): GatewayChain[] {
+  return configs.map((chain) => ({
     chainId: chain.chainId,
     name: chain.name,
     nativeTicker: chain.nativeTicker,
     tokens: chain.tokens.map((token) => ({ ...token, address: getAddress(token.address) })),
-    factory: factoryAddress(chain.chainId, env),
-    tariff: tariffs[index]!,
+    factory: chain.factory,
+    tariff: chain.tariff,
   }));
 }
 

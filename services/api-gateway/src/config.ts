@@ -1,3 +1,4 @@
+import { loadWithChains } from "@sweep/chain";
 import { baseEnv, loadConfig, port } from "@sweep/common";
 import { z } from "zod";
 
@@ -23,4 +24,7 @@ export const gatewayEnv = z.object({
 
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
 
-export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(gatewayEnv, env);
+/** The gateway's variables and every chain's of its environment (loadChainConfigs): the API lists them all. */
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadWithChains(() => loadConfig(gatewayEnv, env), () => undefined, env);
+}

@@ -1,5 +1,5 @@
 import { closeServer, listen, runService, startHealthServer } from "@sweep/common";
-import { environmentChainIds, servedChains } from "@sweep/chain";
+import { connectChains, describeChain, environmentChainIds } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import Redis from "ioredis";
@@ -9,9 +9,10 @@ import { gatewayChains } from "./chains";
 import { loadGatewayConfig } from "./config";
 
 void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logger }) => {
-  const chains = gatewayChains(config.SERVICE_ENV);
+  const chains = gatewayChains(config.chains);
   // Nodes only for GET /v1/balance: nothing else in the API asks a chain.
-  const nodes = servedChains(config.SERVICE_ENV, undefined);
+  const nodes = connectChains(config.chains, { timeoutMs: config.BALANCE_RPC_TIMEOUT_MS });
+  logger.info("serving chains", { chains: config.chains.map(describeChain) });
 
   const db = createDb(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   await db.$queryRaw`SELECT 1`;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
-import { servedChains } from "@sweep/chain";
+import { connectChains, environmentChainIds, loadChainConfigs } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { delegateAddress } from "@sweep/contracts";
 import { createDb, type Db } from "@sweep/db";
@@ -41,10 +41,11 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   await redis.connect();
   const names = queueNames(`gw-test-${randomBytes(4).toString("hex")}`);
   const env = options.env ?? {};
-  const chains = gatewayChains("testnet", env);
   // Never a developer's running devnet: a chain the test does not point anywhere gets a dead port.
   const deadNode = await closedPortUrl();
-  const nodes = servedChains("testnet", undefined, { ...Object.fromEntries(chains.map((c) => [`RPC_URL_${c.chainId}`, deadNode])), ...env });
+  const configs = loadChainConfigs("testnet", undefined, { ...Object.fromEntries(environmentChainIds("testnet").map((id) => [`RPC_URL_${id}`, deadNode])), ...env });
+  const chains = gatewayChains(configs);
+  const nodes = connectChains(configs, { timeoutMs: options.balanceRpcTimeoutMs ?? 3_000 });
   const app = createApp({
     logger: createLogger("api-gateway-test", "error"),
     db,

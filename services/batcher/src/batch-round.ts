@@ -1,7 +1,7 @@
+import type { ChainProvider } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
-import type { JsonRpcProvider } from "ethers";
 import { claimBatch, type ClaimResult } from "./batch-claim";
 import type { ChainView } from "./batch-plan";
 import { readChainSnapshot, type ChainReads, type ReadBatching } from "./chain-reads";
@@ -13,7 +13,7 @@ export interface BatchRoundDeps {
   db: Db;
   names: QueueNames;
   /** providers of the served chains */
-  providers: ReadonlyMap<number, JsonRpcProvider>;
+  providers: ReadonlyMap<number, ChainProvider>;
   settings: { gasMarginBps: number; maxSweeps: number; maxSent: number; reads: ReadBatching };
   logger: Logger;
   /** called after a claim wrote outbox messages (batch.ready, events), so the relay sends them at once */

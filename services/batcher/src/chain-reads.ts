@@ -1,18 +1,7 @@
-import { FetchRequest, Interface, JsonRpcProvider, Network, toQuantity } from "ethers";
+import type { ChainProvider } from "@sweep/chain";
+import { Interface, toQuantity } from "ethers";
 import { accountKey, balanceKey, type ChainView } from "./batch-plan";
 import type { AccountState } from "./pre-send-checks";
-
-/**
- * A provider for the checks: a node that hangs fails the reads after `timeoutMs` instead of
- * holding the hot wallet's round for ethers' default five minutes. Like every provider of the
- * suite it trusts the configured chain id and never answers from ethers' request cache.
- */
-export function readProvider(rpcUrl: string, chainId: number, timeoutMs = 10_000): JsonRpcProvider {
-  const network = Network.from(chainId);
-  const request = new FetchRequest(rpcUrl);
-  request.timeout = timeoutMs;
-  return new JsonRpcProvider(request, network, { staticNetwork: network, cacheTimeout: -1 });
-}
 
 const erc20 = new Interface(["function balanceOf(address) view returns (uint256)"]);
 
@@ -44,10 +33,13 @@ interface Read {
  * Everything the checks need, read at one block (the latest) so that code, nonce and balances
  * agree with each other: per account its code, nonce and native balance; per (account, token)
  * the token's balanceOf. The calls go as raw JSON-RPC batches: a claim reads a few hundred values,
- * and ethers' per-call handling cost several times what the node did. Throws when the node does
- * not answer, or answers any call with an error: the caller rejects nothing then.
+ * and ethers' per-call handling cost several times what the node did. Every read goes to one
+ * endpoint of the chain (the one preferred when the snapshot starts), so a second endpoint behind
+ * the first cannot answer for a block it lacks. Throws when the node does not answer, or answers
+ * any call with an error: the caller rejects nothing then.
  */
-export async function readChainSnapshot(provider: JsonRpcProvider, reads: ChainReads, batching: ReadBatching): Promise<ChainSnapshot> {
+export async function readChainSnapshot(chainProvider: ChainProvider, reads: ChainReads, batching: ReadBatching): Promise<ChainSnapshot> {
+  const provider = chainProvider.pinned();
   const block = await provider.getBlock("latest");
   if (block === null) throw new Error("the node returned no latest block");
   const tag = toQuantity(block.number);
@@ -80,7 +72,7 @@ export async function readChainSnapshot(provider: JsonRpcProvider, reads: ChainR
   return { blockNumber: block.number, blockGasLimit: block.gasLimit, accounts, tokenBalances };
 }
 
-async function sendBatch(provider: JsonRpcProvider, chunk: readonly Read[]): Promise<void> {
+async function sendBatch(provider: ChainProvider, chunk: readonly Read[]): Promise<void> {
   const answers = await provider._send(chunk.map((call, id) => ({ jsonrpc: "2.0", id, method: call.method, params: call.params })));
   const byId = new Map(answers.map((answer) => [answer.id, answer]));
   chunk.forEach((call, id) => {

@@ -1,3 +1,4 @@
+import { loadWithChains } from "@sweep/chain";
 import { loadConfig, perChainWorkerEnv } from "@sweep/common";
 import { z } from "zod";
 
@@ -26,5 +27,9 @@ export const batcherEnv = perChainWorkerEnv(8081).extend({
   CHAIN_READ_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(8),
 });
 
-export type Config = z.infer<typeof batcherEnv>;
-export const loadBatcherConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(batcherEnv, env);
+/** The batcher's variables and its chains' (loadChainConfigs), checked at start. */
+export function loadBatcherConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadWithChains(() => loadConfig(batcherEnv, env), (config) => config.CHAINS, env);
+}
+
+export type Config = ReturnType<typeof loadBatcherConfig>;

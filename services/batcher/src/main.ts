@@ -1,9 +1,8 @@
 import { closeServer, runService, startHealthServer } from "@sweep/common";
-import { environmentChainIds, servedChains } from "@sweep/chain";
+import { connectChains, describeChain, environmentChainIds } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import { createBatchRound } from "./batch-round";
-import { readProvider } from "./chain-reads";
 import { loadBatcherConfig } from "./config";
 import { startBatcherConsumers } from "./consumers";
 import { startDuePoller } from "./due-poller";
@@ -11,16 +10,19 @@ import { GatherWindow } from "./gather-window";
 import { createRevocationRound } from "./revocation-round";
 import { roundByKey } from "./round-keys";
 
+/** A node that hangs fails the checks' reads after this, instead of holding the hot wallet's round. */
+const CHAIN_READ_TIMEOUT_MS = 10_000;
+
 void runService("batcher", () => loadBatcherConfig(), async ({ config, logger }) => {
-  const chains = servedChains(config.SERVICE_ENV, config.CHAINS);
-  logger.info("serving chains", { chains: chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })) });
+  const chains = connectChains(config.chains, { timeoutMs: CHAIN_READ_TIMEOUT_MS });
+  logger.info("serving chains", { chains: chains.map(describeChain) });
   const chainIds = chains.map((c) => c.chainId);
   const db = createDb(config.DATABASE_URL);
   await db.$queryRaw`SELECT 1`;
 
   const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db });
 
-  const providers = new Map(chains.map((c) => [c.chainId, readProvider(c.rpcUrl, c.chainId)]));
+  const providers = new Map(chains.map((c) => [c.chainId, c.provider]));
   const reads = { batchSize: config.CHAIN_READ_BATCH_SIZE, concurrency: config.CHAIN_READ_CONCURRENCY };
   const wrote = () => messaging.relay?.wake();
   const sweepRound = createBatchRound({
@@ -52,7 +54,7 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
   return [
     { name: "database", close: () => db.$disconnect() },
     ...messaging.closers,
-    { name: "providers", close: () => [...chains.map((c) => c.provider), ...providers.values()].forEach((p) => p.destroy()) },
+    { name: "providers", close: () => chains.forEach((c) => c.provider.destroy()) },
     { name: "batch rounds", close: () => windows.stop() },
     { name: "consumers", close: () => Promise.all(consumers.map((c) => c.stop())) },
     { name: "pollers", close: () => Promise.all(pollers.map((p) => p.stop())) },

@@ -5,10 +5,10 @@
 import { createDb, toBigInt, type Db, type Tx } from "@sweep/db";
 import { queueNames, type QueueNames } from "@sweep/messaging";
 import { startTestChain, type TestChain } from "@sweep/testkit";
-import { Wallet, parseEther, type BaseWallet, type JsonRpcProvider } from "ethers";
+import { Wallet, parseEther, type BaseWallet } from "ethers";
 import { claimBatch, lockHotWallet } from "../src/batch-claim";
 import { createBatchRound } from "../src/batch-round";
-import { readProvider } from "../src/chain-reads";
+import { createProvider, type ChainProvider } from "@sweep/chain";
 import { findDueHotWallets } from "../src/due-work";
 import { activeHotWallet, delegateOnChain, holdLock, insertRevocation, insertSweep, logger, revocationAuthorization, storedAuthorization, tokenOnlyAddress, uniquePrefix, waiterFor, type HotWalletFixture } from "./support";
 
@@ -20,9 +20,9 @@ describe("batch round", () => {
   let names: QueueNames;
   let round: ReturnType<typeof createBatchRound>;
   let hotWallet: HotWalletFixture;
-  const providers: JsonRpcProvider[] = [];
+  const providers: ChainProvider[] = [];
   const provider = (rpcUrl: string) => {
-    const p = readProvider(rpcUrl, 97, 2_000);
+    const p = createProvider(rpcUrl, 97, 2_000);
     providers.push(p);
     return p;
   };

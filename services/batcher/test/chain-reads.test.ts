@@ -1,9 +1,9 @@
 /** The checks' reads against a real anvil, through the provider main.ts uses. */
-import { factoryAddress } from "@sweep/chain";
+import { createProvider, factoryAddress, type ChainProvider } from "@sweep/chain";
 import { startTestChain, type TestChain } from "@sweep/testkit";
-import { Wallet, parseEther, type JsonRpcProvider } from "ethers";
+import { Wallet, parseEther } from "ethers";
 import { accountKey, balanceKey } from "../src/batch-plan";
-import { readChainSnapshot, readProvider } from "../src/chain-reads";
+import { readChainSnapshot } from "../src/chain-reads";
 import { delegationOf } from "../src/pre-send-checks";
 import { delegateOnChain } from "./support";
 
@@ -11,11 +11,11 @@ const batching = { batchSize: 4, concurrency: 2 };
 
 describe("chain reads", () => {
   let chain: TestChain;
-  let provider: JsonRpcProvider;
+  let provider: ChainProvider;
 
   beforeAll(async () => {
     chain = await startTestChain(97);
-    provider = readProvider(chain.rpcUrl, 97);
+    provider = createProvider(chain.rpcUrl, 97);
   });
   afterAll(async () => {
     provider.destroy();
@@ -45,7 +45,7 @@ describe("chain reads", () => {
   });
 
   it("fails when the node does not answer", async () => {
-    const down = readProvider("http://127.0.0.1:9", 97, 1_000);
+    const down = createProvider("http://127.0.0.1:9", 97, 1_000);
     try {
       await expect(readChainSnapshot(down, { accounts: [Wallet.createRandom().address], tokenBalances: [] }, batching)).rejects.toThrow();
     } finally {

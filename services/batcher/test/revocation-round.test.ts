@@ -6,9 +6,9 @@
 import { createDb, type Db, type Tx } from "@sweep/db";
 import { queueNames, type QueueNames } from "@sweep/messaging";
 import { createTestPartner, startTestChain, type TestChain } from "@sweep/testkit";
-import { Wallet, ZeroAddress, type BaseWallet, type JsonRpcProvider } from "ethers";
+import { Wallet, ZeroAddress, type BaseWallet } from "ethers";
 import { createBatchRound } from "../src/batch-round";
-import { readProvider } from "../src/chain-reads";
+import { createProvider, type ChainProvider } from "@sweep/chain";
 import { claimRevocations, lockGasWallet } from "../src/revocation-claim";
 import { createRevocationRound } from "../src/revocation-round";
 import { findDueRevocationPartners } from "../src/revocation-work";
@@ -39,9 +39,9 @@ describe("revocation round", () => {
   let sweepRound: ReturnType<typeof createBatchRound>;
   let hotWallet: HotWalletFixture;
   let gasWalletId: string;
-  const providers: JsonRpcProvider[] = [];
+  const providers: ChainProvider[] = [];
   const provider = (rpcUrl: string) => {
-    const p = readProvider(rpcUrl, 97, 2_000);
+    const p = createProvider(rpcUrl, 97, 2_000);
     providers.push(p);
     return p;
   };

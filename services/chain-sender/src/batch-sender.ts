@@ -1,4 +1,4 @@
-import { NATIVE_TRANSFER_GAS, factoryAddress } from "@sweep/chain";
+import { NATIVE_TRANSFER_GAS, estimateFailureReason, isUnsupportedMethod, nodeMessage, type CallRequest, type ChainClient } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import { BATCH_GAS_TOO_LOW_SELECTOR, contractAt, decodeSweepOutcomes, encodeSweepBatch, type SweepOutcome } from "@sweep/contracts";
 import type { Db } from "@sweep/db";
@@ -6,11 +6,10 @@ import type { QueueNames } from "@sweep/messaging";
 import { commitAttempt, loadOpenBatch, type Attempt, type BatchToSend, type SweepBatchToSend } from "./batch-store";
 import { broadcastStored } from "./broadcast";
 import { carriedIds } from "./carried-ids";
-import type { CallRequest, ChainClient } from "./chain-client";
 import { initialFees, type FeeMarket } from "./fees";
 import { TRANSACTION_GAS_CAP, gasLimitFromEstimate, gasLimitFromSimulation } from "./gas-limit";
 import type { GasWalletSigners } from "./gas-wallet-signers";
-import { AttemptFailure, estimateFailureReason, failureReason, isUnsupportedMethod, nodeMessage } from "./node-errors";
+import { AttemptFailure, failureReason } from "./attempt-failure";
 import { revocationAuthorizations } from "./revocation-plan";
 import { signTransaction, type TransactionContent } from "./signing";
 import { authorizationList, planItems, splitBySimulation } from "./sweep-plan";
@@ -25,6 +24,8 @@ export interface BatchSenderOptions {
   gasLimitMarginBps: number;
   /** where withdrawals of this chain go (`TREASURY_ADDRESS_<chain_id>`); null fails them (internal) */
   treasury: string | null;
+  /** the chain's delegate factory, which deploys hot wallets' delegates */
+  factory: string;
   logger: Logger;
   /** called after an attempt wrote outbox messages, so the relay sends them at once */
   outboxWritten?: () => void;
@@ -102,8 +103,8 @@ export class BatchSender {
         content = { to: treasury, data: "0x", authorizationList: [] };
         gasLimit = NATIVE_TRANSFER_GAS;
       } else {
-        const factory = contractAt("DelegateFactory", factoryAddress(batch.chainId));
-        content = { to: factoryAddress(batch.chainId), data: factory.interface.encodeFunctionData("deploy", [batch.hotWallet, batch.gasWallet.address]), authorizationList: [] };
+        const factory = contractAt("DelegateFactory", this.options.factory);
+        content = { to: this.options.factory, data: factory.interface.encodeFunctionData("deploy", [batch.hotWallet, batch.gasWallet.address]), authorizationList: [] };
         gasLimit = await this.estimatedGasLimit(from, content, await reads.market);
       }
       const fees = initialFees(await reads.market);

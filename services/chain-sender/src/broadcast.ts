@@ -1,7 +1,6 @@
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
-import type { ChainClient } from "./chain-client";
-import { countsAsSent, type BroadcastVerdict } from "./node-errors";
+import { countsAsSent, type BroadcastVerdict, type ChainClient } from "@sweep/chain";
 import { markBroadcast } from "./transaction-store";
 
 /**

@@ -37,7 +37,10 @@ describe("chain-sender configuration", () => {
   it("takes a treasury address per chain, EIP-55, and none where unset", () => {
     const treasury = "0x8ba1f109551bd432803012645ac136ddd64dba72";
     const config = loadChainSenderConfig({ TREASURY_ADDRESS_97: treasury, TREASURY_ADDRESS_11155111: "" });
-    expect([...config.TREASURY_ADDRESSES]).toEqual([[97, "0x8ba1f109551bD432803012645Ac136ddd64DBA72"]]);
+    expect(config.chains.map((c) => [c.chainId, c.treasury])).toEqual([
+      [11155111, null],
+      [97, "0x8ba1f109551bD432803012645Ac136ddd64DBA72"],
+    ]);
   });
 
   it.each([

@@ -1,6 +1,5 @@
-import { parseKek } from "@sweep/chain";
-import { ConfigError, loadConfig, perChainWorkerEnv } from "@sweep/common";
-import { ZeroAddress, getAddress, isAddress } from "ethers";
+import { loadWithChains, parseKek } from "@sweep/chain";
+import { loadConfig, perChainWorkerEnv } from "@sweep/common";
 import { z } from "zod";
 
 const isKek = (value: string) => {
@@ -44,37 +43,9 @@ export const chainSenderEnv = perChainWorkerEnv(8082).extend({
   LEADER_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(1_000),
 });
 
-const TREASURY_VARIABLE = /^TREASURY_ADDRESS_([0-9]+)$/;
-
-/**
- * `TREASURY_ADDRESS_<chain_id>`: where the fees withdrawn on that chain go, EIP-55. A chain without
- * one fails its withdrawals (internal); one that is not an address, or the zero address, is a
- * configuration error rather than a place to send fees to.
- */
-function treasuryAddresses(env: NodeJS.ProcessEnv): { addresses: Map<number, string>; problems: string[] } {
-  const addresses = new Map<number, string>();
-  const problems: string[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    const chainId = TREASURY_VARIABLE.exec(name)?.[1];
-    if (chainId === undefined || value === undefined || value === "") continue;
-    if (!isAddress(value) || getAddress(value) === ZeroAddress) problems.push(`${name} must be an address other than the zero address (a valid checksum when mixed case)`);
-    else addresses.set(Number(chainId), getAddress(value));
-  }
-  return { addresses, problems };
+/** The chain-sender's variables and its chains' (loadChainConfigs: nodes, confirmations, factory, treasury), checked at start. */
+export function loadChainSenderConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadWithChains(() => loadConfig(chainSenderEnv, env), (config) => config.CHAINS, env);
 }
 
-export type Config = z.infer<typeof chainSenderEnv> & { TREASURY_ADDRESSES: ReadonlyMap<number, string> };
-
-export function loadChainSenderConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const treasuries = treasuryAddresses(env);
-  let config: z.infer<typeof chainSenderEnv>;
-  try {
-    config = loadConfig(chainSenderEnv, env);
-  } catch (err) {
-    // Every bad variable in one message, the treasuries' too.
-    if (err instanceof ConfigError) throw new ConfigError([...err.problems, ...treasuries.problems]);
-    throw err;
-  }
-  if (treasuries.problems.length > 0) throw new ConfigError(treasuries.problems);
-  return { ...config, TREASURY_ADDRESSES: treasuries.addresses };
-}
+export type Config = ReturnType<typeof loadChainSenderConfig>;

@@ -1,7 +1,7 @@
 import type { Logger } from "@sweep/common";
+import type { ChainClient } from "@sweep/chain";
 import type { Db } from "@sweep/db";
 import type { BatchSender } from "./batch-sender";
-import type { ChainClient } from "./chain-client";
 
 export interface DeployRequestsOptions {
   db: Db;

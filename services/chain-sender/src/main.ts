@@ -1,10 +1,9 @@
 import { closeServer, runService, startHealthServer } from "@sweep/common";
-import { environmentChainIds, resolveKeks, servedChains } from "@sweep/chain";
+import { connectChains, describeChain, environmentChainIds, resolveKeks } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import { chainSenderLeader } from "@sweep/metrics";
 import { BatchSender } from "./batch-sender";
-import { ChainClient } from "./chain-client";
 import { startChainWork } from "./chain-work";
 import { loadChainSenderConfig } from "./config";
 import { DeployRequests } from "./deploy-requests";
@@ -13,11 +12,10 @@ import { LeaderLease } from "./leader-lease";
 import { ChainWatcher } from "./watcher";
 
 void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, logger }) => {
-  const chains = servedChains(config.SERVICE_ENV, config.CHAINS);
-  const treasuryOf = (chainId: number) => config.TREASURY_ADDRESSES.get(chainId) ?? null;
-  logger.info("serving chains", { chains: chains.map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl, confirmations: c.confirmations, treasury: treasuryOf(c.chainId) })) });
-  for (const { chainId } of chains) {
-    if (!treasuryOf(chainId)) logger.warn(`TREASURY_ADDRESS_${chainId} is not set: withdrawals of fees on chain ${chainId} will fail (internal)`);
+  const chains = connectChains(config.chains, { timeoutMs: config.RPC_TIMEOUT_MS });
+  logger.info("serving chains", { chains: chains.map(describeChain) });
+  for (const { chainId, treasury } of chains) {
+    if (!treasury) logger.warn(`TREASURY_ADDRESS_${chainId} is not set: withdrawals of fees on chain ${chainId} will fail (internal)`);
   }
   const signers = new GasWalletSigners(resolveKeks(config, (message) => logger.warn(message)).all);
   const db = createDb(config.DATABASE_URL);
@@ -27,9 +25,9 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
   const names = messaging.topology.names;
 
   const perChain = chains.map((chain) => {
-    const client = new ChainClient(chain, config.RPC_TIMEOUT_MS);
+    const { client } = chain;
     const outboxWritten = () => messaging.relay?.wake();
-    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, treasury: treasuryOf(chain.chainId), logger, outboxWritten });
+    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, treasury: chain.treasury, factory: chain.factory, logger, outboxWritten });
     const deploys = new DeployRequests({ db, client, sender, logger });
     const watcher = new ChainWatcher({
       db,

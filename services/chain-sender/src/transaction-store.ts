@@ -1,9 +1,9 @@
 import type { AttemptFailureReason, Logger } from "@sweep/common";
+import type { Receipt } from "@sweep/chain";
 import { decodeSweepOutcomes } from "@sweep/contracts";
 import { Prisma, enqueueOutbox, toBigInt, toDecimal, type BatchPurpose, type Db, type Tx } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import type { StoredTransaction } from "./batch-store";
-import type { Receipt } from "./chain-client";
 import type { Fees } from "./fees";
 import type { GasWalletRow } from "./gas-wallet-signers";
 import type { RevocationOutcome } from "./revocation-plan";

@@ -1,15 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { NATIVE_TRANSFER_GAS } from "@sweep/chain";
+import { NATIVE_TRANSFER_GAS, countsAsSent, type ChainClient, type Receipt } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { confirmationSeconds, nonceGapsTotal, noncesAbandonedTotal, replacementsTotal } from "@sweep/metrics";
 import { broadcastStored } from "./broadcast";
-import type { ChainClient, Receipt } from "./chain-client";
 import { sinceFirstBroadcast } from "./confirmation-time";
 import { bumpFees, highestFees, initialFees, type Fees } from "./fees";
 import type { GasWalletRow, GasWalletSigners } from "./gas-wallet-signers";
-import { countsAsSent } from "./node-errors";
 import { nonceGaps } from "./nonces";
 import { revocationOutcome } from "./revocation-plan";
 import { contentOf, signTransaction, type SignedTransaction } from "./signing";

@@ -1,5 +1,5 @@
 import { Transaction, Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
-import { ChainClient } from "../src/chain-client";
+import { ChainClient } from "@sweep/chain";
 import { gasLimitFromEstimate } from "../src/gas-limit";
 import {
   CHAIN_ID,
@@ -70,7 +70,7 @@ describe("chain-sender: revocation batches on anvil", () => {
     ]);
 
     // Mined, but the node does not give the accounts' code: nothing is settled until it does.
-    const blind = h.watcher({ client: new NoCodeAnswers(h.client.chain, 5_000) });
+    const blind = h.watcher({ client: new NoCodeAnswers(h.client.chain) });
     await watchUntil(blind, "the transaction mined", async () => ((await h.chain.provider.getTransactionReceipt(sent!.hash)) ? true : undefined));
     await blind.runOnce();
     expect(await batchOf(batchId)).toMatchObject({ status: "sent" });

@@ -4,7 +4,7 @@
  * production, and the sender, deploy handler and watcher of chain 97.
  */
 import { randomBytes } from "node:crypto";
-import { developmentKek, factoryAddress, servedChains } from "@sweep/chain";
+import { connectChains, developmentKek, factoryAddress, loadChainConfigs, type ChainClient } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { createDb, toDecimal, type Db, type Prisma, type SweepKind } from "@sweep/db";
@@ -12,7 +12,6 @@ import { deleteTopology as deleteTopologyOf, queueNames, type Messaging, type Qu
 import { createTestDatabase, createTestPartner, startTestChain, type TestChain, type TestPartner } from "@sweep/testkit";
 import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
 import { BatchSender } from "../src/batch-sender";
-import { ChainClient } from "../src/chain-client";
 import { DeployRequests } from "../src/deploy-requests";
 import { GasWalletSigners } from "../src/gas-wallet-signers";
 import { ChainWatcher, type WatcherOptions } from "../src/watcher";
@@ -31,6 +30,8 @@ export interface Harness {
   client: ChainClient;
   /** where the sender's withdrawals go */
   treasury: string;
+  /** the chain's delegate factory */
+  factory: string;
   sender: BatchSender;
   deploys: DeployRequests;
   watcher(overrides?: Partial<WatcherOptions>): ChainWatcher;
@@ -43,13 +44,13 @@ export async function startHarness(options: { blockTime?: number } = {}): Promis
   let chain: TestChain | undefined;
   try {
     chain = await startTestChain(CHAIN_ID, { blockTime: options.blockTime });
-    const served = servedChains("testnet", [CHAIN_ID], chain.env)[0]!;
+    const served = connectChains(loadChainConfigs("testnet", [CHAIN_ID], chain.env), { timeoutMs: 5_000 })[0]!;
     const prefix = `cs-${randomBytes(4).toString("hex")}`;
     const names = queueNames(prefix);
     const signers = new GasWalletSigners([developmentKek]);
-    const client = new ChainClient(served, 5_000);
+    const { client } = served;
     const treasury = Wallet.createRandom().address;
-    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: 2_000, treasury, logger });
+    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: 2_000, treasury, factory: served.factory, logger });
     const deploys = new DeployRequests({ db, client, sender, logger });
     const testChain = chain;
     return {
@@ -61,6 +62,7 @@ export async function startHarness(options: { blockTime?: number } = {}): Promis
       signers,
       client,
       treasury,
+      factory: served.factory,
       sender,
       deploys,
       watcher: (overrides = {}) =>

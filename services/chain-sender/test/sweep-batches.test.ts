@@ -1,10 +1,9 @@
-import { servedChains } from "@sweep/chain";
+import { connectChains, loadChainConfigs, ChainClient } from "@sweep/chain";
 import { contractAt } from "@sweep/contracts";
 import { toBigInt } from "@sweep/db";
 import { openMessaging, outboxDraft, type Consumer, type Messaging } from "@sweep/messaging";
 import { Transaction, Wallet, parseEther } from "ethers";
 import { BatchSender } from "../src/batch-sender";
-import { ChainClient } from "../src/chain-client";
 import { startSenderConsumer } from "../src/consumers";
 import { gasLimitFromEstimate, gasLimitFromSimulation } from "../src/gas-limit";
 import type { ChainWatcher } from "../src/watcher";
@@ -230,7 +229,7 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
         return request.gas === undefined ? super.simulate(request) : super.simulate({ ...request, gas: 100_000n });
       }
     }
-    const estimating = await sendOne(new BatchSender({ db: h.db, names: h.names, client: new ShortAtLimit(h.client.chain, 5_000), signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, logger }));
+    const estimating = await sendOne(new BatchSender({ db: h.db, names: h.names, client: new ShortAtLimit(h.client.chain), signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, logger }));
     const { to, data, authorizationList } = Transaction.from(estimating.rawTx);
     const estimate = await h.chain.provider.estimateGas({ from: partner.gasWallet, to, data, authorizationList, type: 4, blockTag: Number(estimating.blockNumber) - 1 });
     expect(estimating.gasLimit).toBe(gasLimitFromEstimate(estimate, 2_000, (await h.chain.provider.getBlock("latest"))!.gasLimit));
@@ -241,9 +240,9 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
     const partner = await partnerWithGasWallet(h);
     const hotWallet = await activeHotWallet(h, partner);
     const { batchId } = await openSweepBatch(h, partner, hotWallet, [{ owner: Wallet.createRandom(), tokenAddress: null, kind: "first_new", withAuthorization: true }]);
-    const deadNode = servedChains("testnet", [CHAIN_ID], { [`RPC_URL_${CHAIN_ID}`]: "http://127.0.0.1:1" })[0]!;
+    const deadNode = connectChains(loadChainConfigs("testnet", [CHAIN_ID], { [`RPC_URL_${CHAIN_ID}`]: "http://127.0.0.1:1" }), { timeoutMs: 2_000 })[0]!;
     try {
-      const sender = new BatchSender({ db: h.db, names: h.names, client: new ChainClient(deadNode, 2_000), signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, logger });
+      const sender = new BatchSender({ db: h.db, names: h.names, client: deadNode.client, signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, logger });
       await sender.send(batchId);
     } finally {
       deadNode.provider.destroy();

@@ -1,10 +1,10 @@
 import { toBigInt } from "@sweep/db";
+import { ChainClient } from "@sweep/chain";
 import { scrapeMetrics } from "@sweep/metrics";
 import { ScrapedMetrics, parsePrometheusText } from "@sweep/testkit";
 import { Transaction } from "ethers";
 import { BatchSender } from "../src/batch-sender";
 import { broadcastStored } from "../src/broadcast";
-import { ChainClient } from "../src/chain-client";
 import { DeployRequests } from "../src/deploy-requests";
 import { contentOf } from "../src/signing";
 import { CHAIN_ID, logger, outboxOf, partnerWithGasWallet, registerHotWallet, startHarness, watchUntil, type FundedPartner, type Harness } from "./support";
@@ -13,6 +13,23 @@ import { CHAIN_ID, logger, outboxOf, partnerWithGasWallet, registerHotWallet, st
 class NodeGoneAtBroadcast extends ChainClient {
   override async broadcast(): Promise<"unavailable"> {
     return "unavailable";
+  }
+}
+
+/**
+ * A load-balanced endpoint whose receipts come from a backend behind the one that counted the
+ * nonces: no receipt yet, and a head below the count's block (all in one batch, as one backend answers it).
+ */
+class LaggingReceipts extends ChainClient {
+  lagging = true;
+
+  override async receipt(hash: string) {
+    return this.lagging ? null : super.receipt(hash);
+  }
+
+  override async receiptsWithHead(hashes: readonly string[]) {
+    const fresh = await super.receiptsWithHead(hashes);
+    return this.lagging ? { head: fresh.head - 2, receipts: hashes.map(() => null) } : fresh;
   }
 }
 
@@ -77,8 +94,8 @@ describe("chain-sender: watching stored transactions on anvil", () => {
 
   it("resumes a transaction stored before a crash that kept it from the node, without signing another", async () => {
     const partner = await partnerWithGasWallet(h);
-    const deadAtBroadcast = new NodeGoneAtBroadcast(h.client.chain, 5_000);
-    const sender = new BatchSender({ db: h.db, names: h.names, client: deadAtBroadcast, signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, logger });
+    const deadAtBroadcast = new NodeGoneAtBroadcast(h.client.chain);
+    const sender = new BatchSender({ db: h.db, names: h.names, client: deadAtBroadcast, signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, logger });
     const { batch } = await sendDeploy(partner, new DeployRequests({ db: h.db, client: h.client, sender, logger }));
 
     const [stored] = await transactionsOf(partner);
@@ -237,5 +254,28 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     expect(toBigInt(fill.maxFeePerGas) * 8n).toBeGreaterThanOrEqual(toBigInt(refused!.maxFeePerGas) * 9n);
     expect(Transaction.from(fill.rawTx)).toMatchObject({ to: partner.gasWallet, value: 0n });
     expect(await h.chain.provider.getTransactionCount(partner.gasWallet)).toBe(1);
+  });
+
+  it("never gives up a mined nonce because a lagging backend has no receipt for it yet", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const { batch } = await sendDeploy(partner);
+    const [mined] = await transactionsOf(partner);
+    expect((await h.chain.provider.getTransactionReceipt(mined!.hash))?.status).toBe(1);
+    expect(await h.chain.provider.getTransactionCount(partner.gasWallet)).toBe(1);
+
+    // The nonce counts come from a fresh backend (past nonce 0), the receipts from one two blocks behind.
+    const behind = new LaggingReceipts(h.client.chain);
+    const watcher = h.watcher({ client: behind });
+    const abandonedBefore = await counted("sweep_nonces_abandoned_total", { reason: "nonce_conflict" });
+    for (let round = 0; round < 3; round++) await watcher.runOnce();
+    expect(await h.db.chainTransaction.findUniqueOrThrow({ where: { id: mined!.id } })).toMatchObject({ status: "broadcast" });
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "sent" });
+    expect(await counted("sweep_nonces_abandoned_total", { reason: "nonce_conflict" })).toBe(abandonedBefore);
+
+    // The backend catches up: the transaction is settled as mined, once.
+    behind.lagging = false;
+    await watchUntil(watcher, "the transaction confirmed", async () => ((await h.db.chainTransaction.findUniqueOrThrow({ where: { id: mined!.id } })).status === "confirmed" ? true : undefined));
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "confirmed" });
+    expect(await transactionsOf(partner)).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
-import type { ServedChain } from "@sweep/chain";
+import { ChainClient, type ChainProvider } from "@sweep/chain";
 
-/** The node reads of a chain the reconciliation needs, each bounded in time so a silent node only delays a round. */
+/** The node reads of a chain the reconciliation needs; a silent node fails them at the endpoints' timeout and only delays a round. */
 export interface ChainReads {
   chainId: number;
   confirmations: number;
@@ -10,27 +10,13 @@ export interface ChainReads {
   balanceAt(address: string, block: number): Promise<bigint>;
 }
 
-const READ_TIMEOUT_MS = 10_000;
-
-async function bounded<T>(what: string, read: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${READ_TIMEOUT_MS} ms`)), READ_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([read, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-export function chainReads(chain: Pick<ServedChain, "chainId" | "confirmations" | "provider">): ChainReads {
-  const { provider } = chain;
+export function chainReads(chain: { chainId: number; confirmations: number; provider: ChainProvider }): ChainReads {
+  const client = new ChainClient(chain);
   return {
     chainId: chain.chainId,
     confirmations: chain.confirmations,
-    head: () => bounded("eth_blockNumber", provider.getBlockNumber()),
-    nonceAt: async (address, block) => BigInt(await bounded("eth_getTransactionCount", provider.getTransactionCount(address, block))),
-    balanceAt: (address, block) => bounded("eth_getBalance", provider.getBalance(address, block)),
+    head: () => client.headNumber(),
+    nonceAt: (address, block) => client.nonceAt(address, block),
+    balanceAt: (address, block) => client.balance(address, block),
   };
 }

@@ -1,3 +1,4 @@
+import { loadWithChains } from "@sweep/chain";
 import { loadConfig, workerEnv } from "@sweep/common";
 import { z } from "zod";
 
@@ -7,5 +8,9 @@ export const ledgerEnv = workerEnv(8083).extend({
   /** how often fees due are withdrawn to the treasury (daily); 0 turns the schedule off. At most what a Node timer holds, about 24.8 days. */
   WITHDRAW_INTERVAL_MS: z.coerce.number().int().min(0).max(2_147_483_647).default(86_400_000),
 });
-export type Config = z.infer<typeof ledgerEnv>;
-export const loadLedgerConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(ledgerEnv, env);
+/** The ledger's variables and its chains' (loadChainConfigs): it settles every chain of its environment. */
+export function loadLedgerConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadWithChains(() => loadConfig(ledgerEnv, env), () => undefined, env);
+}
+
+export type Config = ReturnType<typeof loadLedgerConfig>;

@@ -1,5 +1,5 @@
 import { closeServer, runService, startHealthServer } from "@sweep/common";
-import { configuredTariffs, environmentChainIds, servedChains } from "@sweep/chain";
+import { connectChains, describeChain, environmentChainIds } from "@sweep/chain";
 import { createDb, workBacklog } from "@sweep/db";
 import { DEFAULT_MAX_ATTEMPTS } from "@sweep/lifecycle";
 import { openMessaging, reportQueueDepths } from "@sweep/messaging";
@@ -12,9 +12,13 @@ import { lowGasWallets } from "./low-gas-wallets";
 import { Reconciler } from "./reconciler";
 import { startWithdrawalSchedule } from "./withdrawal-schedule";
 
+/** A silent node fails a reconciliation's reads after this: it only delays a round. */
+const CHAIN_READ_TIMEOUT_MS = 10_000;
+
 void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) => {
   // The ledger settles every chain of its environment: tariffs for the fees, nodes for the code checks and the reconciliation.
-  const chains = servedChains(config.SERVICE_ENV, undefined);
+  const chains = connectChains(config.chains, { timeoutMs: CHAIN_READ_TIMEOUT_MS });
+  logger.info("serving chains", { chains: chains.map(describeChain) });
   const db = createDb(config.DATABASE_URL);
   await db.$queryRaw`SELECT 1`;
 
@@ -23,7 +27,7 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
   const consumer = await startLedgerConsumer(messaging, {
     db,
     names: messaging.topology.names,
-    tariffs: new Map(configuredTariffs(chains).map((tariff) => [tariff.chainId, tariff])),
+    tariffs: new Map(chains.map((chain) => [chain.chainId, chain.tariff])),
     hasCode: codeCheck(chains),
     maxAttempts: DEFAULT_MAX_ATTEMPTS,
     now: () => new Date(),

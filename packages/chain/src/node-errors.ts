@@ -1,17 +1,6 @@
 import type { AttemptFailureReason } from "@sweep/common";
 import { BATCH_GAS_TOO_LOW_SELECTOR } from "@sweep/contracts";
 
-/** An attempt that cannot go on, for a reason of the spec's (found by this service's own checks). */
-export class AttemptFailure extends Error {
-  constructor(
-    readonly reason: AttemptFailureReason,
-    message: string,
-  ) {
-    super(message);
-    this.name = "AttemptFailure";
-  }
-}
-
 /** A JSON-RPC call that failed: no answer in time, no connection, or an error answer. */
 export class ChainCallError extends Error {
   constructor(
@@ -52,19 +41,20 @@ function isNodeAnswer(err: unknown): boolean {
   return typeof e.error?.code === "number" || typeof e.info?.error?.code === "number";
 }
 
-/** The reason an attempt failed: this service's own verdict, chain_unavailable for a node that failed us, internal otherwise. */
-export function failureReason(err: unknown): AttemptFailureReason {
-  if (err instanceof AttemptFailure) return err.reason;
-  if (err instanceof ChainCallError) return "chain_unavailable";
-  return "internal";
-}
+/**
+ * JSON-RPC error codes nodes and providers answer for a method they do not offer: -32601 "method
+ * not found" (geth, anvil), -32004 "method not supported" (EIP-1474; hardhat, some providers),
+ * -32600 "invalid request" (providers that filter methods before the node sees them).
+ */
+const UNSUPPORTED_METHOD_CODES = [-32601, -32600, -32004];
 
-/** The node does not offer the method (JSON-RPC -32601, "method not found"). */
+/** The node does not offer the method. */
 export function isUnsupportedMethod(err: unknown): boolean {
   const cause = err instanceof ChainCallError ? err.cause : err;
   const e = shape(cause);
-  if (e.code === "UNSUPPORTED_OPERATION" || e.error?.code === -32601 || e.info?.error?.code === -32601) return true;
-  return /method not found|does not exist\/is not available|not supported/i.test(nodeMessage(cause));
+  if (e.code === "UNSUPPORTED_OPERATION") return true;
+  if ([e.error?.code, e.info?.error?.code].some((code) => UNSUPPORTED_METHOD_CODES.includes(code as number))) return true;
+  return /method not found|does not exist\/is not available|not supported|unsupported method|method not available|not whitelisted/i.test(nodeMessage(cause));
 }
 
 /**
@@ -97,14 +87,23 @@ export function estimateFailureReason(err: unknown): AttemptFailureReason {
  */
 export type BroadcastVerdict = "known" | "nonce_used" | "underpriced" | "insufficient_funds" | "refused" | "unavailable";
 
+// What pools of the node implementations answer, by verdict (geth, Erigon, Nethermind, Besu, reth, anvil, hardhat).
+const KNOWN = /already known|already imported|known transaction|already in (the )?(mem)?pool|alreadyknown/i;
+const NONCE_USED = /nonce too low|nonce has already been used|oldnonce/i;
+const UNDERPRICED = /replacement transaction underpriced|replacement fee too low|could not replace existing tx|replacementnotallowed/i;
+const INSUFFICIENT_FUNDS = /insufficient ?funds/i;
+/** The pool refuses it now but may take it later: fees below its floor, or an authority with a transaction of its own pending. */
+const REFUSED_FOR_NOW = /transaction underpriced|gas price below minimum|feetoolow|authority already reserved/i;
+
 export function broadcastVerdict(err: unknown): BroadcastVerdict {
   const cause = err instanceof ChainCallError ? err.cause : err;
   const code = String(shape(cause).code);
   const message = nodeMessage(cause);
-  if (/already known|already imported|known transaction|already in (the )?(mem)?pool|alreadyknown/i.test(message)) return "known";
-  if (code === "NONCE_EXPIRED" || /nonce too low|nonce has already been used/i.test(message)) return "nonce_used";
-  if (code === "REPLACEMENT_UNDERPRICED" || /replacement transaction underpriced|replacement fee too low/i.test(message)) return "underpriced";
-  if (code === "INSUFFICIENT_FUNDS" || /insufficient funds/i.test(message)) return "insufficient_funds";
+  if (KNOWN.test(message)) return "known";
+  if (code === "NONCE_EXPIRED" || NONCE_USED.test(message)) return "nonce_used";
+  if (code === "REPLACEMENT_UNDERPRICED" || UNDERPRICED.test(message)) return "underpriced";
+  if (code === "INSUFFICIENT_FUNDS" || INSUFFICIENT_FUNDS.test(message)) return "insufficient_funds";
+  if (REFUSED_FOR_NOW.test(message)) return "refused";
   return isNodeAnswer(cause) ? "refused" : "unavailable";
 }
 

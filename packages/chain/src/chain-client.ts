@@ -1,13 +1,12 @@
-import type { ServedChain } from "@sweep/chain";
 import type { LogLike } from "@sweep/contracts";
-import { toQuantity, type Authorization } from "ethers";
-import type { FeeMarket } from "./fees";
+import { toQuantity, type Authorization, type JsonRpcPayload } from "ethers";
+import type { ChainProvider } from "./chain-provider";
 import { ChainCallError, broadcastVerdict, type BroadcastVerdict } from "./node-errors";
-import { authorizationToRpc } from "./sweep-plan";
 
 export interface Receipt {
   hash: string;
   blockNumber: number;
+  blockHash: string;
   succeeded: boolean;
   gasUsed: bigint;
   effectiveGasPrice: bigint;
@@ -30,6 +29,13 @@ export interface SimulatedCall {
   gasUsed: bigint;
 }
 
+/** The latest block's base fee and gas limit, and the node's suggested tip. */
+export interface MarketReading {
+  baseFee: bigint;
+  tip: bigint;
+  blockGasLimit: bigint;
+}
+
 interface SimulatedCallRpc {
   status: string;
   returnData: string;
@@ -38,35 +44,63 @@ interface SimulatedCallRpc {
 }
 
 /**
- * The JSON-RPC calls the sender makes to one chain. Every call is bounded by a timeout, and any
- * failure (no connection, timeout, error answer) surfaces as ChainCallError; broadcast instead
- * returns what the node's answer means for a stored transaction.
+ * An authorization as JSON-RPC takes it (eth_simulateV1): every number a quantity, r and s too.
+ * geth and bsc decode r and s as U256 quantities and refuse leading zeros, which the 32-byte form
+ * of a signature has about one time in sixteen each.
+ */
+export function authorizationToRpc(a: Authorization) {
+  return {
+    chainId: toQuantity(a.chainId),
+    address: a.address,
+    nonce: toQuantity(a.nonce),
+    yParity: toQuantity(a.signature.yParity),
+    r: toQuantity(a.signature.r),
+    s: toQuantity(a.signature.s),
+  };
+}
+
+/** A receipt as the node sent it, checked: quantities in any letter case, optional fields absent. */
+export function receiptFromRpc(raw: unknown): Receipt {
+  const r = raw as Record<string, unknown>;
+  const quantity = (field: string) => {
+    const value = r[field];
+    if (typeof value !== "string" || !/^0x[0-9a-f]+$/i.test(value)) throw new Error(`the node's receipt has no quantity ${field}: ${JSON.stringify(value)}`);
+    return BigInt(value);
+  };
+  const logs = Array.isArray(r.logs) ? (r.logs as LogLike[]).map((l) => ({ address: l.address, topics: l.topics, data: l.data })) : [];
+  return {
+    hash: String(r.transactionHash),
+    blockNumber: Number(quantity("blockNumber")),
+    blockHash: String(r.blockHash),
+    succeeded: quantity("status") === 1n,
+    gasUsed: quantity("gasUsed"),
+    // Pre-London receipts lack it; the suite sends type-2 and type-4 transactions only, whose receipts carry it.
+    effectiveGasPrice: quantity("effectiveGasPrice"),
+    logs,
+  };
+}
+
+/**
+ * The JSON-RPC calls the suite makes to one chain, over its endpoints (failover, timeouts: see
+ * RpcEndpoints). Any failure (no endpoint answered, or an error answer) surfaces as ChainCallError;
+ * broadcast instead returns what the node's answer means for a stored transaction.
  */
 export class ChainClient {
-  constructor(
-    readonly chain: ServedChain,
-    private readonly timeoutMs: number,
-  ) {}
+  constructor(readonly chain: { chainId: number; confirmations: number; provider: ChainProvider }) {}
 
   get chainId(): number {
     return this.chain.chainId;
   }
 
-  private get provider() {
+  get provider(): ChainProvider {
     return this.chain.provider;
   }
 
   private async call<T>(method: string, run: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
-    });
     try {
-      return await Promise.race([run(), timeout]);
+      return await run();
     } catch (err) {
       throw new ChainCallError(method, err);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -74,8 +108,7 @@ export class ChainClient {
     return this.call("eth_blockNumber", () => this.provider.getBlockNumber());
   }
 
-  /** The latest block's base fee and gas limit, and the node's suggested tip. */
-  async feeMarket(): Promise<FeeMarket & { blockGasLimit: bigint }> {
+  async feeMarket(): Promise<MarketReading> {
     const [block, tip] = await Promise.all([
       this.call("eth_getBlockByNumber", () => this.provider.getBlock("latest")),
       this.call("eth_maxPriorityFeePerGas", () => this.provider.send("eth_maxPriorityFeePerGas", []) as Promise<string>),
@@ -84,8 +117,8 @@ export class ChainClient {
     return { baseFee: block.baseFeePerGas ?? 0n, tip: BigInt(tip), blockGasLimit: block.gasLimit };
   }
 
-  balance(address: string): Promise<bigint> {
-    return this.call("eth_getBalance", () => this.provider.getBalance(address, "latest"));
+  balance(address: string, block: "latest" | number = "latest"): Promise<bigint> {
+    return this.call("eth_getBalance", () => this.provider.getBalance(address, block));
   }
 
   /** Transactions of `address` counted at a block (or in the node's pool, for "pending"). */
@@ -103,9 +136,34 @@ export class ChainClient {
   }
 
   async receipt(hash: string): Promise<Receipt | null> {
-    const r = await this.call("eth_getTransactionReceipt", () => this.provider.getTransactionReceipt(hash));
-    if (!r) return null;
-    return { hash: r.hash, blockNumber: r.blockNumber, succeeded: r.status === 1, gasUsed: r.gasUsed, effectiveGasPrice: r.gasPrice, logs: r.logs };
+    const raw = await this.call("eth_getTransactionReceipt", () => this.provider.send("eth_getTransactionReceipt", [hash]));
+    return raw === null ? null : receiptFromRpc(raw);
+  }
+
+  /**
+   * The receipts of `hashes` and the head of the node that answered, in one JSON-RPC batch (one
+   * HTTP request reaches one node behind a load balancer): a missing receipt means "not mined" only
+   * up to that head, never beyond it.
+   */
+  async receiptsWithHead(hashes: readonly string[]): Promise<{ head: number; receipts: Array<Receipt | null> }> {
+    const payload: JsonRpcPayload[] = [
+      { jsonrpc: "2.0", id: 0, method: "eth_blockNumber", params: [] },
+      ...hashes.map((hash, i) => ({ jsonrpc: "2.0" as const, id: i + 1, method: "eth_getTransactionReceipt", params: [hash] })),
+    ];
+    const answers = await this.call("eth_getTransactionReceipt", () => this.provider.endpoints.send(payload));
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    const result = (id: number): unknown => {
+      const answer = byId.get(id);
+      if (!answer) throw new ChainCallError("eth_getTransactionReceipt", new Error(`the node left call ${id} of the batch unanswered`));
+      if ("error" in answer) throw new ChainCallError("eth_getTransactionReceipt", { error: answer.error });
+      return answer.result;
+    };
+    const head = Number(BigInt(result(0) as string));
+    const receipts = hashes.map((_hash, i) => {
+      const raw = result(i + 1);
+      return raw === null ? null : receiptFromRpc(raw);
+    });
+    return { head, receipts };
   }
 
   /** Whether the node has the transaction (in its pool or mined). */
@@ -113,6 +171,7 @@ export class ChainClient {
     return (await this.call("eth_getTransactionByHash", () => this.provider.send("eth_getTransactionByHash", [hash]))) !== null;
   }
 
+  /** To every endpoint in rotation (see RpcEndpoints): what the answer means for a stored transaction. */
   async broadcast(rawTx: string): Promise<"accepted" | BroadcastVerdict> {
     try {
       await this.call("eth_sendRawTransaction", () => this.provider.send("eth_sendRawTransaction", [rawTx]));

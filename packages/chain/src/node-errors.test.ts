@@ -1,22 +1,12 @@
 import { BATCH_GAS_TOO_LOW_SELECTOR } from "@sweep/contracts";
 import { makeError } from "ethers";
-import { AttemptFailure, ChainCallError, broadcastVerdict, countsAsSent, estimateFailureReason, failureReason, isUnsupportedMethod } from "./node-errors";
+import { ChainCallError, broadcastVerdict, countsAsSent, estimateFailureReason, isUnsupportedMethod } from "./node-errors";
 
 /** An error as ethers raises it for a JSON-RPC error answer. */
 const rpcError = (message: string, code = -32000) => makeError("could not coalesce error", "UNKNOWN_ERROR", { error: { code, message } });
 const connectionRefused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:8545"), { code: "ECONNREFUSED" });
 
-describe("failure reasons", () => {
-  it.each([
-    ["this service's own verdict", new AttemptFailure("insufficient_gas_balance", "short"), "insufficient_gas_balance"],
-    ["a node that failed a call", new ChainCallError("eth_getBalance", connectionRefused), "chain_unavailable"],
-    ["a call that timed out", new ChainCallError("eth_call", new Error("no answer within 10000 ms")), "chain_unavailable"],
-    ["anything else, never the node's words", new TypeError("Cannot read properties of undefined"), "internal"],
-    ["not even an Error", "boom", "internal"],
-  ])("%s", (_name, err, reason) => {
-    expect(failureReason(err)).toBe(reason);
-  });
-
+describe("estimate refusals", () => {
   it.each([
     ["the delegate's BatchGasTooLow", makeError("execution reverted", "CALL_EXCEPTION", { data: BATCH_GAS_TOO_LOW_SELECTOR, action: "estimateGas", reason: null, transaction: { to: null, data: "0x" }, invocation: null, revert: null }), "gas_limit_exceeded"],
     ["geth: gas required exceeds allowance", rpcError("gas required exceeds allowance (30000000)"), "gas_limit_exceeded"],
@@ -40,6 +30,15 @@ describe("broadcast verdicts", () => {
     ["replacement underpriced", makeError("replacement fee too low", "REPLACEMENT_UNDERPRICED", { transaction: {} }), "underpriced", true],
     ["replacement underpriced (raw)", rpcError("replacement transaction underpriced"), "underpriced", true],
     ["insufficient funds", makeError("insufficient funds for intrinsic transaction cost", "INSUFFICIENT_FUNDS", { transaction: {} }), "insufficient_funds", false],
+    ["erigon: could not replace existing tx", rpcError("could not replace existing tx"), "underpriced", true],
+    ["nethermind: ReplacementNotAllowed", rpcError("ReplacementNotAllowed"), "underpriced", true],
+    ["nethermind: OldNonce", rpcError("OldNonce"), "nonce_used", true],
+    ["nethermind: InsufficientFunds", rpcError("InsufficientFunds, Account balance: 0, cumulative cost: 21000"), "insufficient_funds", false],
+    ["nethermind: FeeTooLowToCompete", rpcError("FeeTooLowToCompete"), "refused", false],
+    ["geth: transaction underpriced (below the pool's floor)", rpcError("transaction underpriced: tip needed 1, tip permitted 0"), "refused", false],
+    ["bsc: transaction gas price below minimum", rpcError("transaction gas price below minimum: gas tip cap 0, minimum needed 1000000000"), "refused", false],
+    ["geth: authority already reserved", rpcError("authority already reserved"), "refused", false],
+    ["a refusal in an odd shape (no JSON-RPC code)", new Error("transaction underpriced"), "refused", false],
     ["fee cap below the base fee", rpcError("max fee per gas less than block base fee", -32003), "refused", false],
     ["no connection", connectionRefused, "unavailable", false],
     ["a timeout", new Error("no answer within 10000 ms"), "unavailable", false],
@@ -58,6 +57,9 @@ describe("unsupported methods", () => {
   it.each([
     ["anvil: Method not found", rpcError("Method not found", -32601), true],
     ["geth: the method does not exist", rpcError("the method eth_simulateV1 does not exist/is not available"), true],
+    ["hardhat: -32004 not supported", rpcError("Method eth_simulateV1 is not supported", -32004), true],
+    ["a provider's -32600", rpcError("Unsupported method: eth_simulateV1", -32600), true],
+    ["a provider's plain words", rpcError("method not available on this plan"), true],
     ["ethers' UNSUPPORTED_OPERATION", makeError("unsupported operation", "UNSUPPORTED_OPERATION", { operation: "eth_simulateV1" }), true],
     ["another error answer", rpcError("header not found"), false],
     ["no connection", connectionRefused, false],

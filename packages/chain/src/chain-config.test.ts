@@ -1,0 +1,83 @@
+import { ConfigError } from "@sweep/common";
+import { factoryDeployment } from "./devnet-addresses";
+import { connectChains, describeChain, loadChainConfigs } from "./chain-config";
+
+const problemsOf = (env: Record<string, string>, only?: number[]) => {
+  try {
+    loadChainConfigs("testnet", only, env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error("the configuration was accepted");
+};
+
+describe("per-chain configuration", () => {
+  it("defaults every testnet chain to its local anvil, the deterministic factory, the default tariff and no treasury", () => {
+    const chains = loadChainConfigs("testnet", undefined, {});
+    expect(chains.map((c) => [c.chainId, c.rpcUrls, c.factory, c.treasury, c.tariff.rateBps])).toEqual([
+      [11155111, ["http://127.0.0.1:8545"], factoryDeployment().address, null, 7000],
+      [97, ["http://127.0.0.1:8546"], factoryDeployment().address, null, 7000],
+    ]);
+  });
+
+  it("reads every variable of a served chain", () => {
+    const env = {
+      RPC_URL_97: "https://a.example/key1,https://b.example/key2",
+      CONFIRMATIONS_97: "3",
+      TOKEN_97_USDT: "0x55d398326f99059ff775485246999027b3197955",
+      FACTORY_ADDRESS_97: "0x00000000000000000000000000000000000000f1",
+      RATE_BPS_97: "6500",
+      TREASURY_ADDRESS_97: "0x00000000000000000000000000000000000000aa",
+    };
+    const [chain] = loadChainConfigs("testnet", [97], env);
+    expect(chain).toMatchObject({
+      chainId: 97,
+      rpcUrls: ["https://a.example/key1", "https://b.example/key2"],
+      confirmations: 3,
+      tokens: [{ ticker: "USDT", decimals: 18, address: "0x55d398326f99059fF775485246999027B3197955" }],
+      factory: "0x00000000000000000000000000000000000000f1",
+      tariff: { rateBps: 6500 },
+      treasury: "0x00000000000000000000000000000000000000AA",
+    });
+  });
+
+  it("names every malformed variable at once, never echoing a value", () => {
+    const problems = problemsOf({
+      RPC_URL_97: "ftp://secret.example/key",
+      CONFIRMATIONS_11155111: "many",
+      TOKEN_97_USDT: "0x12",
+      FACTORY_ADDRESS_97: "0x0000000000000000000000000000000000000000",
+      RATE_BPS_97: "-1",
+      CLASSIC_GAS_97_USDT: "50000",
+      TREASURY_ADDRESS_11155111: "treasury",
+    });
+    expect(problems).toEqual([
+      "CONFIRMATIONS_11155111 must be a whole number of blocks from 0 to 1000",
+      "TOKEN_97_USDT must be a token contract's address (a valid checksum when mixed case)",
+      "RATE_BPS_97 must be a whole number of basis points from 0 to 1000000",
+      expect.stringMatching(/^CLASSIC_GAS_97_USDT takes <new>,<existing>/),
+      "TREASURY_ADDRESS_11155111 must be an address other than the zero address (a valid checksum when mixed case)",
+      "RPC_URL_97: entry 1 (ftp://secret.example) must be http or https",
+      "FACTORY_ADDRESS_97 must be an address other than the zero address (a valid checksum when mixed case)",
+    ]);
+    const text = problems.join("\n");
+    expect(text).not.toContain("/key");
+  });
+
+  it("checks only the chains a process serves, and refuses a chain outside the environment", () => {
+    expect(loadChainConfigs("testnet", [11155111], { RPC_URL_97: "nonsense" }).map((c) => c.chainId)).toEqual([11155111]);
+    expect(problemsOf({}, [1])).toEqual(["CHAINS names 1, not a chain of the testnet environment"]);
+  });
+
+  it("demands a real node on mainnet", () => {
+    expect(() => loadChainConfigs("mainnet", undefined, {})).toThrow(/RPC_URL_1 is required.*RPC_URL_56 is required/);
+  });
+
+  it("describes a chain for the logs by its endpoints' hosts only", () => {
+    const [chain] = connectChains(loadChainConfigs("testnet", [97], { RPC_URL_97: "https://bsc.example/v3/secret,http://127.0.0.1:8546" }), { timeoutMs: 1_000 });
+    expect(describeChain(chain!)).toEqual({ chainId: 97, endpoints: ["https://bsc.example", "http://127.0.0.1:8546"], confirmations: 1, treasury: null });
+    expect(chain!.endpoints.labels).toEqual(["bsc.example", "127.0.0.1:8546"]);
+    chain!.provider.destroy();
+  });
+});

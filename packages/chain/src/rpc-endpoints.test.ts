@@ -1,0 +1,192 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { registry } from "@sweep/metrics";
+import { ChainCallError } from "./node-errors";
+import { ChainClient } from "./chain-client";
+import { ChainProvider } from "./chain-provider";
+import { RpcEndpoints, RpcTransportError, retryAfterMs } from "./rpc-endpoints";
+
+const CHAIN_ID = 97;
+
+/** A local HTTP endpoint whose answer to each request the test decides; it records what it was sent. */
+interface FakeEndpoint {
+  url: string;
+  received: Array<{ method: string }>;
+  answer: (body: unknown, res: http.ServerResponse) => void;
+  close(): Promise<void>;
+}
+
+const rpcResult = (result: unknown) => (body: unknown, res: http.ServerResponse) => {
+  const answer = (call: { id: number }) => ({ jsonrpc: "2.0", id: call.id, result });
+  res.setHeader("content-type", "application/json");
+  res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body as { id: number })));
+};
+const rpcError = (code: number, message: string) => (body: unknown, res: http.ServerResponse) => {
+  res.setHeader("content-type", "application/json");
+  res.end(JSON.stringify({ jsonrpc: "2.0", id: (body as { id: number }).id, error: { code, message } }));
+};
+const status = (code: number, headers: Record<string, string> = {}) => (_body: unknown, res: http.ServerResponse) => {
+  res.writeHead(code, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32005, message: "limited" } }));
+};
+const hang = () => undefined;
+
+async function fakeEndpoint(path = "/"): Promise<FakeEndpoint> {
+  const received: Array<{ method: string }> = [];
+  const sockets = new Set<import("node:net").Socket>();
+  const endpoint: FakeEndpoint = {
+    url: "",
+    received,
+    answer: rpcResult("0x1"),
+    close: () =>
+      new Promise((resolve) => {
+        sockets.forEach((s) => s.destroy());
+        server.close(() => resolve());
+      }),
+  };
+  const server = http.createServer((req, res) => {
+    let text = "";
+    req.on("data", (chunk: Buffer) => (text += chunk.toString()));
+    req.on("end", () => {
+      const body = JSON.parse(text) as { method: string } | Array<{ method: string }>;
+      received.push(...(Array.isArray(body) ? body : [body]));
+      endpoint.answer(body, res);
+    });
+  });
+  server.on("connection", (socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  endpoint.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+  return endpoint;
+}
+
+const call = (method: string, id = 1) => ({ jsonrpc: "2.0" as const, id, method, params: [] });
+const backoff = { baseMs: 200, maxMs: 1_000 };
+
+describe("a chain's RPC endpoints", () => {
+  let a: FakeEndpoint;
+  let b: FakeEndpoint;
+  beforeEach(async () => {
+    a = await fakeEndpoint("/v3/secret-key-a");
+    b = await fakeEndpoint("/secret-key-b");
+  });
+  afterEach(async () => {
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("sends to the first endpoint while it answers, a node's error answer included", async () => {
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
+    expect(await endpoints.send(call("eth_blockNumber"))).toEqual([{ jsonrpc: "2.0", id: 1, result: "0x1" }]);
+    a.answer = rpcError(-32000, "execution reverted");
+    expect(await endpoints.send(call("eth_call"))).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32000, message: "execution reverted" } }]);
+    expect(b.received).toEqual([]);
+  });
+
+  it.each([
+    ["a 5xx", status(503)],
+    ["a 429", status(429)],
+    ["an answer that is not JSON-RPC", (_body: unknown, res: http.ServerResponse) => res.end("<html>bad gateway</html>")],
+    ["a refusal of the key (401)", (_body: unknown, res: http.ServerResponse) => res.writeHead(401).end("unauthorized")],
+    ["no answer in time", hang],
+  ])("fails over on %s, and keeps the failed endpoint out of rotation for its backoff", async (_name, failure) => {
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 300, backoff });
+    a.answer = failure;
+    b.answer = rpcResult("0x2");
+    expect(await endpoints.send(call("eth_blockNumber"))).toEqual([{ jsonrpc: "2.0", id: 1, result: "0x2" }]);
+    a.received.length = 0;
+    expect(await endpoints.send(call("eth_blockNumber"))).toEqual([{ jsonrpc: "2.0", id: 1, result: "0x2" }]);
+    expect(a.received).toEqual([]);
+  });
+
+  it("fails over when an endpoint refuses connections, and takes it back once its backoff is over and it answers", async () => {
+    await a.close();
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
+    b.answer = rpcResult("0x2");
+    expect(await endpoints.send(call("eth_chainId"))).toEqual([{ jsonrpc: "2.0", id: 1, result: "0x2" }]);
+    expect(endpoints.preferred()).toBe(1);
+    await new Promise((r) => setTimeout(r, backoff.baseMs + 50));
+    expect(endpoints.preferred()).toBe(0);
+  });
+
+  it("still tries the endpoints when every one is out of rotation, and names them by host only when all fail", async () => {
+    a.answer = status(502);
+    b.answer = status(500);
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
+    await expect(endpoints.send(call("eth_chainId"))).rejects.toThrow(RpcTransportError);
+    a.answer = rpcResult("0x3");
+    expect(await endpoints.send(call("eth_chainId"))).toEqual([{ jsonrpc: "2.0", id: 1, result: "0x3" }]);
+    a.answer = status(502);
+    const failure = await endpoints.send(call("eth_chainId")).catch((err: Error) => err);
+    expect(failure).toBeInstanceOf(RpcTransportError);
+    expect((failure as Error).message).toMatch(/^127\.0\.0\.1:\d+#?\d*: HTTP 50[02]$/);
+    expect((failure as Error).message).not.toContain("secret");
+  });
+
+  it("sends a JSON-RPC batch to one endpoint, and a pinned request to that endpoint alone", async () => {
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
+    b.answer = rpcResult("0x2");
+    await endpoints.send([call("eth_blockNumber", 1), call("eth_getTransactionReceipt", 2)]);
+    expect(a.received.map((c) => c.method)).toEqual(["eth_blockNumber", "eth_getTransactionReceipt"]);
+    expect(b.received).toEqual([]);
+    a.answer = status(503);
+    await expect(endpoints.send(call("eth_blockNumber"), 0)).rejects.toThrow(/HTTP 503/);
+    expect(b.received).toEqual([]);
+  });
+
+  it("broadcasts a transaction to every endpoint in rotation: one acceptance is enough", async () => {
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
+    a.answer = rpcError(-32000, "insufficient funds for gas * price + value");
+    b.answer = rpcResult("0xhash");
+    expect(await endpoints.send(call("eth_sendRawTransaction"))).toEqual([{ jsonrpc: "2.0", id: 1, result: "0xhash" }]);
+    expect([a.received.length, b.received.length]).toEqual([1, 1]);
+    b.answer = rpcError(-32000, "already known");
+    a.answer = status(503);
+    expect(await endpoints.send(call("eth_sendRawTransaction"))).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32000, message: "already known" } }]);
+  });
+
+  it("counts calls by method, HTTP requests by outcome, and scores each endpoint's health", async () => {
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
+    a.answer = status(503);
+    await endpoints.send([call("eth_getBalance", 1), call("eth_getCode", 2)]);
+    const metrics = await registry.getMetricsAsJSON();
+    const values = (name: string) => metrics.find((m) => m.name === name)!.values as Array<{ labels: Record<string, string | number>; value: number }>;
+    const [labelA, labelB] = endpoints.labels;
+    const calls = values("sweep_rpc_calls_total").filter((v) => v.labels.endpoint === labelB && v.labels.chain_id === CHAIN_ID);
+    expect(calls.map((v) => [v.labels.method, v.value]).sort()).toEqual([
+      ["eth_getBalance", 1],
+      ["eth_getCode", 1],
+    ]);
+    const requests = values("sweep_rpc_http_requests_total").filter((v) => v.labels.chain_id === CHAIN_ID);
+    expect(requests.find((v) => v.labels.endpoint === labelA && v.labels.outcome === "http_5xx")?.value).toBe(1);
+    expect(requests.find((v) => v.labels.endpoint === labelB && v.labels.outcome === "ok")?.value).toBe(1);
+    const health = values("sweep_rpc_endpoint_health").filter((v) => v.labels.chain_id === CHAIN_ID);
+    expect(health.find((v) => v.labels.endpoint === labelA)?.value).toBe(0);
+    expect(health.find((v) => v.labels.endpoint === labelB)?.value).toBe(1);
+    registry.resetMetrics();
+  });
+
+  it("gives ethers a provider whose failures are ChainCallErrors without the URL", async () => {
+    a.answer = status(503);
+    b.answer = status(503);
+    const provider = new ChainProvider(new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff }));
+    const client = new ChainClient({ chainId: CHAIN_ID, confirmations: 1, provider });
+    const failure = await client.headNumber().catch((err: Error) => err);
+    expect(failure).toBeInstanceOf(ChainCallError);
+    expect((failure as Error).message).toMatch(/^eth_blockNumber failed: 127\.0\.0\.1:\d+: HTTP 503$/);
+    a.answer = rpcResult("0x10");
+    await new Promise((r) => setTimeout(r, backoff.maxMs));
+    expect(await client.headNumber()).toBe(16);
+    provider.destroy();
+  });
+});
+
+describe("Retry-After", () => {
+  it.each([
+    [null, undefined],
+    ["", undefined],
+    ["3", 3_000],
+    ["Wed, 25 Nov 2026 18:00:10 GMT", 10_000],
+    ["soon", undefined],
+  ])("%j is %j ms", (header, ms) => {
+    expect(retryAfterMs(header, Date.parse("Wed, 25 Nov 2026 18:00:00 GMT"))).toBe(ms);
+  });
+});

@@ -1,0 +1,209 @@
+import { rpcCalls, rpcEndpointHealth, rpcHttpRequests, rpcRequestSeconds } from "@sweep/metrics";
+import type { JsonRpcError, JsonRpcPayload, JsonRpcResult } from "ethers";
+import { DEFAULT_BACKOFF, afterFailure, afterSuccess, attemptOrder, freshHealth, healthScore, isUp, type Backoff, type EndpointHealth } from "./endpoint-health";
+import { endpointLabels } from "./rpc-url";
+
+export type RpcAnswer = JsonRpcResult | JsonRpcError;
+
+/** Why an endpoint gave no JSON-RPC answer; each is a reason to try the next endpoint. */
+export type TransportFailureKind = "timeout" | "http_429" | "http_5xx" | "http_status" | "connection" | "malformed";
+
+/** No endpoint answered. The message names endpoints by host only: their URLs carry providers' keys. */
+export class RpcTransportError extends Error {
+  constructor(
+    readonly kind: TransportFailureKind,
+    readonly endpoint: string,
+    detail: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(`${endpoint}: ${detail}`);
+    this.name = "RpcTransportError";
+  }
+}
+
+export interface RpcEndpointsOptions {
+  /** one HTTP request to one endpoint longer than this is a timeout (the next endpoint is tried) */
+  timeoutMs: number;
+  backoff?: Backoff;
+}
+
+interface Endpoint {
+  url: string;
+  label: string;
+  health: EndpointHealth;
+}
+
+/**
+ * The endpoints of one chain (`RPC_URL_<chain_id>`, comma-separated) behind one `send`: a request
+ * goes to the first endpoint in rotation and fails over to the next on a timeout, a 429, a 5xx, a
+ * refused connection or an answer that is not JSON-RPC; a node's JSON-RPC error is an answer, not
+ * a failure. A transaction goes to every endpoint in rotation, so one provider's pool missing it
+ * delays nothing. Every request is counted per endpoint (calls by method, HTTP requests by
+ * outcome, latency, health score).
+ */
+export class RpcEndpoints {
+  private readonly endpoints: Endpoint[];
+  private readonly backoff: Backoff;
+
+  constructor(
+    readonly chainId: number,
+    urls: readonly string[],
+    private readonly options: RpcEndpointsOptions,
+  ) {
+    if (urls.length === 0) throw new Error(`chain ${chainId} has no RPC endpoint`);
+    const labels = endpointLabels(urls);
+    this.endpoints = urls.map((url, i) => ({ url, label: labels[i]!, health: freshHealth() }));
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    for (const endpoint of this.endpoints) this.reportHealth(endpoint, Date.now());
+  }
+
+  /** The endpoints' labels (hosts), in the configured order: safe to log. */
+  get labels(): string[] {
+    return this.endpoints.map((e) => e.label);
+  }
+
+  /** The endpoint a request would go to first now (its index): reads that must agree are pinned to it. */
+  preferred(): number {
+    return attemptOrder(
+      this.endpoints.map((e) => e.health),
+      Date.now(),
+    )[0]!;
+  }
+
+  /**
+   * Sends a JSON-RPC call or batch; `pinned` sends it to that endpoint alone (no failover), for reads
+   * that must come from one node's view.
+   */
+  async send(payload: JsonRpcPayload | JsonRpcPayload[], pinned?: number): Promise<RpcAnswer[]> {
+    const calls = Array.isArray(payload) ? payload : [payload];
+    if (calls.length === 1 && calls[0]!.method === "eth_sendRawTransaction" && pinned === undefined) return this.broadcast(payload);
+    const order =
+      pinned === undefined
+        ? attemptOrder(
+            this.endpoints.map((e) => e.health),
+            Date.now(),
+          )
+        : [pinned];
+    let failure: RpcTransportError | undefined;
+    for (const index of order) {
+      try {
+        return await this.sendTo(this.endpoints[index]!, payload);
+      } catch (err) {
+        if (!(err instanceof RpcTransportError)) throw err;
+        failure = err;
+      }
+    }
+    throw failure!;
+  }
+
+  /**
+   * To every endpoint in rotation at once (the first to try when none is): the first acceptance
+   * answers at once; otherwise, once all have answered, the first node's answer, else the failure.
+   */
+  private broadcast(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<RpcAnswer[]> {
+    const now = Date.now();
+    const inRotation = this.endpoints.filter((e) => isUp(e.health, now));
+    const targets = inRotation.length > 0 ? inRotation : [this.endpoints[attemptOrder(this.endpoints.map((e) => e.health), now)[0]!]!];
+    return new Promise((resolve, reject) => {
+      const answers: RpcAnswer[][] = [];
+      const failures: unknown[] = [];
+      const settle = () => {
+        if (answers.length + failures.length < targets.length) return;
+        if (answers.length > 0) resolve(answers[0]!);
+        else reject(failures[0]);
+      };
+      for (const endpoint of targets) {
+        this.sendTo(endpoint, payload).then(
+          (answer) => {
+            if (answer.every((a) => "result" in a)) resolve(answer);
+            answers.push(answer);
+            settle();
+          },
+          (err: unknown) => {
+            failures.push(err);
+            settle();
+          },
+        );
+      }
+    });
+  }
+
+  private async sendTo(endpoint: Endpoint, payload: JsonRpcPayload | JsonRpcPayload[]): Promise<RpcAnswer[]> {
+    const calls = Array.isArray(payload) ? payload : [payload];
+    for (const call of calls) rpcCalls.inc({ chain_id: this.chainId, endpoint: endpoint.label, method: call.method });
+    const started = performance.now();
+    const observe = (outcome: string) => {
+      rpcHttpRequests.inc({ chain_id: this.chainId, endpoint: endpoint.label, outcome });
+      rpcRequestSeconds.observe({ chain_id: this.chainId, endpoint: endpoint.label }, (performance.now() - started) / 1000);
+    };
+    try {
+      const answers = await this.post(endpoint, payload);
+      observe(answers.some((a) => "error" in a) ? "rpc_error" : "ok");
+      endpoint.health = afterSuccess(endpoint.health);
+      this.reportHealth(endpoint, Date.now());
+      return answers;
+    } catch (err) {
+      const failure = err instanceof RpcTransportError ? err : new RpcTransportError("connection", endpoint.label, describe(err));
+      observe(failure.kind);
+      endpoint.health = afterFailure(endpoint.health, Date.now(), this.backoff, failure.retryAfterMs);
+      this.reportHealth(endpoint, Date.now());
+      throw failure;
+    }
+  }
+
+  private async post(endpoint: Endpoint, payload: JsonRpcPayload | JsonRpcPayload[]): Promise<RpcAnswer[]> {
+    const fail = (kind: TransportFailureKind, detail: string, retryAfterMs?: number) => new RpcTransportError(kind, endpoint.label, detail, retryAfterMs);
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(endpoint.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(payload),
+        redirect: "error",
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      text = await response.text();
+    } catch (err) {
+      if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) throw fail("timeout", `no answer within ${this.options.timeoutMs} ms`);
+      throw fail("connection", describe(err));
+    }
+    if (response.status === 429) throw fail("http_429", "429 too many requests", retryAfterMs(response.headers.get("retry-after")));
+    if (response.status >= 500) throw fail("http_5xx", `HTTP ${response.status}`);
+    const answers = jsonRpcAnswers(text);
+    // Some providers answer a node's error with a 4xx and a JSON-RPC body: an answer. Any other refusal (401, 404) is the endpoint's.
+    if (!answers) throw fail(response.ok ? "malformed" : "http_status", response.ok ? "the answer is not JSON-RPC" : `HTTP ${response.status}`);
+    return answers;
+  }
+
+  private reportHealth(endpoint: Endpoint, now: number): void {
+    rpcEndpointHealth.set({ chain_id: this.chainId, endpoint: endpoint.label }, healthScore(endpoint.health, now));
+  }
+}
+
+function jsonRpcAnswers(text: string): RpcAnswer[] | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const answers = Array.isArray(body) ? body : [body];
+  const isAnswer = (a: unknown) => typeof a === "object" && a !== null && ("result" in a || "error" in a);
+  return answers.length > 0 && answers.every(isAnswer) ? (answers as RpcAnswer[]) : null;
+}
+
+/** Retry-After in seconds or as an HTTP date, in ms; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === "") return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** An error's words without the URL undici puts in some (a fetch failure's cause names the host, never the path). */
+function describe(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  const code = typeof cause === "object" && cause !== null && "code" in cause ? String((cause as { code: unknown }).code) : undefined;
+  return code ?? (cause instanceof Error ? cause.message : String(cause));
+}
