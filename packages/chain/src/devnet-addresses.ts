@@ -21,6 +21,11 @@ export function factoryDeployment(): Create2Deployment {
   return create2("DelegateFactory", "DelegateFactory", loadArtifact("DelegateFactory").bytecode);
 }
 
+/** The delegate factory's code once deployed: the compiled runtime code as is (the factory has no immutables). */
+export function factoryRuntimeCode(): string {
+  return loadArtifact("DelegateFactory").deployedBytecode;
+}
+
 /** A devnet token (public mint), deterministic per ticker and decimals. */
 export function devTokenDeployment(ticker: string, decimals: number): Create2Deployment {
   const args = AbiCoder.defaultAbiCoder().encode(["string", "string", "uint8"], [`Devnet ${ticker}`, ticker, decimals]);

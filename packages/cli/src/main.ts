@@ -12,10 +12,11 @@ import { createKey, revokeKey } from "./key-commands";
 import { bookAdjustment, type Adjustment, type AdjustmentOptions } from "./ledger-commands";
 import { consoleOutput } from "./output";
 import { createPartner, setPartnerEnabled } from "./partner-commands";
+import { deployPlatform } from "./platform-commands";
 import { measureTariff } from "./tariff-commands";
 
 const program = new Command("sweepctl")
-  .description("operate the sweep service: partners, API keys, ledgers, fee withdrawals, tariffs, the local devnet, dead letters")
+  .description("operate the sweep service: partners, API keys, ledgers, fee withdrawals, tariffs, the platform's contracts, the local devnet, dead letters")
   .option("--json", "print machine-readable JSON on stdout")
   .exitOverride();
 
@@ -73,6 +74,16 @@ tariff
   .command("measure")
   .description("measure the classic sweep of each testnet chain's tokens on fresh local chains; prints the figures and their configuration")
   .action(() => run((ctx) => measureTariff(ctx)));
+
+const platform = program.command("platform").description("the platform's contracts on a real chain");
+platform
+  .command("deploy")
+  .description(
+    "deploy the delegate factory through the CREATE2 deployer (the same address on every chain) from DEPLOYER_KEY's account, " +
+      "on the first answering endpoint of RPC_URL_<chain_id>; sends nothing when it is there; prints what the services on that chain need configured",
+  )
+  .requiredOption("--chain <chain-id>", "a chain of SERVICE_ENV")
+  .action((options: { chain: string }) => run((ctx) => deployPlatform(ctx, options)));
 
 const devnet = program.command("devnet").description("the local chains of `pnpm start`");
 devnet
