@@ -1,5 +1,5 @@
 import { migrateDatabase } from "@sweep/db";
-import { authorizationBody, createTestPartner, eventually, startStack, type Stack } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, eventually, readMetrics, startStack, type Stack } from "@sweep/testkit";
 import { Wallet, parseEther } from "ethers";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -8,7 +8,8 @@ import path from "node:path";
 // first-time sweeps (each with its authorization), then repeat sweeps of the same addresses (no
 // authorization: the steady state of a deposit address). Figures per phase: sweeps per second,
 // POST latency, POST-to-swept p50/p99, blocks from arrival to inclusion, gas per sweep by kind,
-// and each transaction's timeline. Prints figures; asserts nothing.
+// each transaction's timeline, and the JSON-RPC calls the services made to the chain (per swept item
+// and per second: what a provider plan must allow). Prints figures; asserts nothing.
 
 const RATE = Number(process.env.BENCH_E2E_RATE ?? 100);
 const REPEAT_RATE = Number(process.env.BENCH_E2E_REPEAT_RATE ?? RATE);
@@ -75,6 +76,7 @@ async function runPhase(stack: Stack, headers: Record<string, string>, title: st
   const postLatencies: number[] = [];
   const started = Date.now();
   const posts: Promise<void>[] = [];
+  const callsBefore = await rpcCalls(stack);
   for (let i = 0; i < bodies.length; i++) {
     const wait = started + (i * 1000) / rate - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -99,6 +101,7 @@ async function runPhase(stack: Stack, headers: Record<string, string>, title: st
     500,
   );
   const finished = Math.max(...ended.map((r) => r.updatedAt.getTime()));
+  const callsAfter = await rpcCalls(stack);
   const swept = ended.filter((r) => r.status === "swept");
   const latencies = swept.map((r) => r.updatedAt.getTime() - sent.get(r.id)!).sort((a, b) => a - b);
   postLatencies.sort((a, b) => a - b);
@@ -137,6 +140,7 @@ async function runPhase(stack: Stack, headers: Record<string, string>, title: st
   console.log(`POST to swept: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`);
   console.log(`blocks from arrival to inclusion: p50 ${percentile(blocksToInclusion, 50)}, p99 ${percentile(blocksToInclusion, 99)}, max ${blocksToInclusion[blocksToInclusion.length - 1]}`);
   for (const [kind, gas] of byKind) console.log(`gas per sweep, ${kind}: ${gas.reduce((a, b) => a + b, 0n) / BigInt(gas.length)} (mean of ${gas.length})`);
+  printRpcBudget(callsBefore, callsAfter, swept.length, (finished - started) / 1000);
 
   // Where the time goes: each transaction's steps, in ms after the phase's first POST.
   const transactions = await stack.db.chainTransaction.findMany({ where: { hash: { in: [...txs] } }, include: { batch: true }, orderBy: { nonce: "asc" } });
@@ -152,6 +156,25 @@ async function runPhase(stack: Stack, headers: Record<string, string>, title: st
     const steps = [Math.min(...posted), Math.max(...posted), t.batch?.createdAt.getTime(), t.createdAt.getTime(), t.broadcastAt?.getTime(), inBlock, t.minedAt?.getTime(), settled];
     console.log(`| ${t.nonce} | ${carried.length} | ${steps.map(after).join(" | ")} |`);
   }
+}
+
+/** JSON-RPC calls to the chain so far, per service and method, from each service's sweep_rpc_calls_total. */
+async function rpcCalls(stack: Stack): Promise<Map<string, number>> {
+  const calls = new Map<string, number>();
+  for (const [name, service] of stack.services) {
+    for (const sample of (await readMetrics(service.metricsPort)).find("sweep_rpc_calls_total", { chain_id: String(CHAIN_ID) })) {
+      const key = `${name} ${sample.labels.method}`;
+      calls.set(key, (calls.get(key) ?? 0) + sample.value);
+    }
+  }
+  return calls;
+}
+
+function printRpcBudget(before: Map<string, number>, after: Map<string, number>, swept: number, seconds: number) {
+  const made = [...after].map(([key, n]) => [key, n - (before.get(key) ?? 0)] as const).filter(([, n]) => n > 0);
+  const total = made.reduce((sum, [, n]) => sum + n, 0);
+  console.log(`JSON-RPC calls to chain ${CHAIN_ID}: ${total} (${(total / Math.max(1, swept)).toFixed(2)} per swept item, ${(total / seconds).toFixed(1)} per second over the phase)`);
+  for (const [key, n] of made.sort((a, b) => b[1] - a[1])) console.log(`  ${key}: ${n} (${(n / Math.max(1, swept)).toFixed(2)} per swept item)`);
 }
 
 main().catch((err) => {

@@ -1,3 +1,4 @@
+import { redactRpcUrl } from "@sweep/chain";
 import type { Environment } from "@sweep/common";
 import { chainEndpoints } from "./chains";
 
@@ -12,9 +13,10 @@ export interface DevnetInfo {
 
 export function devnetInfo(environment: Environment, env: NodeJS.ProcessEnv = process.env): DevnetInfo {
   return {
-    chains: chainEndpoints(environment, env).map(({ chain, rpcUrl }) => ({
+    chains: chainEndpoints(environment, env).map(({ chain, rpcUrl, local }) => ({
       chain_id: chain.chainId,
-      rpc_url: rpcUrl,
+      // A real node's URL carries its provider's key: only its host is printed.
+      rpc_url: local ? rpcUrl : redactRpcUrl(rpcUrl),
       tokens: chain.tokens.map(({ ticker, address, decimals }) => ({ ticker, address, decimals })),
     })),
   };

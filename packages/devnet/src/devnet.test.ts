@@ -91,8 +91,8 @@ describe("devnet info", () => {
     });
   });
 
-  it("shows a real node where RPC_URL_<chain_id> replaces the local chain", () => {
-    const env = { RPC_URL_97: "https://bsc-testnet.example" };
+  it("shows a real node where RPC_URL_<chain_id> replaces the local chain, by its host only", () => {
+    const env = { RPC_URL_97: "https://bsc-testnet.example/v3/provider-key" };
     expect(devnetInfo("testnet", env).chains[1]).toMatchObject({ chain_id: 97, rpc_url: "https://bsc-testnet.example" });
     expect(chainEndpoints("testnet", env).map((e) => e.local?.chainId)).toEqual([11155111, undefined]);
   });

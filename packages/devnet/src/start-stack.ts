@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from "node:events";
 import { z } from "zod";
+import { redactRpcUrl } from "@sweep/chain";
 import { baseEnv, loadConfig, port } from "@sweep/common";
 import { migrateDatabase, repoRoot } from "@sweep/db";
 import { chainEndpoints, startLocalChains, type RunningChain } from "./chains";
@@ -59,7 +60,7 @@ async function main(): Promise<number> {
 
   const endpoints = chainEndpoints(config.SERVICE_ENV);
   for (const { chain, rpcUrl, local } of endpoints) {
-    if (!local) say(`chain ${chain.chainId}: ${rpcUrl} (RPC_URL_${chain.chainId}), not started here`);
+    if (!local) say(`chain ${chain.chainId}: ${redactRpcUrl(rpcUrl)} (RPC_URL_${chain.chainId}), not started here`);
   }
   const chains = await startLocalChains(
     endpoints.flatMap((e) => (e.local ? [e.local] : [])),
