@@ -77,16 +77,16 @@ export async function injectFaults(schedule: readonly Fault[], targets: FaultTar
   };
   const overlapping = schedule.map(async (fault) => {
     if (fault.kind === "chain-stop") {
-      const anvil = targets.chain(fault.chainId).anvil.process;
+      const node = targets.chain(fault.chainId).node.process;
       await record(
         fault,
         async () => {
           // SIGSTOP: the node keeps its state and its sockets but answers nothing, as a hung node.
-          anvil.kill("SIGSTOP");
+          node.kill("SIGSTOP");
           try {
             await sleep(fault.durationMs);
           } finally {
-            anvil.kill("SIGCONT");
+            node.kill("SIGCONT");
           }
         },
         () => targets.inFlight(fault.chainId),

@@ -3,7 +3,7 @@ import { environmentChainIds } from "@sweep/chain";
 import { createDb, type Db } from "@sweep/db";
 import { defineTopology, deleteTopology } from "@sweep/messaging";
 import { startService, type ServiceName, type ServiceProcess } from "./service-process";
-import { startTestChain, type TestChain } from "./test-chains";
+import { startTestChain, type NodeKind, type TestChain } from "./test-chains";
 import { createTestDatabase } from "./test-database";
 
 export interface Stack {
@@ -25,6 +25,8 @@ export interface Stack {
 export interface StackOptions {
   /** seconds between blocks; undefined mines a block per transaction */
   blockTime?: number;
+  /** the node implementation both chains run on; anvil by default */
+  node?: NodeKind;
   services?: ServiceName[];
   /** extra variables for every service */
   env?: Record<string, string>;
@@ -33,7 +35,7 @@ export interface StackOptions {
 const ALL: ServiceName[] = ["ledger", "chain-sender", "batcher", "api-gateway", "webhook-dispatcher"];
 
 /**
- * The whole suite on its own: both testnet chains on anvil (free ports, platform contracts
+ * The whole suite on its own: both testnet chains on anvil or hardhat (free ports, platform contracts
  * deployed), a database of its own, a unique RabbitMQ prefix, and the services as processes.
  */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -52,7 +54,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await database.drop();
   };
   try {
-    for (const chainId of [11155111, 97]) chains.set(chainId, await startTestChain(chainId, { blockTime: options.blockTime }));
+    for (const chainId of [11155111, 97]) chains.set(chainId, await startTestChain(chainId, { blockTime: options.blockTime, node: options.node }));
     const env: Record<string, string> = {
       SERVICE_ENV: "testnet",
       DATABASE_URL: database.url,

@@ -1,8 +1,26 @@
 import { startAnvil, type AnvilNode } from "@sweep/anvil";
+import { startHardhatNode } from "@sweep/hardhat-node";
 import { chainRegistry, createProvider, devnetTokenAddress, type ChainProvider } from "@sweep/chain";
 import { contractAt } from "@sweep/contracts";
 import { deployPlatformContracts } from "@sweep/devnet";
 import { parseEther } from "ethers";
+
+/** The node implementations the suite runs on: anvil (the default) and hardhat's EDR. */
+export type NodeKind = "anvil" | "hardhat";
+/** Every node kind, for the stories that run on each (`describe.each(NODE_KINDS)`). */
+export const NODE_KINDS: readonly NodeKind[] = ["anvil", "hardhat"];
+
+/** A running node of either kind: where it answers, its process, and how to stop it. */
+export interface ChainNode extends AnvilNode {
+  kind: NodeKind;
+}
+
+export interface TestChainOptions {
+  /** seconds between blocks; undefined mines a block per transaction */
+  blockTime?: number;
+  /** which node implementation runs the chain; anvil by default */
+  node?: NodeKind;
+}
 
 export interface TestChain {
   chainId: number;
@@ -10,7 +28,7 @@ export interface TestChain {
   provider: ChainProvider;
   /** the devnet USDT of this chain */
   usdt: { address: string; decimals: number };
-  anvil: AnvilNode;
+  node: ChainNode;
   /** RPC_URL_<chain_id> for services pointed at this chain */
   env: Record<string, string>;
   setBalance(address: string, wei: bigint): Promise<void>;
@@ -18,22 +36,28 @@ export interface TestChain {
   stop(): Promise<void>;
 }
 
+/** Starts a node of the kind asked for. */
+export async function startNode(kind: NodeKind, chainId: number, blockTime?: number): Promise<ChainNode> {
+  const node = await (kind === "hardhat" ? startHardhatNode : startAnvil)({ chainId, blockTime });
+  return { ...node, kind };
+}
+
 /**
- * A real anvil for one of the testnet chains, on a free port (never the ports of a running
- * `pnpm start`), with the platform contracts deployed at their deterministic addresses.
- * `blockTime` undefined mines a block per transaction.
+ * A real node (anvil, or hardhat's with `node: "hardhat"`) for one of the testnet chains, on a
+ * free port (never the ports of a running `pnpm start`), with the platform contracts deployed at
+ * their deterministic addresses. `blockTime` undefined mines a block per transaction.
  */
-export async function startTestChain(chainId = 97, options: { blockTime?: number } = {}): Promise<TestChain> {
+export async function startTestChain(chainId = 97, options: TestChainOptions = {}): Promise<TestChain> {
   const info = chainRegistry("testnet", devnetTokenAddress, {}).find((c) => c.chainId === chainId);
   if (!info) throw new Error(`chain ${chainId} is not a testnet chain`);
-  const anvil = await startAnvil({ chainId, blockTime: options.blockTime });
+  const node = await startNode(options.node ?? "anvil", chainId, options.blockTime);
   try {
-    await deployPlatformContracts(anvil.rpcUrl, chainId, info.tokens);
+    await deployPlatformContracts(node.rpcUrl, chainId, info.tokens);
   } catch (err) {
-    await anvil.stop();
+    await node.stop();
     throw err;
   }
-  const provider = createProvider(anvil.rpcUrl, chainId);
+  const provider = createProvider(node.rpcUrl, chainId);
   provider.pollingInterval = 100;
   const usdt = info.tokens[0]!;
   const minter = await provider.getSigner(0);
@@ -48,20 +72,21 @@ export async function startTestChain(chainId = 97, options: { blockTime?: number
   };
   return {
     chainId,
-    rpcUrl: anvil.rpcUrl,
+    rpcUrl: node.rpcUrl,
     provider,
     usdt: { address: usdt.address, decimals: usdt.decimals },
-    anvil,
-    env: { [`RPC_URL_${chainId}`]: anvil.rpcUrl },
+    node,
+    env: { [`RPC_URL_${chainId}`]: node.rpcUrl },
     setBalance: async (address, wei) => {
-      await provider.send("anvil_setBalance", [address, "0x" + wei.toString(16)]);
+      // Both nodes take hardhat's name for it.
+      await provider.send("hardhat_setBalance", [address, "0x" + wei.toString(16)]);
     },
     mintUsdt: async (to, amount) => {
       await (await mint(to, amount)).wait();
     },
     stop: async () => {
       provider.destroy();
-      await anvil.stop();
+      await node.stop();
     },
   };
 }
