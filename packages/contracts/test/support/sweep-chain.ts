@@ -1,8 +1,8 @@
 /**
- * A fresh anvil with the factory, one hot wallet's delegate and a token deployed, and helpers to
- * send sweep batches: shared by the contract tests and the gas report.
+ * A fresh node (anvil unless told otherwise) with the factory, one hot wallet's delegate and a
+ * token deployed, and helpers to send sweep batches: shared by the contract tests and the gas report.
  */
-import { startAnvil, type AnvilNode } from "@sweep/anvil";
+import { startAnvil, type AnvilNode, type AnvilOptions } from "@sweep/anvil";
 import {
   Contract,
   JsonRpcProvider,
@@ -53,14 +53,17 @@ export interface BatchResult {
 
 const CHAIN_ID = 11155111;
 
-export async function startSweepChain(): Promise<SweepChain> {
-  const anvil: AnvilNode = await startAnvil({ chainId: CHAIN_ID });
+/** Starts a node in automine: startAnvil, or @sweep/hardhat-node's startHardhatNode. */
+export type StartNode = (options: Pick<AnvilOptions, "chainId">) => Promise<AnvilNode>;
+
+export async function startSweepChain(startNode: StartNode = startAnvil): Promise<SweepChain> {
+  const node = await startNode({ chainId: CHAIN_ID });
   // Automine confirms each transaction at once: no reason to delay requests to batch them, and
   // ethers' 250 ms cache of identical requests would answer a balance from before a batch.
-  const provider = new JsonRpcProvider(anvil.rpcUrl, CHAIN_ID, { staticNetwork: true, batchStallTime: 0, cacheTimeout: -1, pollingInterval: 20 });
+  const provider = new JsonRpcProvider(node.rpcUrl, CHAIN_ID, { staticNetwork: true, batchStallTime: 0, cacheTimeout: -1, pollingInterval: 20 });
   const stop = async () => {
     provider.destroy();
-    await anvil.stop();
+    await node.stop();
   };
   try {
     const operatorWallet = labelledWallet(provider, "operator");
@@ -106,8 +109,9 @@ export function labelledWallet(provider: JsonRpcProvider, label: string): Wallet
   return new Wallet(keccak256(toUtf8Bytes(`sweep-chain:${label}`)), provider);
 }
 
+/** Through hardhat's name for it, which anvil also takes. */
 export async function setBalance(provider: JsonRpcProvider, address: string, wei: bigint): Promise<void> {
-  await provider.send("anvil_setBalance", [address, toBeHex(wei)]);
+  await provider.send("hardhat_setBalance", [address, toBeHex(wei)]);
 }
 
 /** The deposit address's authorization of `delegate` at its current nonce. */
