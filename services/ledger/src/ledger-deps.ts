@@ -9,8 +9,11 @@ export interface LedgerDeps {
   names: QueueNames;
   /** the configured tariff of each served chain */
   tariffs: ReadonlyMap<number, ChainTariff>;
-  /** whether the address has code on the chain; throws when the chain does not answer */
-  hasCode(chainId: number, address: string): Promise<boolean>;
+  /**
+   * whether the address has code on the chain as of a block; throws when the chain does not answer,
+   * or answers from a node that has not seen the block yet
+   */
+  hasCode(chainId: number, address: string, blockNumber: number): Promise<boolean>;
   maxAttempts: number;
   now(): Date;
   /** called after a transaction that wrote outbox rows committed, so they go out at once */

@@ -20,6 +20,8 @@ interface Settled {
   partnerId: string;
   chainId: number;
   receipt: Receipt;
+  /** the block it was mined in */
+  blockNumber: number;
   /** the signed transaction as stored */
   rawTx: string;
   batch: Batch & { items: BatchItem[]; hotWallet: HotWallet | null };
@@ -31,12 +33,12 @@ async function loadTransaction(deps: LedgerDeps, payload: MessagePayload<"tx.out
     include: { gasWallet: { select: { partnerId: true } }, batch: { include: { items: true, hotWallet: true } } },
   });
   if (!transaction || transaction.chainId !== payload.chainId) throw new Error(`transaction ${payload.transactionId} of chain ${payload.chainId} is unknown`);
-  const { status, gasUsed, effectiveGasPrice, succeeded } = transaction;
-  if (status !== "confirmed" || gasUsed === null || effectiveGasPrice === null || succeeded === null) {
+  const { status, gasUsed, effectiveGasPrice, succeeded, blockNumber } = transaction;
+  if (status !== "confirmed" || gasUsed === null || effectiveGasPrice === null || succeeded === null || blockNumber === null) {
     throw new Error(`transaction ${transaction.hash} is ${status}, not confirmed with a receipt`);
   }
   const receipt: Receipt = { hash: transaction.hash, succeeded, gasUsed, effectiveGasPrice: toBigInt(effectiveGasPrice) };
-  return { partnerId: transaction.gasWallet.partnerId, chainId: transaction.chainId, receipt, rawTx: transaction.rawTx, batch: transaction.batch };
+  return { partnerId: transaction.gasWallet.partnerId, chainId: transaction.chainId, receipt, blockNumber: Number(blockNumber), rawTx: transaction.rawTx, batch: transaction.batch };
 }
 
 function gasEntry({ partnerId, chainId, receipt }: Pick<Settled, "partnerId" | "chainId" | "receipt">) {
@@ -128,7 +130,7 @@ async function settleRevocationTransaction(deps: LedgerDeps, settled: Settled, l
 }
 
 async function settleDeployment(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void | RetryLater> {
-  const { partnerId, chainId, receipt, batch } = settled;
+  const { partnerId, chainId, receipt, blockNumber, batch } = settled;
   const hotWallet = batch.hotWallet;
   if (!hotWallet) throw new Error(`deployment batch ${batch.id} has no hot wallet`);
   // A hot wallet settled before (a redelivery) needs no code check: only the gas entry is made sure of.
@@ -138,7 +140,7 @@ async function settleDeployment(deps: LedgerDeps, settled: Settled, logger: Logg
   }
   let hasCode: boolean;
   try {
-    hasCode = await deps.hasCode(chainId, hotWallet.delegate);
+    hasCode = await deps.hasCode(chainId, hotWallet.delegate, blockNumber);
   } catch (err) {
     logger.warn("code check of a delegate failed; retrying later", { chainId, delegate: hotWallet.delegate, error: String(err) });
     return retryAfter(CODE_CHECK_RETRY_MS);

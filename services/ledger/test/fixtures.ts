@@ -34,6 +34,8 @@ export interface Receipt {
   gasUsed: bigint;
   effectiveGasPrice: bigint;
   succeeded: boolean;
+  /** the block it was mined in (1 unless told) */
+  blockNumber?: number;
 }
 
 const nonces = new Map<string, bigint>();
@@ -56,7 +58,7 @@ export async function createConfirmedTransaction(db: Db, partner: Partner, batch
       maxPriorityFeePerGas: toDecimal(1n),
       gasUsed: receipt.gasUsed,
       effectiveGasPrice: toDecimal(receipt.effectiveGasPrice),
-      blockNumber: 1n,
+      blockNumber: BigInt(receipt.blockNumber ?? 1),
       succeeded: receipt.succeeded,
       minedAt: new Date(),
     },

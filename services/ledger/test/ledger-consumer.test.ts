@@ -407,7 +407,7 @@ describe("ledger consumer", () => {
       const factory = contractAt("DelegateFactory", factoryAddress(97), await chain.provider.getSigner(0));
       const receipt = (await (await factory.getFunction("deploy")(address, partner.gasWallet)).wait())!;
       expect(await chain.provider.getCode(delegate)).not.toBe("0x");
-      const transaction = await createConfirmedTransaction(db, partner, batch.id, { hash: receipt.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.gasPrice, succeeded: receipt.status === 1 });
+      const transaction = await createConfirmedTransaction(db, partner, batch.id, { hash: receipt.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.gasPrice, succeeded: receipt.status === 1, blockNumber: receipt.blockNumber });
 
       await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
 
