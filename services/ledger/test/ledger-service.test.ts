@@ -60,7 +60,7 @@ describe("ledger service", () => {
     const deployBatch = await createDeployBatch(db, partner, hotWallet, "confirmed");
     const factory = contractAt("DelegateFactory", factoryAddress(97), await chain.provider.getSigner(0));
     const receipt = (await (await factory.getFunction("deploy")(address, partner.gasWallet)).wait())!;
-    const deployment = await createConfirmedTransaction(db, partner, deployBatch.id, { hash: receipt.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.gasPrice, succeeded: true });
+    const deployment = await createConfirmedTransaction(db, partner, deployBatch.id, { hash: receipt.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.gasPrice, succeeded: true, blockNumber: receipt.blockNumber });
 
     await messaging.publisher.publish("tx.outcome", { chainId: 97, transactionId: deployment.id });
     await until(() => db.hotWallet.findFirst({ where: { id: hotWallet.id, status: "active" } }), "the hot wallet to be active");
