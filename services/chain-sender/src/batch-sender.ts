@@ -158,7 +158,8 @@ export class BatchSender {
     if (dropped.length === 0) return { content: all, gasUsed: simulated.gasUsed, dropped };
     const kept = { to: batch.delegate, data: encodeSweepBatch(split.kept.map((p) => p.item)), authorizationList: authorizationList(planned, split.kept) };
     // Without the dropped items the batch uses less gas; the kept ones are simulated again for it.
-    return { content: kept, gasUsed: (await this.simulate(batch, { from, ...kept })).gasUsed, dropped };
+    const keptGas = await unlessUnsupported(() => this.simulate(batch, { from, ...kept }), logger);
+    return { content: kept, gasUsed: keptGas?.gasUsed ?? null, dropped };
   }
 
   /** eth_simulateV1 of a sweep batch: its per-item outcomes and gas; a reverted batch fails the attempt. */
@@ -178,10 +179,10 @@ export class BatchSender {
   private async sweepGasLimit(from: string, content: Content, gasUsed: bigint | null, market: FeeMarket & { blockGasLimit: bigint }, logger: Logger): Promise<bigint> {
     if (gasUsed !== null) {
       const gasLimit = gasLimitFromSimulation(gasUsed, this.options.gasLimitMarginBps, market.blockGasLimit);
-      const check = await this.options.client.simulate({ from, ...content, gas: gasLimit });
-      const outcomes = check.succeeded ? decodeSweepOutcomes(check.logs, content.to) : [];
+      const check = await unlessUnsupported(() => this.options.client.simulate({ from, ...content, gas: gasLimit }), logger);
+      const outcomes = check?.succeeded ? decodeSweepOutcomes(check.logs, content.to) : [];
       if (outcomes.length > 0 && outcomes.every((o) => o.swept)) return gasLimit;
-      logger.warn("the gas limit from the simulation fell short; asking eth_estimateGas", { gasLimit: gasLimit.toString(), gasUsed: gasUsed.toString() });
+      if (check) logger.warn("the gas limit from the simulation fell short; asking eth_estimateGas", { gasLimit: gasLimit.toString(), gasUsed: gasUsed.toString() });
     }
     return this.estimatedGasLimit(from, content, market);
   }
@@ -197,5 +198,20 @@ export class BatchSender {
     const ceiling = market.blockGasLimit < TRANSACTION_GAS_CAP ? market.blockGasLimit : TRANSACTION_GAS_CAP;
     if (estimate > ceiling) throw new AttemptFailure("gas_limit_exceeded", `needs ${estimate} gas, a transaction may use ${ceiling}`);
     return gasLimitFromEstimate(estimate, this.options.gasLimitMarginBps, market.blockGasLimit);
+  }
+}
+
+/**
+ * A simulation after the first, or null where it meets a node without eth_simulateV1: behind a
+ * load-balanced endpoint the backends differ, and the one that answered the first may not answer
+ * the next (the gas then comes from eth_estimateGas).
+ */
+async function unlessUnsupported<T>(simulate: () => Promise<T>, logger: Logger): Promise<T | null> {
+  try {
+    return await simulate();
+  } catch (err) {
+    if (!isUnsupportedMethod(err)) throw err;
+    logger.warn("a node behind the endpoint has no eth_simulateV1; the gas limit comes from eth_estimateGas");
+    return null;
   }
 }

@@ -1,4 +1,4 @@
-import { connectChains, loadChainConfigs, ChainClient } from "@sweep/chain";
+import { connectChains, loadChainConfigs, ChainCallError, ChainClient } from "@sweep/chain";
 import { contractAt } from "@sweep/contracts";
 import { toBigInt } from "@sweep/db";
 import { openMessaging, outboxDraft, type Consumer, type Messaging } from "@sweep/messaging";
@@ -234,6 +234,18 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
     const estimate = await h.chain.provider.estimateGas({ from: partner.gasWallet, to, data, authorizationList, type: 4, blockTag: Number(estimating.blockNumber) - 1 });
     expect(estimating.gasLimit).toBe(gasLimitFromEstimate(estimate, 2_000, (await h.chain.provider.getBlock("latest"))!.gasLimit));
     expect(estimating.gasLimit).not.toBe(gasLimitFromSimulation((await h.chain.provider.getTransactionReceipt(estimating.hash))!.gasUsed, 2_000, 30_000_000n));
+
+    // A load-balanced endpoint whose backends differ: the first simulation answered, the check at the limit meets a backend without eth_simulateV1.
+    class LacksSimulateAtLimit extends ChainClient {
+      override simulate(request: Parameters<ChainClient["simulate"]>[0]) {
+        if (request.gas === undefined) return super.simulate(request);
+        return Promise.reject(new ChainCallError("eth_simulateV1", { error: { code: -32004, message: "Method eth_simulateV1 is not supported" } }));
+      }
+    }
+    const unchecked = await sendOne(new BatchSender({ db: h.db, names: h.names, client: new LacksSimulateAtLimit(h.client.chain), signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, logger }));
+    const sent = Transaction.from(unchecked.rawTx);
+    const estimated = await h.chain.provider.estimateGas({ from: partner.gasWallet, to: sent.to, data: sent.data, authorizationList: sent.authorizationList, type: 4, blockTag: Number(unchecked.blockNumber) - 1 });
+    expect(unchecked.gasLimit).toBe(gasLimitFromEstimate(estimated, 2_000, (await h.chain.provider.getBlock("latest"))!.gasLimit));
   });
 
   it("fails a batch with chain_unavailable when the node does not answer", async () => {
