@@ -1,4 +1,4 @@
-import { isFinal, isStuck, nonceTakenByOther } from "./watch-rules";
+import { depthBlock, isFinal, isStuck, nonceState } from "./watch-rules";
 
 describe("watch rules", () => {
   it.each([
@@ -21,12 +21,26 @@ describe("watch rules", () => {
     expect(isStuck(sent, new Date(sent.getTime() + elapsed), bound)).toBe(expected);
   });
 
+  it.each`
+    mined    | count | countedAt | receiptsHead | expected     | story
+    ${true}  | ${9n} | ${100}    | ${90}        | ${"mined"}   | ${"a receipt of ours decides, from any node"}
+    ${false} | ${4n} | ${100}    | ${100}       | ${"open"}    | ${"the chain has not counted the nonce"}
+    ${false} | ${5n} | ${100}    | ${100}       | ${"open"}    | ${"the chain counts up to the nonce, not past it"}
+    ${false} | ${5n} | ${100}    | ${90}        | ${"open"}    | ${"a lagging node's null changes nothing while the nonce is open"}
+    ${false} | ${6n} | ${100}    | ${100}       | ${"taken"}   | ${"counted past at the block the receipts' node had reached"}
+    ${false} | ${9n} | ${100}    | ${140}       | ${"taken"}   | ${"counted past, the receipts' node ahead of the count"}
+    ${false} | ${6n} | ${100}    | ${99}        | ${"unknown"} | ${"counted past by a fresher node than the one that had no receipt"}
+    ${false} | ${9n} | ${100}    | ${0}         | ${"unknown"} | ${"a node far behind says nothing of a nonce counted past"}
+  `("nonce 5: $story ($expected)", ({ mined, count, countedAt, receiptsHead, expected }) => {
+    expect(nonceState({ nonce: 5n, mined, countAtDepth: count, countedAt, receiptsHead })).toBe(expected);
+  });
+
   it.each([
-    [5n, 4n, false],
-    [5n, 5n, false],
-    [5n, 6n, true],
-    [5n, 9n, true],
-  ])("nonce %s without a receipt, the chain counting %s at depth: taken by another %s", (nonce, chain, expected) => {
-    expect(nonceTakenByOther(nonce, chain)).toBe(expected);
+    [100, 1, 100],
+    [100, 0, 100],
+    [100, 12, 89],
+    [5, 12, 0],
+  ])("at head %i with %i confirmations the nonce is counted at block %i", (head, confirmations, expected) => {
+    expect(depthBlock(head, confirmations)).toBe(expected);
   });
 });

@@ -24,7 +24,7 @@ import {
   type InFlightTransaction,
   type RevocationItemOutcome,
 } from "./transaction-store";
-import { isFinal, isStuck, nonceTakenByOther } from "./watch-rules";
+import { depthBlock, isFinal, isStuck, nonceState } from "./watch-rules";
 
 export interface WatcherOptions {
   db: Db;
@@ -53,6 +53,8 @@ interface WalletView {
   latest: bigint;
   atDepth: bigint;
   pending: bigint;
+  /** the block `atDepth` was counted at */
+  countedAt: number;
   now: number;
   logger: Logger;
 }
@@ -146,11 +148,16 @@ export class ChainWatcher {
 
   private async watchWallet(wallet: GasWalletRow, rows: InFlightTransaction[], head: number, logger: Logger): Promise<void> {
     const { client } = this.options;
-    const confirmations = client.chain.confirmations;
-    // Nonce counts are read before any receipt, so a transaction of ours mined in between cannot pass for another's.
-    const [latest, pending] = await Promise.all([client.nonceAt(wallet.address, "latest"), client.nonceAt(wallet.address, "pending")]);
-    const atDepth = confirmations <= 1 ? latest : await client.nonceAt(wallet.address, Math.max(0, head - confirmations + 1));
-    const view: WalletView = { wallet, head, latest, atDepth, pending: pending > latest ? pending : latest, now: Date.now(), logger };
+    // Nonce counts are read before any receipt, so a transaction of ours mined in between cannot pass for another's; the count
+    // at depth at a block number, so that receipts from a node behind that block are told apart (nonceState).
+    const countedAt = depthBlock(head, client.chain.confirmations);
+    const [atDepth, latestCount, pending] = await Promise.all([
+      client.nonceAt(wallet.address, countedAt),
+      countedAt === head ? undefined : client.nonceAt(wallet.address, "latest"),
+      client.nonceAt(wallet.address, "pending"),
+    ]);
+    const latest = latestCount ?? atDepth;
+    const view: WalletView = { wallet, head, latest, atDepth, countedAt, pending: pending > latest ? pending : latest, now: Date.now(), logger };
 
     const byNonce = new Map<bigint, InFlightTransaction[]>();
     for (const row of rows) byNonce.set(row.nonce, [...(byNonce.get(row.nonce) ?? []), row]);
@@ -162,12 +169,14 @@ export class ChainWatcher {
 
   private async watchNonce(view: WalletView, nonce: bigint, group: InFlightTransaction[], logger: Logger): Promise<void> {
     const { db, names, client } = this.options;
-    const receipts = await Promise.all(group.map((row) => client.receipt(row.hash)));
+    // One batch: the receipts and the head of the one node that answered them.
+    const { head: receiptsHead, receipts } = await client.receiptsWithHead(group.map((row) => row.hash));
     const minedAt = receipts.findIndex((r) => r !== null);
-    if (minedAt >= 0) {
+    const state = nonceState({ nonce, mined: minedAt >= 0, countAtDepth: view.atDepth, countedAt: view.countedAt, receiptsHead });
+    if (state === "mined") {
       const receipt = receipts[minedAt]!;
       const mined = group[minedAt]!;
-      if (!isFinal(receipt.blockNumber, view.head, client.chain.confirmations)) return;
+      if (!isFinal(receipt.blockNumber, receiptsHead, client.chain.confirmations)) return;
       const revocations = await this.revocationOutcomes(mined, receipt, logger);
       if (!revocations) return;
       if (await settleMined(db, names, mined, receipt, logger, revocations)) {
@@ -177,7 +186,11 @@ export class ChainWatcher {
       }
       return;
     }
-    if (nonceTakenByOther(nonce, view.atDepth)) {
+    if (state === "unknown") {
+      logger.debug("no receipt from a node behind the nonce count; decided next round", { receiptsHead, countedAt: view.countedAt });
+      return;
+    }
+    if (state === "taken") {
       const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason: "nonce_conflict" });
       if (abandoned) {
         this.options.outboxWritten?.();
