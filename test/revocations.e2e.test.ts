@@ -1,9 +1,10 @@
-import { authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { NODE_KINDS, authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
 import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
 
 // The story of a partner taking delegations back: deposit addresses swept once (so delegated to
 // the hot wallet's delegate) are revoked through the API, with everything real (services as
-// processes, Postgres, RabbitMQ, Redis, anvil with 1 s blocks, the compiled contracts).
+// processes, Postgres, RabbitMQ, Redis, the compiled contracts), once on anvil and once on
+// hardhat's node, each with 1 s blocks.
 
 const CHAIN_ID = 97;
 
@@ -18,7 +19,7 @@ interface Work {
   attempts: number;
 }
 
-describe("a partner revokes deposit addresses' delegations", () => {
+describe.each(NODE_KINDS)("on %s, a partner revokes deposit addresses' delegations", (node) => {
   let stack: Stack;
   let partner: TestPartner;
   const hotWallet = Wallet.createRandom().address;
@@ -55,7 +56,7 @@ describe("a partner revokes deposit addresses' delegations", () => {
   }
 
   beforeAll(async () => {
-    stack = await startStack({ blockTime: 1 });
+    stack = await startStack({ blockTime: 1, node });
     partner = await createTestPartner(stack.db, "revocations");
     await chain().setBalance(partner.gasWallet, parseEther("100"));
     delegate = (await api("POST", "/v1/hot-wallets", { chain_id: CHAIN_ID, address: hotWallet })).body.delegate;

@@ -1,11 +1,12 @@
-import { authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { NODE_KINDS, authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
 import { toBigInt } from "@sweep/db";
 import { contractAt } from "@sweep/contracts";
 import { Wallet, parseEther } from "ethers";
 
 // The story of a partner: register a hot wallet, fund deposit addresses on the chain, have their
 // owners sign EIP-7702 authorizations, and sweep them through the API: everything real (services
-// as processes, Postgres, RabbitMQ, Redis, anvil with 1 s blocks, the compiled contracts).
+// as processes, Postgres, RabbitMQ, Redis, the compiled contracts), once on anvil and once on
+// hardhat's node (no eth_simulateV1, EIP-7702 refunds as the EIP says), each with 1 s blocks.
 
 const CHAIN_ID = 97;
 
@@ -26,7 +27,7 @@ interface SweepBody {
   attempts: number;
 }
 
-describe("a partner sweeps deposit addresses into its hot wallet", () => {
+describe.each(NODE_KINDS)("on %s, a partner sweeps deposit addresses into its hot wallet", (node) => {
   let stack: Stack;
   let partner: TestPartner;
   const hotWallet = Wallet.createRandom().address;
@@ -56,7 +57,7 @@ describe("a partner sweeps deposit addresses into its hot wallet", () => {
   }
 
   beforeAll(async () => {
-    stack = await startStack({ blockTime: 1 });
+    stack = await startStack({ blockTime: 1, node });
     partner = await createTestPartner(stack.db, "story");
     await stack.chain(CHAIN_ID).setBalance(partner.gasWallet, parseEther("100"));
   }, 180_000);
