@@ -168,6 +168,13 @@ export const noncesAbandonedTotal = new Counter({
   registers,
 });
 
+export const settledReorgsTotal = new Counter({
+  name: "sweep_settled_reorgs_total",
+  help: "Settled transactions whose block left the canonical chain (a reorg deeper than the confirmations): detected, then restored (mined again, final) or lost (another transaction took the nonce)",
+  labelNames: ["chain_id", "outcome"] as const,
+  registers,
+});
+
 /** 1 while this chain-sender holds the chain's leader lease (it sends and watches there), 0 on standby. */
 export const chainSenderLeader = new Gauge({
   name: "sweep_chain_sender_leader",

@@ -1,4 +1,4 @@
-import { SETTLED_WATCH_BLOCKS, newestSettled, reorgedStep, settledPlace, settledWatchFrom } from "./reorg-rules";
+import { SETTLED_WATCH_BLOCKS, reorgedStep, settledPlace, settledWatchFrom } from "./reorg-rules";
 
 const A = "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const B = "0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
@@ -10,16 +10,6 @@ describe("reorg rules", () => {
     [0, 0],
   ])("at head %i settled transactions from block %i on are re-checked", (head, from) => {
     expect(settledWatchFrom(head)).toBe(from);
-  });
-
-  it("reads one transaction of the highest block first", () => {
-    const settled = [
-      { id: "a", blockNumber: 7, blockHash: A },
-      { id: "b", blockNumber: 9, blockHash: B },
-      { id: "c", blockNumber: 8, blockHash: A },
-    ];
-    expect(newestSettled(settled)?.id).toBe("b");
-    expect(newestSettled([])).toBeUndefined();
   });
 
   it.each`

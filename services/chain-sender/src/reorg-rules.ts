@@ -22,15 +22,6 @@ export interface SettledInBlock {
   blockHash: string;
 }
 
-/**
- * The settled transaction to read first: one of the highest block. A block's hash commits to all
- * its ancestors, so while that block is canonical every lower one is too: one receipt vouches for
- * every settled transaction in the window.
- */
-export function newestSettled<T extends SettledInBlock>(settled: readonly T[]): T | undefined {
-  return settled.reduce<T | undefined>((newest, t) => (newest === undefined || t.blockNumber > newest.blockNumber ? t : newest), undefined);
-}
-
 /** Where a settled transaction is now. */
 export type SettledPlace = "kept" | "left" | "unknown";
 

@@ -201,6 +201,7 @@ export async function settleMined(
           gasUsed: receipt.gasUsed,
           effectiveGasPrice: toDecimal(receipt.effectiveGasPrice),
           blockNumber: BigInt(receipt.blockNumber),
+          blockHash: receipt.blockHash,
           succeeded: receipt.succeeded,
           minedAt: new Date(),
         },

@@ -24,6 +24,7 @@ import {
   type InFlightTransaction,
   type RevocationItemOutcome,
 } from "./transaction-store";
+import { SettledReorgs } from "./settled-reorgs";
 import { depthBlock, isFinal, isStuck, nonceState } from "./watch-rules";
 
 export interface WatcherOptions {
@@ -64,7 +65,8 @@ interface WalletView {
  * second instance resumes where the last one stopped): settles what was mined at the confirmation
  * depth, rebroadcasts what the node does not know, replaces what is stuck at the same nonce with the
  * same content and higher fees, gives up a nonce another transaction took, and fills nonce gaps
- * with self-transfers.
+ * with self-transfers. Settled transactions are re-checked for reorgs deeper than the confirmations
+ * (SettledReorgs).
  */
 export class ChainWatcher {
   /** `<gas wallet id>:<nonce>` → since when the node refuses every transaction of that nonce */
@@ -76,8 +78,11 @@ export class ChainWatcher {
   private resumed = false;
   /** the head the last round saw, while it had transactions to watch */
   private watchedHead?: number;
+  private readonly settledReorgs: SettledReorgs;
 
-  constructor(private readonly options: WatcherOptions) {}
+  constructor(private readonly options: WatcherOptions) {
+    this.settledReorgs = new SettledReorgs({ db: options.db, client: options.client, logger: options.logger });
+  }
 
   start(): void {
     this.running ??= this.loop();
@@ -129,11 +134,16 @@ export class ChainWatcher {
     }
     const nonces = new Set(rows.map((r) => nonceKey(r.gasWalletId, r.nonce)));
     for (const key of this.refusedSince.keys()) if (!nonces.has(key)) this.refusedSince.delete(key);
+    const head = await client.headNumber();
+    try {
+      await this.settledReorgs.runOnce(head);
+    } catch (err) {
+      logger.warn("could not re-check settled transactions for reorgs this round", { chainId: client.chainId, error: err instanceof Error ? err.message : String(err) });
+    }
     if (rows.length === 0) {
       this.gapSince.clear();
       return;
     }
-    const head = await client.headNumber();
     this.watchedHead = head;
     const wallets = await gasWalletsById(db, [...new Set(rows.map((r) => r.gasWalletId))]);
     for (const wallet of wallets) {

@@ -1,0 +1,127 @@
+import { countsAsSent, type ChainClient, type Receipt } from "@sweep/chain";
+import type { Logger } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import { settledReorgsTotal } from "@sweep/metrics";
+import { reorgedStep, settledPlace, settledWatchFrom } from "./reorg-rules";
+import { batchWork, markReorged, newestSettled, reorgedTransactions, resolveReorged, settledFrom, type ReorgedTransaction } from "./reorg-store";
+import { depthBlock } from "./watch-rules";
+
+export interface SettledReorgsOptions {
+  db: Db;
+  client: ChainClient;
+  logger: Logger;
+}
+
+/**
+ * Reorgs deeper than the confirmation depth. Settled transactions are re-checked against the
+ * canonical chain while within SETTLED_WATCH_BLOCKS of the head (one receipt a round: the newest
+ * settled block vouches for the older ones). One whose block left the chain is logged as an error
+ * naming its batch, sweeps and revocations, counted, and its stored signed transaction sent again
+ * while its nonce is free, until it is mined again and final (restored) or another transaction
+ * holds its nonce (lost: the operator's case). Its booking stands throughout, so nothing is booked
+ * twice; the ledger's reconciliation books what the chain did meanwhile (docs/decisions.md).
+ */
+export class SettledReorgs {
+  constructor(private readonly options: SettledReorgsOptions) {}
+
+  private get chainId(): number {
+    return this.options.client.chainId;
+  }
+
+  async runOnce(head: number): Promise<void> {
+    await this.checkSettled(head);
+    await this.followReorged(head);
+  }
+
+  private async checkSettled(head: number): Promise<void> {
+    const { db, client, logger } = this.options;
+    const from = settledWatchFrom(head);
+    const newest = await newestSettled(db, this.chainId, from);
+    if (!newest) return;
+    const read = await client.receiptsWithHead([newest.hash]);
+    if (settledPlace(newest, { head: read.head, receipt: read.receipts[0]! }) !== "left") return;
+
+    const settled = await settledFrom(db, this.chainId, from);
+    const now = await client.receiptsWithHead(settled.map((t) => t.hash));
+    const marked: string[] = [];
+    const nowIn = new Map<string, { blockNumber: number; blockHash: string } | null>();
+    for (const [i, transaction] of settled.entries()) {
+      const receipt = now.receipts[i]!;
+      if (settledPlace(transaction, { head: now.head, receipt }) !== "left") continue;
+      // A second watcher (a leader's successor) that recorded it first reports it.
+      if (!(await markReorged(db, transaction.id))) continue;
+      settledReorgsTotal.inc({ chain_id: this.chainId, outcome: "detected" });
+      marked.push(transaction.id);
+      nowIn.set(transaction.id, receipt ? { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash } : null);
+    }
+    if (marked.length === 0) return;
+    for (const transaction of await reorgedTransactions(db, this.chainId, marked)) {
+      logger.error("a settled transaction's block left the canonical chain (a reorg deeper than the confirmations); its stored transaction is sent again", {
+        chainId: this.chainId,
+        ...(await this.describe(transaction)),
+        head: now.head,
+        nowIn: nowIn.get(transaction.id) ?? null,
+      });
+    }
+  }
+
+  private async followReorged(head: number): Promise<void> {
+    const { db, logger } = this.options;
+    for (const transaction of await reorgedTransactions(db, this.chainId)) {
+      try {
+        await this.follow(transaction, head);
+      } catch (err) {
+        logger.warn("could not follow a reorged transaction this round", { chainId: this.chainId, transactionId: transaction.id, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
+  private async follow(transaction: ReorgedTransaction, head: number): Promise<void> {
+    const { db, client, logger } = this.options;
+    const confirmations = client.chain.confirmations;
+    const countedAt = depthBlock(head, confirmations);
+    // The nonce count before the receipt, as the watcher does: a resend mined in between cannot pass for another transaction.
+    const countAtDepth = await client.nonceAt(transaction.gasWallet, countedAt);
+    const read = await client.receiptsWithHead([transaction.hash]);
+    const receipt = read.receipts[0]!;
+    const step = reorgedStep({ nonce: transaction.nonce, receipt, receiptsHead: read.head, countAtDepth, countedAt, confirmations });
+    if (step === "wait") return;
+    if (step === "resend") {
+      const verdict = await client.broadcast(transaction.rawTx);
+      const fields = { chainId: this.chainId, transactionId: transaction.id, hash: transaction.hash, nonce: transaction.nonce.toString(), verdict };
+      if (!countsAsSent(verdict)) logger.warn("the node refused a reorged transaction sent again; retried next round", fields);
+      else if (verdict === "accepted") logger.info("reorged transaction sent again", fields);
+      return;
+    }
+    if (!(await resolveReorged(db, transaction.id, step))) return;
+    settledReorgsTotal.inc({ chain_id: this.chainId, outcome: step });
+    const described = await this.describe(transaction);
+    if (step === "lost") {
+      logger.error("another transaction took a reorged transaction's nonce: what the ledger booked for it is not on chain (docs/runbook.md, SweepSettledTransactionLost)", { chainId: this.chainId, ...described });
+      return;
+    }
+    const same = sameOutcome(transaction, receipt!);
+    const fields = { chainId: this.chainId, ...described, blockNumber: receipt!.blockNumber, blockHash: receipt!.blockHash, succeeded: receipt!.succeeded, gasUsed: receipt!.gasUsed.toString() };
+    if (same) logger.warn("a reorged transaction is mined again, final: its booking stands", fields);
+    else logger.error("a reorged transaction is mined again with another outcome than the one booked; its booking stands", { ...fields, booked: { succeeded: transaction.succeeded, gasUsed: transaction.gasUsed?.toString() } });
+  }
+
+  /** What a log line about a reorged transaction names: the transaction, its batch and the work it carried. */
+  private async describe(transaction: ReorgedTransaction) {
+    const work = await batchWork(this.options.db, transaction.batch?.id);
+    return {
+      transactionId: transaction.id,
+      hash: transaction.hash,
+      gasWallet: transaction.gasWallet,
+      nonce: transaction.nonce.toString(),
+      settledIn: { blockNumber: transaction.blockNumber, blockHash: transaction.blockHash },
+      batchId: transaction.batch?.id ?? null,
+      purpose: transaction.batch?.purpose ?? null,
+      ...work,
+    };
+  }
+}
+
+function sameOutcome(booked: Pick<ReorgedTransaction, "succeeded" | "gasUsed">, receipt: Receipt): boolean {
+  return booked.succeeded === receipt.succeeded && booked.gasUsed === receipt.gasUsed;
+}
