@@ -16,10 +16,11 @@ export interface SettledGasWallet {
 /**
  * Waits until a partner's gas wallet is at rest on a chain—none of its transactions signed or
  * broadcast, the ledger's reconciliation past the last mined one (so each is booked) and within a
- * block of the head, and nothing moved the balance since—then returns that balance and the sums of
- * the ledger's entries. The money invariant reads: gas + withdrawal + topup = balance.
+ * block of the chain's confirmation depth (`confirmations`, as the services were given it), and
+ * nothing moved the balance since—then returns that balance and the sums of the ledger's entries.
+ * The money invariant reads: gas + withdrawal + topup = balance.
  */
-export function settledGasWallet(db: Db, chain: TestChain, partnerId: string, timeoutMs = 60_000): Promise<SettledGasWallet> {
+export function settledGasWallet(db: Db, chain: TestChain, partnerId: string, timeoutMs = 60_000, confirmations = 1): Promise<SettledGasWallet> {
   const chainId = chain.chainId;
   return eventually(
     `the gas wallet of partner ${partnerId} at rest on chain ${chainId}`,
@@ -31,7 +32,7 @@ export function settledGasWallet(db: Db, chain: TestChain, partnerId: string, ti
       const state = await db.gasWalletChainState.findUnique({ where: { gasWalletId_chainId: { gasWalletId: wallet.id, chainId } } });
       if (state?.reconciledBlock === null || state?.reconciledBlock === undefined) return undefined;
       const reconciledBlock = Number(state.reconciledBlock);
-      if (reconciledBlock < Number(lastMined ?? 0n) || reconciledBlock < (await chain.provider.getBlockNumber()) - 1) return undefined;
+      if (reconciledBlock < Number(lastMined ?? 0n) || reconciledBlock < (await chain.provider.getBlockNumber()) - confirmations) return undefined;
       const balance = await chain.provider.getBalance(wallet.address);
       if (balance !== (await chain.provider.getBalance(wallet.address, reconciledBlock))) return undefined;
       const sums = await db.ledgerEntry.groupBy({ by: ["kind"], where: { partnerId, chainId }, _sum: { amount: true } });
