@@ -1,0 +1,292 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { contractAt, decodeSweepOutcomes } from "@sweep/contracts";
+import {
+  activeHotWallet,
+  authorizationBody,
+  createTestPartner,
+  eventually,
+  fundedDeposit,
+  matchSweeps,
+  minedNonceBreaches,
+  nonceConflicts,
+  partnerApi,
+  readMetrics,
+  seedOf,
+  settledGasWallet,
+  startRpcFaultProxy,
+  startStack,
+  type RpcFaultProxy,
+  type ServiceName,
+  type Stack,
+  type TestPartner,
+} from "@sweep/testkit";
+import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
+
+// A partner sweeps on chain 97 through two hosted providers' endpoints (RPC_URL_97 lists both),
+// fault proxies in front of the chain's anvil (1 s blocks), with the whole suite (services as
+// processes, Postgres, RabbitMQ, Redis, the compiled contracts) reading and sending through them.
+// The first is load-balanced over three backends, one of which lags the head by a few blocks the
+// whole time, and every answer comes in other encodings than anvil's; the second is down (connection
+// refused for 20 s, later 503 to everything for 15 s) for part of the story. First-time sweeps go
+// through 429s, 5xx pages, requests never answered and a backend without eth_simulateV1, and the
+// native coin of some of those addresses is swept as soon as their first sweep is; repeat sweeps and
+// revocations while the first endpoint lacks eth_simulateV1 for a while and broadcasts' answers are
+// lost on the way back. The partner posts a deposit once it is a few blocks deep (deeper than the
+// lag), as a careful partner waits for confirmations; what the services do right after their own
+// transactions (a sweep checked right after their own sweep or revocation of its address settled)
+// is theirs to get right.
+// Every sweep and revocation must end as it should, each deposit swept once on chain, no nonce
+// given up while its transaction was mined, and the ledger must equal the chain. RPC_FAULTS_SEED
+// replays a run's faults.
+
+const CHAIN_ID = 97;
+const SEED = seedOf(process.env.RPC_FAULTS_SEED, undefined, "RPC_FAULTS_SEED");
+/** How far the lagging backend is behind the head: a few 1 s blocks, as a provider's slow node is. */
+const LAG = 5;
+const FUNDING = parseEther("100");
+const FIRST_TIME = 12;
+const SERVICES: ServiceName[] = ["ledger", "chain-sender", "batcher", "api-gateway", "webhook-dispatcher"];
+
+interface Work {
+  id: string;
+  status: string;
+  reason?: string;
+  kind?: string;
+  swept_amount?: string;
+  tx_hash?: string;
+}
+
+describe("sweeps through a load-balanced provider endpoint that lags, throttles, fails, times out, lacks methods and encodes differently", () => {
+  let stack: Stack;
+  let proxy: RpcFaultProxy;
+  /** the second provider */
+  let second: RpcFaultProxy;
+  let apiBase: string;
+  let partner: TestPartner;
+  const hotWallet = Wallet.createRandom().address;
+  let delegate: string;
+  /** what the proxy was told to do, in order, for the figures */
+  const schedule: string[] = [];
+  const swept: { owner: BaseWallet; native: boolean }[] = [];
+
+  const api = partnerApi(() => apiBase, () => partner.auth);
+  const chain = () => stack.chain(CHAIN_ID);
+  const ended = (path: string, id: string, final: string[]) =>
+    eventually(
+      `${path} ${id} to end`,
+      async () => {
+        const body = (await api("GET", `${path}/${id}`)).body as Work;
+        return final.includes(body.status) ? body : undefined;
+      },
+      60_000,
+      500,
+    );
+  const sweepEnds = (id: string) => ended("/v1/sweeps", id, ["swept", "failed", "rejected"]);
+  const revocationEnds = (id: string) => ended("/v1/revocations", id, ["revoked", "failed", "rejected"]);
+  const postSweep = async (body: Record<string, unknown>) => {
+    const res = await api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, ...body });
+    expect(res.status).toBe(202);
+    return res.body.id as string;
+  };
+  const faults = async (what: string, apply: () => void | Promise<void>) => {
+    schedule.push(what);
+    await apply();
+  };
+  /** Until the chain's head is past its current block by more than the lag: every backend sees what was mined so far. */
+  const deeperThanLag = async () => {
+    const block = await chain().provider.getBlockNumber();
+    await eventually("what was mined to be confirmed", async () => ((await chain().provider.getBlockNumber()) > block + LAG ? true : undefined), 30_000, 200);
+  };
+
+  /** The services' warnings and errors, to show with a failure. */
+  const serviceComplaints = () =>
+    [...stack.services.values()].flatMap((s) => s.logLines().filter((l) => l.level === "warn" || l.level === "error").map((l) => `${s.name}: ${JSON.stringify(l)}`));
+
+  beforeAll(async () => {
+    // The chains first, with no service; then the proxy in front of chain 97's node, and the services pointed at it.
+    stack = await startStack({ blockTime: 1, services: [] });
+    proxy = await startRpcFaultProxy({ target: chain().rpcUrl, backends: 3, seed: SEED });
+    second = await startRpcFaultProxy({ target: chain().rpcUrl, backends: 1, seed: SEED + 1 });
+    Object.assign(stack.env, { [`RPC_URL_${CHAIN_ID}`]: `${proxy.url},${second.url}`, RPC_TIMEOUT_MS: "2000", BALANCE_RPC_TIMEOUT_MS: "2000" });
+    await faults(`throughout: the first endpoint's backend 1 lags ${LAG} blocks; its answers with upper-case quantities, EIP-55 addresses, geth's optional fields left out, batches reordered`, () => {
+      proxy.lag(LAG, { backend: 1 });
+      proxy.encodings({ upperCaseQuantities: true, checksumAddresses: true, omitOptionalFields: true, reorderBatches: true });
+    });
+    await Promise.all(SERVICES.map((name) => stack.restart(name)));
+    apiBase = `http://127.0.0.1:${stack.services.get("api-gateway")!.port}`;
+    partner = await createTestPartner(stack.db, "rpc faults");
+    await chain().setBalance(partner.gasWallet, FUNDING);
+    // A partner registers its hot wallet once its funding is confirmed.
+    await deeperThanLag();
+    delegate = (await activeHotWallet(api, CHAIN_ID, hotWallet)).delegate;
+  }, 180_000);
+
+  afterAll(async () => {
+    // RPC_FAULTS_LOG_DIR keeps the services' logs.
+    const logDir = process.env.RPC_FAULTS_LOG_DIR;
+    if (logDir && stack) {
+      mkdirSync(logDir, { recursive: true });
+      for (const service of stack.services.values()) writeFileSync(path.join(logDir, `${service.name}.log`), service.output());
+    }
+    await stack?.stop();
+    await proxy?.close();
+    await second?.close();
+  }, 60_000);
+
+  it("sweeps first-time deposits through 429s, 5xx pages, unanswered requests and a backend without eth_simulateV1, and rejects what is wrong", async () => {
+    const secondBack = setTimeout(() => void second.clear("refuse"), 20_000);
+    await faults("first-time sweeps: the second endpoint refuses connections for 20 s; the first answers 429 to 10% of requests, its backend 2 answers 503 to 5% and lacks eth_simulateV1 (-32004), its backend 0 holds its next 3 requests", async () => {
+      await second.refuseConnections();
+      proxy.httpErrors(429, { fraction: 0.1 });
+      proxy.httpErrors(503, { fraction: 0.05 }, { backend: 2 });
+      proxy.dropMethod("eth_simulateV1", "-32004", { backend: 2 });
+      proxy.timeouts({ next: 3 }, { backend: 0 });
+    });
+    try {
+      const deposits = await Promise.all(
+        Array.from({ length: FIRST_TIME }, async (_, i) => {
+          const deposit = await fundedDeposit(chain(), delegate, BigInt(1_000_000 + i));
+          if (i % 3 === 0) await chain().setBalance(deposit.owner.address, parseEther("0.01"));
+          return deposit;
+        }),
+      );
+      const empty = await fundedDeposit(chain(), delegate, 0n);
+      const never = Wallet.createRandom();
+      await chain().mintUsdt(never.address, 5n);
+      await deeperThanLag();
+
+      const ids = await Promise.all(deposits.map((d) => postSweep({ account: d.owner.address, token: "USDT", authorization: d.authorization })));
+      const emptyId = await postSweep({ account: empty.owner.address, token: "USDT", authorization: empty.authorization });
+      const neverId = await postSweep({ account: never.address, token: "USDT" });
+      const outcomes = await Promise.all(ids.map(sweepEnds));
+      expect(outcomes.map((s) => [s.status, s.swept_amount])).toEqual(deposits.map((_, i) => ["swept", String(1_000_000 + i)]));
+
+      // The native coin of some of them as soon as their token sweeps are swept, without an authorization: the
+      // delegation is in a block the lagging backend has not seen yet, but the service confirmed it itself.
+      const nativeIds = await Promise.all(deposits.filter((_, i) => i % 3 === 0).map((d) => postSweep({ account: d.owner.address, token: "native" })));
+      expect((await Promise.all(nativeIds.map(sweepEnds))).map((s) => [s.status, s.kind, s.swept_amount])).toEqual(nativeIds.map(() => ["swept", "repeat", parseEther("0.01").toString()]));
+      expect(await sweepEnds(emptyId)).toMatchObject({ status: "rejected", reason: "nothing_to_sweep" });
+      expect(await sweepEnds(neverId)).toMatchObject({ status: "rejected", reason: "not_upgraded" });
+      deposits.forEach((d, i) => swept.push({ owner: d.owner, native: i % 3 === 0 }));
+    } catch (err) {
+      throw new Error(`${String(err)}\nseed ${SEED}; faults: ${schedule.join(" | ")}\n${serviceComplaints().slice(-40).join("\n")}`);
+    } finally {
+      clearTimeout(secondBack);
+      await proxy.clear("http");
+      await proxy.clear("drop");
+      await proxy.clear("timeout");
+      await second.clear();
+    }
+  }, 120_000);
+
+  it("sweeps them again and revokes two while eth_simulateV1 is gone for a while and broadcasts' answers are lost", async () => {
+    const simulateBack = setTimeout(() => void proxy.clear("drop"), 20_000);
+    const secondBack = setTimeout(() => void second.clear("http"), 15_000);
+    await faults("repeat sweeps and revocations: the second endpoint answers 503 to everything for 15 s; the first lacks eth_simulateV1 (-32601) for 20 s, answers its next 4 requests 429, its backend 0 the next 2 with 502, its next broadcast 502 and the one after never, both after reaching the node", () => {
+      second.httpErrors(503, { fraction: 1 });
+      proxy.dropMethod("eth_simulateV1", "-32601");
+      proxy.httpErrors(429, { next: 4 });
+      proxy.httpErrors(502, { next: 2 }, { backend: 0 });
+      proxy.httpErrors(502, { next: 1, methods: ["eth_sendRawTransaction"], reachesNode: true });
+      proxy.timeouts({ next: 1, methods: ["eth_sendRawTransaction"], reachesNode: true });
+    });
+    try {
+      const [revoked, repeated, revokedThenSwept] = [swept.slice(0, 2), swept.slice(2, 8), swept[8]!];
+      for (const { owner } of [...repeated, revokedThenSwept]) await chain().mintUsdt(owner.address, 2_000n);
+      await deeperThanLag();
+      const repeatIds = await Promise.all(repeated.map(({ owner }) => postSweep({ account: owner.address, token: "USDT" })));
+      // Each was delegated by its first sweep: its nonce is 1.
+      const revoke = async (owner: BaseWallet) => {
+        const authorization = authorizationBody(owner.authorizeSync({ address: ZeroAddress, nonce: 1n, chainId: BigInt(CHAIN_ID) }));
+        const res = await api("POST", "/v1/revocations", { chain_id: CHAIN_ID, account: owner.address, authorization });
+        expect(res.status).toBe(202);
+        return res.body.id as string;
+      };
+      const revocationIds = await Promise.all(revoked.map(({ owner }) => revoke(owner)));
+      // A sweep requested right after a revocation of its address waits for it, and then finds the delegation gone.
+      const lastRevocation = await revoke(revokedThenSwept.owner);
+      const afterRevocation = await postSweep({ account: revokedThenSwept.owner.address, token: "USDT" });
+
+      expect((await Promise.all(repeatIds.map(sweepEnds))).map((s) => [s.status, s.kind, s.swept_amount])).toEqual(repeated.map(() => ["swept", "repeat", "2000"]));
+      expect((await Promise.all([...revocationIds, lastRevocation].map(revocationEnds))).map((r) => r.status)).toEqual(["revoked", "revoked", "revoked"]);
+      for (const { owner } of [...revoked, revokedThenSwept]) expect(await chain().provider.getCode(owner.address)).toBe("0x");
+      expect(await sweepEnds(afterRevocation)).toMatchObject({ status: "rejected", reason: "not_upgraded" });
+    } catch (err) {
+      throw new Error(`${String(err)}\nseed ${SEED}; faults: ${schedule.join(" | ")}\n${serviceComplaints().slice(-40).join("\n")}`);
+    } finally {
+      clearTimeout(simulateBack);
+      clearTimeout(secondBack);
+      await proxy.clear();
+      await second.clear();
+    }
+  }, 120_000);
+
+  it("swept each deposit once on chain, gave up no nonce whose transaction was mined, and keeps the ledger equal to the chain", async () => {
+    const { db } = stack;
+    const settled = await settledGasWallet(db, chain(), partner.partnerId);
+    const breaches: string[] = [];
+
+    // One on-chain transfer per swept sweep: the delegate's Swept events pair off with the swept sweeps, and the hot wallet holds their sum.
+    const sweeps = await db.sweep.findMany({ where: { partnerId: partner.partnerId } });
+    const sweptSweeps = sweeps.filter((s) => s.status === "swept");
+    const logs = await chain().provider.getLogs({ address: delegate, fromBlock: 0, toBlock: "latest" });
+    const onChain = logs.flatMap((log) => decodeSweepOutcomes([log], delegate).flatMap((o) => (o.swept ? [{ account: o.account, txHash: log.transactionHash, amount: o.amount }] : [])));
+    const match = matchSweeps(
+      sweptSweeps.map((s) => ({ id: s.id, account: s.account, txHash: s.txHash!, amount: BigInt(s.sweptAmount!.toFixed()) })),
+      onChain,
+    );
+    for (const e of match.doubles) breaches.push(`${e.account} swept on chain in ${e.txHash} (${e.amount}) with no swept sweep for it`);
+    for (const s of match.missing) breaches.push(`sweep ${s.id} is swept but its Swept event is not on chain`);
+    const sum = (tokenAddress: "token" | "native") =>
+      sweptSweeps.filter((s) => (s.tokenAddress === null) === (tokenAddress === "native")).reduce((total, s) => total + BigInt(s.sweptAmount!.toFixed()), 0n);
+    const usdt = contractAt("DevToken", chain().usdt.address, chain().provider);
+    expect(await usdt.getFunction("balanceOf")(hotWallet)).toBe(sum("token"));
+    expect(await chain().provider.getBalance(hotWallet)).toBe(sum("native"));
+
+    // No nonce given up: nothing dropped, no batch failed nonce_conflict, the chain-sender counted none, and each mined nonce is the stored confirmed one.
+    const wallet = await db.gasWallet.findUniqueOrThrow({ where: { partnerId: partner.partnerId } });
+    const transactions = await db.chainTransaction.findMany({
+      where: { gasWalletId: wallet.id, chainId: CHAIN_ID },
+      select: { gasWalletId: true, chainId: true, nonce: true, hash: true, status: true, batchId: true, rawTx: true, replacement: true },
+    });
+    for (const t of transactions.filter((t) => t.status === "dropped")) breaches.push(`${t.hash} (nonce ${t.nonce}) was abandoned (dropped)`);
+    const conflicted = await db.batch.findMany({ where: { gasWalletId: wallet.id, reason: "nonce_conflict" }, select: { id: true, purpose: true } });
+    for (const b of conflicted) breaches.push(`${b.purpose} batch ${b.id} failed nonce_conflict`);
+    breaches.push(...nonceConflicts(transactions));
+    const mined = new Set<string>();
+    for (const t of transactions) if (await chain().provider.getTransactionReceipt(t.hash)) mined.add(t.hash);
+    breaches.push(...minedNonceBreaches(transactions, await chain().provider.getTransactionCount(wallet.address, "latest"), mined));
+    const abandoned = (await readMetrics(stack.services.get("chain-sender")!.metricsPort)).sum("sweep_nonces_abandoned_total") ?? 0;
+
+    // Ledger = chain: the gas wallet's chain-moving entries add up to its balance, the one top-up being the funding.
+    const { gas, withdrawal, topup } = settled.entries;
+    if (gas + withdrawal + topup !== settled.balance) breaches.push(`ledger ${gas + withdrawal + topup} ≠ chain ${settled.balance} (gas ${gas}, withdrawal ${withdrawal}, topup ${topup})`);
+    if (topup !== FUNDING) breaches.push(`top-ups ${topup}, funded ${FUNDING}: a reconciliation covered a missing or doubled entry`);
+
+    const counts = proxy.counts();
+    const secondCounts = second.counts();
+    const calls = Object.entries(counts.byMethod).sort(([, a], [, b]) => b - a);
+    console.log(
+      [
+        `RPC faults story, seed ${SEED} (RPC_FAULTS_SEED=${SEED} replays it)`,
+        ...schedule.map((s) => `  faults ${s}`),
+        `  ${sweptSweeps.length} sweeps swept, ${transactions.length} transactions stored, ${mined.size} mined`,
+        `  ${counts.httpRequests} HTTP requests (by backend ${counts.byBackend.join(" / ")}), ${calls.reduce((n, [, c]) => n + c, 0)} JSON-RPC calls:`,
+        ...calls.map(([method, n]) => `    ${method} ${n}`),
+        `  faults injected: ${Object.entries(counts.faults).map(([kind, n]) => `${kind} ${n}`).join(", ")}`,
+        `  second endpoint: ${secondCounts.httpRequests} HTTP requests answered or failed while up; faults: ${Object.entries(secondCounts.faults).map(([kind, n]) => `${kind} ${n}`).join(", ")}`,
+      ].join("\n"),
+    );
+    if (breaches.length > 0) console.log(`breaches:\n${breaches.join("\n")}\n${serviceComplaints().join("\n")}`);
+    expect(breaches).toEqual([]);
+    expect(abandoned).toBe(0);
+    // The faults did happen.
+    expect(counts.faults.timeouts).toBeGreaterThanOrEqual(3);
+    expect(counts.faults.http429).toBeGreaterThan(4);
+    expect(counts.faults.http5xx).toBeGreaterThan(0);
+    expect(counts.faults.dropped).toBeGreaterThan(0);
+    expect(counts.faults.lagged).toBeGreaterThan(0);
+    expect(secondCounts.faults.http5xx).toBeGreaterThan(0);
+  }, 90_000);
+});
