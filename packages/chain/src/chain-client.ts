@@ -43,6 +43,29 @@ interface SimulatedCallRpc {
   gasUsed: string;
 }
 
+/** eth_blockNumber asks of freshHead before it gives up on a node at the head. */
+const FRESH_HEAD_ASKS = 3;
+
+/**
+ * The chain's head, never below `floor` nor below a head this process was already shown: behind a
+ * load balancer a node a few blocks behind may answer, and state read there would not show what
+ * the suite already knows was mined (a delegation, a sweep). Asked up to three times; a
+ * ChainCallError when every answer was behind. Reads and simulations then name this block, not "latest".
+ */
+export async function freshHead(provider: ChainProvider, floor = 0): Promise<number> {
+  const target = Math.max(floor, provider.endpoints.highestHead);
+  let seen = 0;
+  for (let ask = 0; ask < FRESH_HEAD_ASKS; ask++) {
+    try {
+      seen = Number(BigInt((await provider.send("eth_blockNumber", [])) as string));
+    } catch (err) {
+      throw new ChainCallError("eth_blockNumber", err);
+    }
+    if (seen >= target) return seen;
+  }
+  throw new ChainCallError("eth_blockNumber", new Error(`every answer was behind block ${target} (the last: ${seen})`));
+}
+
 /**
  * An authorization as JSON-RPC takes it (eth_simulateV1): every number a quantity, r and s too.
  * geth and bsc decode r and s as U256 quantities and refuse leading zeros, which the 32-byte form
@@ -86,7 +109,23 @@ export function receiptFromRpc(raw: unknown): Receipt {
  * broadcast instead returns what the node's answer means for a stored transaction.
  */
 export class ChainClient {
-  constructor(readonly chain: { chainId: number; confirmations: number; provider: ChainProvider }) {}
+  /** `at`: the block that state reads, simulations and estimates name instead of "latest" (see atBlock) */
+  constructor(
+    readonly chain: { chainId: number; confirmations: number; provider: ChainProvider },
+    private readonly at?: number,
+  ) {}
+
+  /**
+   * The same client with "latest" fixed at `block`: an attempt's reads all see one state, and no
+   * older one than its freshHead. A copy of this very object, so a subclass's overrides stay.
+   */
+  atBlock(block: number): this {
+    return Object.assign(Object.create(Object.getPrototypeOf(this) as object) as this, this, { at: block });
+  }
+
+  private get latest(): "latest" | number {
+    return this.at ?? "latest";
+  }
 
   get chainId(): number {
     return this.chain.chainId;
@@ -108,16 +147,22 @@ export class ChainClient {
     return this.call("eth_blockNumber", () => this.provider.getBlockNumber());
   }
 
-  async feeMarket(): Promise<MarketReading> {
-    const [block, tip] = await Promise.all([
-      this.call("eth_getBlockByNumber", () => this.provider.getBlock("latest")),
-      this.call("eth_maxPriorityFeePerGas", () => this.provider.send("eth_maxPriorityFeePerGas", []) as Promise<string>),
-    ]);
-    if (!block) throw new ChainCallError("eth_getBlockByNumber", new Error("no latest block"));
-    return { baseFee: block.baseFeePerGas ?? 0n, tip: BigInt(tip), blockGasLimit: block.gasLimit };
+  /** The head, never below `floor` nor a head this process was shown (see freshHead). */
+  freshHead(floor = 0): Promise<number> {
+    return freshHead(this.provider, floor);
   }
 
-  balance(address: string, block: "latest" | number = "latest"): Promise<bigint> {
+  async feeMarket(): Promise<MarketReading> {
+    const block = this.latest;
+    const [header, tip] = await Promise.all([
+      this.call("eth_getBlockByNumber", () => this.provider.getBlock(block)),
+      this.call("eth_maxPriorityFeePerGas", () => this.provider.send("eth_maxPriorityFeePerGas", []) as Promise<string>),
+    ]);
+    if (!header) throw new ChainCallError("eth_getBlockByNumber", new Error(`no block ${block}`));
+    return { baseFee: header.baseFeePerGas ?? 0n, tip: BigInt(tip), blockGasLimit: header.gasLimit };
+  }
+
+  balance(address: string, block: "latest" | number = this.latest): Promise<bigint> {
     return this.call("eth_getBalance", () => this.provider.getBalance(address, block));
   }
 
@@ -127,7 +172,7 @@ export class ChainClient {
   }
 
   async hasCode(address: string): Promise<boolean> {
-    return (await this.call("eth_getCode", () => this.provider.getCode(address))) !== "0x";
+    return (await this.call("eth_getCode", () => this.provider.getCode(address, this.latest))) !== "0x";
   }
 
   /** The account's code as of a block: "0x" for none, a delegation designator (0xef0100 || address) or contract code. */
@@ -182,8 +227,8 @@ export class ChainClient {
   }
 
   /**
-   * Runs the call as if mined in the next block (eth_simulateV1, authorizations applied), with
-   * `gas` as its gas limit when given, and returns its logs (the delegate's per-item events tell
+   * Runs the call as if mined in the next block (eth_simulateV1, authorizations applied),
+   * with `gas` as its gas limit when given, and returns its logs (the delegate's per-item events tell
    * which items would fail) and the gas it used.
    */
   async simulate(request: CallRequest & { gas?: bigint }): Promise<SimulatedCall> {
@@ -197,7 +242,7 @@ export class ChainClient {
     };
     const blocks = await this.call(
       "eth_simulateV1",
-      () => this.provider.send("eth_simulateV1", [{ blockStateCalls: [{ calls: [call] }] }, "latest"]) as Promise<Array<{ calls: SimulatedCallRpc[] }>>,
+      () => this.provider.send("eth_simulateV1", [{ blockStateCalls: [{ calls: [call] }] }, this.at === undefined ? "latest" : toQuantity(this.at)]) as Promise<Array<{ calls: SimulatedCallRpc[] }>>,
     );
     const result = blocks[0]?.calls[0];
     if (!result) throw new ChainCallError("eth_simulateV1", new Error("no call result"));
@@ -207,6 +252,6 @@ export class ChainClient {
   /** eth_estimateGas; a refusal is a ChainCallError whose cause keeps the node's answer (see estimateFailureReason). */
   estimateGas(request: CallRequest): Promise<bigint> {
     const tx = request.authorizationList?.length ? { ...request, type: 4 } : { from: request.from, to: request.to, data: request.data };
-    return this.call("eth_estimateGas", () => this.provider.estimateGas(tx));
+    return this.call("eth_estimateGas", () => this.provider.estimateGas({ ...tx, blockTag: this.latest }));
   }
 }

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { registry } from "@sweep/metrics";
 import { ChainCallError } from "./node-errors";
-import { ChainClient } from "./chain-client";
+import { ChainClient, freshHead } from "./chain-client";
 import { ChainProvider } from "./chain-provider";
 import { RpcEndpoints, RpcTransportError, retryAfterMs } from "./rpc-endpoints";
 
@@ -162,6 +162,56 @@ describe("a chain's RPC endpoints", () => {
     expect(health.find((v) => v.labels.endpoint === labelA)?.value).toBe(0);
     expect(health.find((v) => v.labels.endpoint === labelB)?.value).toBe(1);
     registry.resetMetrics();
+  });
+
+  it("asks again when a node behind the balancer lacks the block (header not found, or a known block read as null)", async () => {
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url], { timeoutMs: 1_000, backoff });
+    let asked = 0;
+    a.answer = (body, res) => (++asked === 1 ? rpcError(-32000, "header not found")(body, res) : rpcResult("0x5")(body, res));
+    expect(await endpoints.send(call("eth_getBalance"))).toEqual([{ jsonrpc: "2.0", id: 1, result: "0x5" }]);
+    expect(asked).toBe(2);
+
+    a.answer = rpcResult("0x20");
+    await endpoints.send(call("eth_blockNumber"));
+    expect(endpoints.highestHead).toBe(32);
+    asked = 0;
+    a.answer = (body, res) => (++asked < 3 ? rpcResult(null)(body, res) : rpcResult({ number: "0x1f" })(body, res));
+    expect(await endpoints.send({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["0x1f", false] })).toEqual([{ jsonrpc: "2.0", id: 1, result: { number: "0x1f" } }]);
+    expect(asked).toBe(3);
+    // A block beyond any head seen may well not exist yet: null is the answer.
+    asked = 0;
+    a.answer = (body, res) => (++asked, rpcResult(null)(body, res));
+    expect(await endpoints.send({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: ["0x40", false] })).toEqual([{ jsonrpc: "2.0", id: 1, result: null }]);
+    expect(asked).toBe(1);
+  });
+
+  it("retries a call every endpoint failed once the first is back, but never a timeout", async () => {
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 300, backoff });
+    let asked = 0;
+    a.answer = (body, res) => (++asked === 1 ? status(429, { "retry-after": "0" })(body, res) : rpcResult("0x7")(body, res));
+    await b.close();
+    expect(await endpoints.send(call("eth_call"))).toEqual([{ jsonrpc: "2.0", id: 1, result: "0x7" }]);
+    expect(asked).toBe(2);
+
+    const hung = new RpcEndpoints(CHAIN_ID, [a.url], { timeoutMs: 300, backoff });
+    a.received.length = 0;
+    a.answer = hang;
+    await expect(hung.send(call("eth_call"))).rejects.toThrow(/no answer within 300 ms/);
+    expect(a.received).toHaveLength(1);
+  });
+
+  it("gives the head no lower than any this process saw, asking again when a lagging node answers", async () => {
+    const provider = new ChainProvider(new RpcEndpoints(CHAIN_ID, [a.url], { timeoutMs: 1_000, backoff }));
+    const heads = ["0x10", "0x0c", "0x0d", "0x11"];
+    a.answer = (body, res) => rpcResult(heads.shift())(body, res);
+    expect(await freshHead(provider)).toBe(16);
+    expect(await freshHead(provider)).toBe(17);
+    a.answer = rpcResult("0x0c");
+    await expect(freshHead(provider)).rejects.toThrow(/every answer was behind block 17 \(the last: 12\)/);
+    expect(await freshHead(provider, 0).catch(() => "behind")).toBe("behind");
+    a.answer = rpcResult("0x30");
+    await expect(freshHead(provider, 0x31)).rejects.toThrow(/behind block 49/);
+    provider.destroy();
   });
 
   it("gives ethers a provider whose failures are ChainCallErrors without the URL", async () => {

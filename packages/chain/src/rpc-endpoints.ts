@@ -5,6 +5,20 @@ import { endpointLabels } from "./rpc-url";
 
 export type RpcAnswer = JsonRpcResult | JsonRpcError;
 
+/** Rounds of a call after every endpoint failed it: each waits for the first endpoint back, at most this long. */
+const TRANSPORT_RETRIES = 2;
+const MAX_TRANSPORT_RETRY_PAUSE_MS = 2_000;
+/** Rounds of a call a node answered "unknown block": the next request likely reaches a node at the head. */
+const STALE_RETRIES = 2;
+const STALE_RETRY_PAUSE_MS = 50;
+
+/** A node's answer that it lacks the block asked for: geth "header not found", others "unknown block" / "block not found". */
+export function isUnknownBlockAnswer(answer: RpcAnswer): boolean {
+  return "error" in answer && /header not found|unknown block|block not found|block .* not found|missing trie node/i.test(String(answer.error?.message));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Why an endpoint gave no JSON-RPC answer; each is a reason to try the next endpoint. */
 export type TransportFailureKind = "timeout" | "http_429" | "http_5xx" | "http_status" | "connection" | "malformed";
 
@@ -44,6 +58,7 @@ interface Endpoint {
 export class RpcEndpoints {
   private readonly endpoints: Endpoint[];
   private readonly backoff: Backoff;
+  private head = 0;
 
   constructor(
     readonly chainId: number,
@@ -70,20 +85,45 @@ export class RpcEndpoints {
     )[0]!;
   }
 
+  /** The highest block number any endpoint of the chain has shown this process: no read needs to go back before it. */
+  get highestHead(): number {
+    return this.head;
+  }
+
   /**
    * Sends a JSON-RPC call or batch; `pinned` sends it to that endpoint alone (no failover), for reads
-   * that must come from one node's view.
+   * that must come from one node's view. Behind one URL a provider balances over nodes at different
+   * heights: an answer that the block asked for is unknown ("header not found") is asked again, and
+   * another node likely answers. When every endpoint failed (not by a timeout), the call waits for
+   * the first to come back (at most 2 s, its Retry-After included) and tries again, twice at most:
+   * a 429 while the other endpoint is down must not fail the work that asked.
    */
   async send(payload: JsonRpcPayload | JsonRpcPayload[], pinned?: number): Promise<RpcAnswer[]> {
+    for (let retry = 0; ; retry++) {
+      let answers: RpcAnswer[];
+      try {
+        answers = await this.sendOnce(payload, pinned);
+      } catch (err) {
+        // A node that hangs is not asked again: that would only multiply the wait for the failure.
+        if (!(err instanceof RpcTransportError) || err.kind === "timeout" || retry >= TRANSPORT_RETRIES) throw err;
+        await sleep(this.untilFirstBack(pinned));
+        continue;
+      }
+      if (retry < STALE_RETRIES && (answers.some(isUnknownBlockAnswer) || this.missesKnownBlock(payload, answers))) {
+        await sleep(STALE_RETRY_PAUSE_MS);
+        continue;
+      }
+      return answers;
+    }
+  }
+
+  private sendOnce(payload: JsonRpcPayload | JsonRpcPayload[], pinned?: number): Promise<RpcAnswer[]> {
     const calls = Array.isArray(payload) ? payload : [payload];
     if (calls.length === 1 && calls[0]!.method === "eth_sendRawTransaction" && pinned === undefined) return this.broadcast(payload);
-    const order =
-      pinned === undefined
-        ? attemptOrder(
-            this.endpoints.map((e) => e.health),
-            Date.now(),
-          )
-        : [pinned];
+    return this.inOrder(payload, pinned === undefined ? attemptOrder(this.endpoints.map((e) => e.health), Date.now()) : [pinned]);
+  }
+
+  private async inOrder(payload: JsonRpcPayload | JsonRpcPayload[], order: readonly number[]): Promise<RpcAnswer[]> {
     let failure: RpcTransportError | undefined;
     for (const index of order) {
       try {
@@ -94,6 +134,13 @@ export class RpcEndpoints {
       }
     }
     throw failure!;
+  }
+
+  /** How long until the first of the endpoints a call may use is back in rotation, within [50 ms, 2 s]. */
+  private untilFirstBack(pinned?: number): number {
+    const candidates = pinned === undefined ? this.endpoints : [this.endpoints[pinned]!];
+    const soonest = Math.min(...candidates.map((e) => e.health.downUntil));
+    return Math.min(MAX_TRANSPORT_RETRY_PAUSE_MS, Math.max(STALE_RETRY_PAUSE_MS, soonest - Date.now()));
   }
 
   /**
@@ -139,6 +186,7 @@ export class RpcEndpoints {
     try {
       const answers = await this.post(endpoint, payload);
       observe(answers.some((a) => "error" in a) ? "rpc_error" : "ok");
+      this.observeHeads(calls, answers);
       endpoint.health = afterSuccess(endpoint.health);
       this.reportHealth(endpoint, Date.now());
       return answers;
@@ -165,7 +213,9 @@ export class RpcEndpoints {
       });
       text = await response.text();
     } catch (err) {
-      if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) throw fail("timeout", `no answer within ${this.options.timeoutMs} ms`);
+      // The signal's reason is a DOMException, which is no Error in Node 20: its name tells.
+      const name = typeof err === "object" && err !== null && "name" in err ? (err as { name: unknown }).name : undefined;
+      if (name === "TimeoutError" || name === "AbortError") throw fail("timeout", `no answer within ${this.options.timeoutMs} ms`);
       throw fail("connection", describe(err));
     }
     if (response.status === 429) throw fail("http_429", "429 too many requests", retryAfterMs(response.headers.get("retry-after")));
@@ -174,6 +224,29 @@ export class RpcEndpoints {
     // Some providers answer a node's error with a 4xx and a JSON-RPC body: an answer. Any other refusal (401, 404) is the endpoint's.
     if (!answers) throw fail(response.ok ? "malformed" : "http_status", response.ok ? "the answer is not JSON-RPC" : `HTTP ${response.status}`);
     return answers;
+  }
+
+  /** A block this process has seen, read by number and answered null: a node behind the others answered. */
+  private missesKnownBlock(payload: JsonRpcPayload | JsonRpcPayload[], answers: readonly RpcAnswer[]): boolean {
+    const calls = Array.isArray(payload) ? payload : [payload];
+    return calls.some((call) => {
+      if (call.method !== "eth_getBlockByNumber") return false;
+      const tag: unknown = (call.params as unknown[] | undefined)?.[0];
+      const answer = answers.find((a) => a.id === call.id);
+      return typeof tag === "string" && /^0x[0-9a-f]+$/i.test(tag) && Number(tag) <= this.head && answer !== undefined && "result" in answer && answer.result === null;
+    });
+  }
+
+  /** Heads shown by eth_blockNumber and by a block read (eth_getBlockByNumber) raise highestHead. */
+  private observeHeads(calls: readonly JsonRpcPayload[], answers: readonly RpcAnswer[]): void {
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    for (const call of calls) {
+      const answer = byId.get(call.id);
+      if (!answer || !("result" in answer)) continue;
+      const result: unknown = answer.result;
+      const number = call.method === "eth_blockNumber" ? result : call.method === "eth_getBlockByNumber" && typeof result === "object" && result !== null ? (result as { number?: unknown }).number : undefined;
+      if (typeof number === "string" && /^0x[0-9a-f]+$/i.test(number)) this.head = Math.max(this.head, Number(number));
+    }
   }
 
   private reportHealth(endpoint: Endpoint, now: number): void {

@@ -4,6 +4,7 @@ import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { claimBatch, type ClaimResult } from "./batch-claim";
 import type { ChainView } from "./batch-plan";
+import { settledHead } from "./settled-head";
 import { readChainSnapshot, type ChainReads, type ReadBatching } from "./chain-reads";
 import { loadDueWork } from "./due-work";
 import { batchGasBudget } from "./gas-budget";
@@ -51,7 +52,7 @@ export function createBatchRound(deps: BatchRoundDeps): (hotWalletId: string) =>
     let toRead: ReadonlyArray<{ account: string; tokenAddress: string | null }> = work.sweeps;
     let gasBudget: bigint | undefined;
     for (let pass = 1; ; pass++) {
-      const snapshot = await readChainSnapshot(provider, chainReads(toRead), settings.reads).catch((err: unknown) => {
+      const snapshot = await readChainSnapshot(provider, chainReads(toRead), settings.reads, await settledHead(db, chainId)).catch((err: unknown) => {
         logger.warn("chain unavailable during the checks; nothing rejected, retried later", { error: err instanceof Error ? err.message : String(err), sweeps: toRead.length });
         return null;
       });

@@ -1,4 +1,4 @@
-import type { ChainProvider } from "@sweep/chain";
+import { freshHead, type ChainProvider } from "@sweep/chain";
 import { Interface, toQuantity } from "ethers";
 import { accountKey, balanceKey, type ChainView } from "./batch-plan";
 import type { AccountState } from "./pre-send-checks";
@@ -30,18 +30,20 @@ interface Read {
 }
 
 /**
- * Everything the checks need, read at one block (the latest) so that code, nonce and balances
- * agree with each other: per account its code, nonce and native balance; per (account, token)
+ * Everything the checks need, read at one block (the head, never below `floor`: the highest block
+ * the suite settled a transaction in, nor below a head this process saw) so that code, nonce and
+ * balances agree with each other and show what was already mined: per account its code, nonce and native balance; per (account, token)
  * the token's balanceOf. The calls go as raw JSON-RPC batches: a claim reads a few hundred values,
  * and ethers' per-call handling cost several times what the node did. Every read goes to one
  * endpoint of the chain (the one preferred when the snapshot starts), so a second endpoint behind
  * the first cannot answer for a block it lacks. Throws when the node does not answer, or answers
  * any call with an error: the caller rejects nothing then.
  */
-export async function readChainSnapshot(chainProvider: ChainProvider, reads: ChainReads, batching: ReadBatching): Promise<ChainSnapshot> {
+export async function readChainSnapshot(chainProvider: ChainProvider, reads: ChainReads, batching: ReadBatching, floor = 0): Promise<ChainSnapshot> {
   const provider = chainProvider.pinned();
-  const block = await provider.getBlock("latest");
-  if (block === null) throw new Error("the node returned no latest block");
+  const head = await freshHead(provider, floor);
+  const block = await provider.getBlock(head);
+  if (block === null) throw new Error(`the node returned no block ${head}`);
   const tag = toQuantity(block.number);
   const accounts = new Map<string, AccountState>();
   const tokenBalances = new Map<string, bigint>();

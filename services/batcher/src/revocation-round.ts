@@ -3,6 +3,7 @@ import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { READ_PASSES } from "./batch-round";
+import { settledHead } from "./settled-head";
 import { readChainSnapshot, type ReadBatching } from "./chain-reads";
 import { batchGasBudget } from "./gas-budget";
 import type { AccountState } from "./pre-send-checks";
@@ -43,7 +44,7 @@ export function createRevocationRound(deps: RevocationRoundDeps): (target: { par
     let toRead = [...new Set(work.revocations.map((r) => r.account))];
     let gasBudget: bigint | undefined;
     for (let pass = 1; ; pass++) {
-      const snapshot = await readChainSnapshot(provider, { accounts: toRead, tokenBalances: [] }, settings.reads).catch((err: unknown) => {
+      const snapshot = await readChainSnapshot(provider, { accounts: toRead, tokenBalances: [] }, settings.reads, await settledHead(db, chainId)).catch((err: unknown) => {
         logger.warn("chain unavailable during the checks; nothing rejected, retried later", { error: err instanceof Error ? err.message : String(err), accounts: toRead.length });
         return null;
       });

@@ -70,22 +70,24 @@ export class BatchSender {
 
   private async attempt(batch: BatchToSend, logger: Logger): Promise<Attempt> {
     let dropped: string[] = [];
-    const { client } = this.options;
     const from = batch.gasWallet.address;
-    // The reads that do not depend on the content go out together with the simulation.
-    const reads = { market: client.feeMarket(), balance: client.balance(from), chainPending: client.nonceAt(from, "pending") };
-    // Awaited below or given up with the attempt: never an unhandled rejection.
-    Object.values(reads).forEach((read) => read.catch(() => undefined));
     try {
+      // Every read of the attempt at one block, never older than a head this process has seen: a node behind a
+      // load balancer that lags would show no delegation or balance the suite already saw mined.
+      const client = this.options.client.atBlock(await this.options.client.freshHead());
+      // The reads that do not depend on the content go out together with the simulation.
+      const reads = { market: client.feeMarket(), balance: client.balance(from), chainPending: this.options.client.nonceAt(from, "pending") };
+      // Awaited below or given up with the attempt: never an unhandled rejection.
+      Object.values(reads).forEach((read) => read.catch(() => undefined));
       const signer = this.options.signers.signerFor(batch.gasWallet);
       let content: Content;
       let gasLimit: bigint;
       if (batch.purpose === "sweep") {
-        const plan = await this.sweepContent(batch, logger);
+        const plan = await this.sweepContent(client, batch, logger);
         dropped = plan.dropped;
         if (!plan.content) return { type: "empty", dropped };
         content = plan.content;
-        gasLimit = await this.sweepGasLimit(from, content, plan.gasUsed, await reads.market, logger);
+        gasLimit = await this.sweepGasLimit(client, from, content, plan.gasUsed, await reads.market, logger);
       } else if (batch.purpose === "revocation") {
         if (batch.items.length === 0) return { type: "empty", dropped };
         // An unreadable authorization fails the attempt (internal): the revocations go back to queued and the batcher's check rejects that one invalid_authorization.
@@ -93,7 +95,7 @@ export class BatchSender {
         if (!authorizations) throw new AttemptFailure("internal", "a revocation's stored authorization cannot be read");
         // The gas wallet sends the authorizations to itself; no eth_simulateV1, as nothing would report per-item outcomes.
         content = { to: from, data: "0x", authorizationList: authorizations };
-        gasLimit = await this.estimatedGasLimit(from, content, await reads.market);
+        gasLimit = await this.estimatedGasLimit(client, from, content, await reads.market);
       } else if (batch.purpose === "withdrawal") {
         const treasury = this.options.treasury;
         if (!treasury) {
@@ -105,7 +107,7 @@ export class BatchSender {
       } else {
         const factory = contractAt("DelegateFactory", this.options.factory);
         content = { to: this.options.factory, data: factory.interface.encodeFunctionData("deploy", [batch.hotWallet, batch.gasWallet.address]), authorizationList: [] };
-        gasLimit = await this.estimatedGasLimit(from, content, await reads.market);
+        gasLimit = await this.estimatedGasLimit(client, from, content, await reads.market);
       }
       const fees = initialFees(await reads.market);
       const value = batch.purpose === "withdrawal" ? withdrawalValue(batch.feesDue, fees.maxFeePerGas) : 0n;
@@ -138,14 +140,14 @@ export class BatchSender {
    * without eth_simulateV1 every item goes (gasUsed null): the delegate reports a failing item
    * without reverting the batch, so it then ends failed instead of rejected.
    */
-  private async sweepContent(batch: SweepBatchToSend, logger: Logger): Promise<{ content: Content | null; gasUsed: bigint | null; dropped: string[] }> {
+  private async sweepContent(client: ChainClient, batch: SweepBatchToSend, logger: Logger): Promise<{ content: Content | null; gasUsed: bigint | null; dropped: string[] }> {
     const from = batch.gasWallet.address;
     const planned = planItems(batch.items);
     if (planned.length === 0) return { content: null, gasUsed: null, dropped: [] };
     const all = { to: batch.delegate, data: encodeSweepBatch(planned.map((p) => p.item)), authorizationList: authorizationList(planned, planned) };
     let simulated;
     try {
-      simulated = await this.simulate(batch, { from, ...all });
+      simulated = await this.simulate(client, batch, { from, ...all });
     } catch (err) {
       if (!isUnsupportedMethod(err)) throw err;
       logger.warn("the node has no eth_simulateV1; sending every item unsimulated");
@@ -158,13 +160,13 @@ export class BatchSender {
     if (dropped.length === 0) return { content: all, gasUsed: simulated.gasUsed, dropped };
     const kept = { to: batch.delegate, data: encodeSweepBatch(split.kept.map((p) => p.item)), authorizationList: authorizationList(planned, split.kept) };
     // Without the dropped items the batch uses less gas; the kept ones are simulated again for it.
-    const keptGas = await unlessUnsupported(() => this.simulate(batch, { from, ...kept }), logger);
+    const keptGas = await unlessUnsupported(() => this.simulate(client, batch, { from, ...kept }), logger);
     return { content: kept, gasUsed: keptGas?.gasUsed ?? null, dropped };
   }
 
   /** eth_simulateV1 of a sweep batch: its per-item outcomes and gas; a reverted batch fails the attempt. */
-  private async simulate(batch: SweepBatchToSend, call: CallRequest & { gas?: bigint }): Promise<{ outcomes: SweepOutcome[]; gasUsed: bigint }> {
-    const simulated = await this.options.client.simulate(call);
+  private async simulate(client: ChainClient, batch: SweepBatchToSend, call: CallRequest & { gas?: bigint }): Promise<{ outcomes: SweepOutcome[]; gasUsed: bigint }> {
+    const simulated = await client.simulate(call);
     if (!simulated.succeeded) {
       const tooBig = simulated.returnData.toLowerCase().startsWith(BATCH_GAS_TOO_LOW_SELECTOR);
       throw new AttemptFailure(tooBig ? "gas_limit_exceeded" : "internal", `the simulated batch reverted with ${simulated.returnData.slice(0, 10)}`);
@@ -176,22 +178,22 @@ export class BatchSender {
    * A sweep batch's gas limit from its simulated gas, checked by one more simulation at that limit
    * (every item must still sweep); eth_estimateGas only when that check fails or nothing was simulated.
    */
-  private async sweepGasLimit(from: string, content: Content, gasUsed: bigint | null, market: FeeMarket & { blockGasLimit: bigint }, logger: Logger): Promise<bigint> {
+  private async sweepGasLimit(client: ChainClient, from: string, content: Content, gasUsed: bigint | null, market: FeeMarket & { blockGasLimit: bigint }, logger: Logger): Promise<bigint> {
     if (gasUsed !== null) {
       const gasLimit = gasLimitFromSimulation(gasUsed, this.options.gasLimitMarginBps, market.blockGasLimit);
-      const check = await unlessUnsupported(() => this.options.client.simulate({ from, ...content, gas: gasLimit }), logger);
+      const check = await unlessUnsupported(() => client.simulate({ from, ...content, gas: gasLimit }), logger);
       const outcomes = check?.succeeded ? decodeSweepOutcomes(check.logs, content.to) : [];
       if (outcomes.length > 0 && outcomes.every((o) => o.swept)) return gasLimit;
       if (check) logger.warn("the gas limit from the simulation fell short; asking eth_estimateGas", { gasLimit: gasLimit.toString(), gasUsed: gasUsed.toString() });
     }
-    return this.estimatedGasLimit(from, content, market);
+    return this.estimatedGasLimit(client, from, content, market);
   }
 
   /** eth_estimateGas plus headroom; a refusal, or more than the block or the cap holds, fails the attempt. */
-  private async estimatedGasLimit(from: string, content: Content, market: FeeMarket & { blockGasLimit: bigint }): Promise<bigint> {
+  private async estimatedGasLimit(client: ChainClient, from: string, content: Content, market: FeeMarket & { blockGasLimit: bigint }): Promise<bigint> {
     let estimate: bigint;
     try {
-      estimate = await this.options.client.estimateGas({ from, ...content });
+      estimate = await client.estimateGas({ from, ...content });
     } catch (err) {
       throw new AttemptFailure(estimateFailureReason(err), `gas estimate refused: ${nodeMessage(err)}`);
     }
