@@ -1,5 +1,5 @@
 import { NATIVE_TOKEN, type SweepItem, type SweepOutcome } from "@sweep/contracts";
-import { Signature, getAddress, toQuantity, type Authorization } from "ethers";
+import { Signature, getAddress, type Authorization } from "ethers";
 import { z } from "zod";
 
 /** A sweep's authorization as the API stores it. */
@@ -27,18 +27,6 @@ export function parseStoredAuthorization(json: unknown): Authorization | null {
   } catch {
     return null;
   }
-}
-
-/** An authorization as JSON-RPC takes it (eth_simulateV1). */
-export function authorizationToRpc(a: Authorization) {
-  return {
-    chainId: toQuantity(a.chainId),
-    address: a.address,
-    nonce: toQuantity(a.nonce),
-    yParity: toQuantity(a.signature.yParity),
-    r: a.signature.r,
-    s: a.signature.s,
-  };
 }
 
 /** What the sender needs of one batch item and its sweep. */
