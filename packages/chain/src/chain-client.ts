@@ -1,7 +1,7 @@
 import type { LogLike } from "@sweep/contracts";
 import { toQuantity, type Authorization, type JsonRpcPayload } from "ethers";
 import type { ChainProvider } from "./chain-provider";
-import { ChainCallError, broadcastVerdict, type BroadcastVerdict } from "./node-errors";
+import { ChainCallError, broadcastVerdict, isStateUnavailable, type BroadcastVerdict } from "./node-errors";
 
 export interface Receipt {
   hash: string;
@@ -178,6 +178,19 @@ export class ChainClient {
   /** The account's code as of a block: "0x" for none, a delegation designator (0xef0100 || address) or contract code. */
   codeAt(address: string, blockNumber: number): Promise<string> {
     return this.call("eth_getCode", () => this.provider.getCode(address, blockNumber));
+  }
+
+  /**
+   * The account's code as of a block, or at the head where the node no longer keeps that block's
+   * state (a full node after a long outage of ours): the nearest answer it can give.
+   */
+  async codeAtOrLater(address: string, blockNumber: number): Promise<string> {
+    try {
+      return await this.codeAt(address, blockNumber);
+    } catch (err) {
+      if (!isStateUnavailable(err)) throw err;
+      return this.call("eth_getCode", () => this.provider.getCode(address, this.latest));
+    }
   }
 
   async receipt(hash: string): Promise<Receipt | null> {

@@ -1,6 +1,6 @@
 import { BATCH_GAS_TOO_LOW_SELECTOR } from "@sweep/contracts";
 import { makeError } from "ethers";
-import { ChainCallError, broadcastVerdict, countsAsSent, estimateFailureReason, isUnsupportedMethod } from "./node-errors";
+import { ChainCallError, broadcastVerdict, countsAsSent, estimateFailureReason, isStateUnavailable, isUnsupportedMethod } from "./node-errors";
 
 /** An error as ethers raises it for a JSON-RPC error answer. */
 const rpcError = (message: string, code = -32000) => makeError("could not coalesce error", "UNKNOWN_ERROR", { error: { code, message } });
@@ -65,5 +65,17 @@ describe("unsupported methods", () => {
     ["no connection", connectionRefused, false],
   ])("%s: %s", (_name, err, expected) => {
     expect(isUnsupportedMethod(new ChainCallError("eth_simulateV1", err))).toBe(expected);
+  });
+});
+
+describe("state a full node no longer keeps", () => {
+  it.each([
+    ["geth", rpcError("missing trie node 8f2c… (path ) state 0x… is not available, not found"), true],
+    ["reth", rpcError("state at block #1234 is pruned"), true],
+    ["a provider's words", rpcError("historical state unavailable: archive node required"), true],
+    ["a lagging node", rpcError("header not found"), false],
+    ["no connection", connectionRefused, false],
+  ])("%s: %s", (_name, err, expected) => {
+    expect(isStateUnavailable(new ChainCallError("eth_getCode", err))).toBe(expected);
   });
 });

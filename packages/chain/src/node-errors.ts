@@ -58,6 +58,15 @@ export function isUnsupportedMethod(err: unknown): boolean {
 }
 
 /**
+ * The node no longer keeps the state of the block asked for: a full (not archive) node prunes
+ * state older than about 128 blocks (geth "missing trie node … state is not available", Erigon and
+ * Nethermind likewise, reth "state at block … is pruned").
+ */
+export function isStateUnavailable(err: unknown): boolean {
+  return /missing trie node|state is not available|state not available|historical state|is pruned|pruned state/i.test(nodeMessage(err instanceof ChainCallError ? err.cause : err));
+}
+
+/**
  * Why eth_estimateGas refused a transaction: the delegate's BatchGasTooLow or the node's "gas
  * required exceeds allowance" mean no block can hold it; "insufficient funds" that the gas wallet
  * cannot pay; another revert means the call itself is wrong (internal); anything else is the node

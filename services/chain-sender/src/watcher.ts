@@ -244,7 +244,8 @@ export class ChainWatcher {
     if (mined.batch?.purpose !== "revocation" || !receipt.succeeded) return [];
     const carried = await carriedRevocations(this.options.db, mined.batch.id);
     try {
-      const codes = await Promise.all(carried.map((item) => this.options.client.codeAt(item.account, receipt.blockNumber)));
+      // At the receipt's block; after a long outage of ours a full node keeps no state that old, and the head's code is the answer.
+      const codes = await Promise.all(carried.map((item) => this.options.client.codeAtOrLater(item.account, receipt.blockNumber)));
       return carried.map((item, i) => ({ itemId: item.id, outcome: revocationOutcome(codes[i]!) }));
     } catch (err) {
       logger.warn("could not read the revoked accounts' code; settling next round", { hash: mined.hash, error: err instanceof Error ? err.message : String(err) });
