@@ -15,6 +15,7 @@ const RATE = Number(process.env.BENCH_E2E_RATE ?? 100);
 const REPEAT_RATE = Number(process.env.BENCH_E2E_REPEAT_RATE ?? RATE);
 const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 5);
 const CHAIN_ID = 97;
+const IDLE_SECONDS = 10;
 /** where to write each service's log (info level: per-sweep debug lines would slow the run) for a closer look; none by default */
 const LOG_DIR = process.env.BENCH_LOG_DIR;
 
@@ -52,6 +53,11 @@ async function main() {
     const sweepOf = (owner: { address: string }): SweepBody => ({ chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT" });
 
     await Promise.all(owners.map((o) => chain.mintUsdt(o.address, 1_000_000n)));
+    // What the services ask of the chain with nothing to do: the floor a provider plan must allow.
+    const idleBefore = await rpcCalls(stack);
+    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+    const idle = [...(await rpcCalls(stack))].reduce((sum, [key, n]) => sum + n - (idleBefore.get(key) ?? 0), 0);
+    console.log(`JSON-RPC calls to chain ${CHAIN_ID} while idle: ${(idle / IDLE_SECONDS).toFixed(1)} per second (over ${IDLE_SECONDS} s)`);
     const firstTime = owners.map((owner) => ({ ...sweepOf(owner), authorization: authorizationBody(owner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) })) }));
     await runPhase(stack, headers, `${firstTime.length} first-time token sweeps posted at ${RATE}/s`, firstTime, RATE);
 

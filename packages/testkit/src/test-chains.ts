@@ -15,6 +15,12 @@ export interface ChainNode extends AnvilNode {
   kind: NodeKind;
 }
 
+/**
+ * A test's own calls to its chain wait out a stalled node (the fault run stops one for 30 s), as
+ * ethers' default of five minutes did; the services keep their own, shorter timeouts.
+ */
+const TEST_CALL_TIMEOUT_MS = 300_000;
+
 export interface TestChainOptions {
   /** seconds between blocks; undefined mines a block per transaction */
   blockTime?: number;
@@ -57,7 +63,7 @@ export async function startTestChain(chainId = 97, options: TestChainOptions = {
     await node.stop();
     throw err;
   }
-  const provider = createProvider(node.rpcUrl, chainId);
+  const provider = createProvider(node.rpcUrl, chainId, TEST_CALL_TIMEOUT_MS);
   provider.pollingInterval = 100;
   const usdt = info.tokens[0]!;
   const minter = await provider.getSigner(0);
