@@ -1,4 +1,4 @@
-import { NODE_KINDS, authorizationBody, createTestPartner, eventually, partnerApi, runSweepctl, settledGasWallet, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { NODE_KINDS, authorizationBody, createTestPartner, eventually, partnerApi, untilEnded, runSweepctl, settledGasWallet, startStack, type Stack, type TestPartner } from "@sweep/testkit";
 import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
 
 // The money invariant, through the running services on anvil and on hardhat's node (which
@@ -31,18 +31,8 @@ describe.each(NODE_KINDS)("on %s, the partner's money adds up to the wei", (node
   /** sweepctl against this stack's database and broker prefix. */
   const sweepctl = (...args: string[]) => runSweepctl(args, stack.env);
 
-  const ended = (path: string, id: string, final: string[]) =>
-    eventually(
-      `${path} ${id} to end`,
-      async () => {
-        const body = (await api("GET", `${path}/${id}`)).body as { status: string };
-        return final.includes(body.status) ? body : undefined;
-      },
-      90_000,
-      500,
-    );
   const authorize = (owner: BaseWallet, address: string, nonce: number) => authorizationBody(owner.authorizeSync({ address, nonce: BigInt(nonce), chainId: BigInt(CHAIN_ID) }));
-  const sweep = async (body: Record<string, unknown>) => ended("/v1/sweeps", (await api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, ...body })).body.id, ["swept", "failed", "rejected"]);
+  const sweep = async (body: Record<string, unknown>) => untilEnded(api, "/v1/sweeps", (await api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, ...body })).body.id);
 
   async function ledgerEntries(): Promise<LedgerEntry[]> {
     const entries: LedgerEntry[] = [];
@@ -89,7 +79,7 @@ describe.each(NODE_KINDS)("on %s, the partner's money adds up to the wei", (node
 
     // The token owner's nonce is 1 after its delegation.
     const revocation = await api("POST", "/v1/revocations", { chain_id: CHAIN_ID, account: tokenOwner.address, authorization: authorize(tokenOwner, ZeroAddress, 1) });
-    expect(await ended("/v1/revocations", revocation.body.id, ["revoked", "failed", "rejected"])).toMatchObject({ status: "revoked" });
+    expect(await untilEnded(api, "/v1/revocations", revocation.body.id)).toMatchObject({ status: "revoked" });
 
     // A second outside top-up, while the wallet has history.
     const before = await chain().provider.getBalance(partner.gasWallet);

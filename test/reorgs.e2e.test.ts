@@ -9,6 +9,7 @@ import {
   readMetrics,
   settledGasWallet,
   startStack,
+  untilEnded,
   type Stack,
   type TestPartner,
 } from "@sweep/testkit";
@@ -55,16 +56,7 @@ describe("reorgs: a sweep's transaction leaves the canonical chain", () => {
     return { id: res.body.id, account: owner.address };
   }
 
-  const ended = (id: string) =>
-    eventually(
-      `sweep ${id} to end`,
-      async () => {
-        const body = (await api("GET", `/v1/sweeps/${id}`)).body as SweepBody;
-        return ["swept", "failed", "rejected"].includes(body.status) ? body : undefined;
-      },
-      90_000,
-      300,
-    );
+  const ended = (id: string) => untilEnded<SweepBody>(api, "/v1/sweeps", id, 90_000, 300);
 
   /** The stored transaction of the sweep's batch once the chain has mined it, with its receipt. */
   const minedTransaction = (sweepId: string) =>

@@ -1,4 +1,4 @@
-import { NODE_KINDS, authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { NODE_KINDS, authorizationBody, createTestPartner, eventually, partnerApi, untilEnded, startStack, type Stack, type TestPartner } from "@sweep/testkit";
 import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
 
 // The story of a partner taking delegations back: deposit addresses swept once (so delegated to
@@ -27,18 +27,8 @@ describe.each(NODE_KINDS)("on %s, a partner revokes deposit addresses' delegatio
 
   const api = partnerApi(() => stack.api, () => partner.auth);
   const chain = () => stack.chain(CHAIN_ID);
-  const untilFinal = (path: string, id: string, final: string[]) =>
-    eventually(
-      `${path} ${id} to end`,
-      async () => {
-        const body = (await api("GET", `${path}/${id}`)).body as Work;
-        return final.includes(body.status) ? body : undefined;
-      },
-      90_000,
-      500,
-    );
-  const sweepEnds = (id: string) => untilFinal("/v1/sweeps", id, ["swept", "failed", "rejected"]);
-  const revocationEnds = (id: string) => untilFinal("/v1/revocations", id, ["revoked", "failed", "rejected"]);
+  const sweepEnds = (id: string) => untilEnded<Work>(api, "/v1/sweeps", id);
+  const revocationEnds = (id: string) => untilEnded<Work>(api, "/v1/revocations", id);
 
   const authorize = (owner: BaseWallet, address: string, nonce: number) => authorizationBody(owner.authorizeSync({ address, nonce: BigInt(nonce), chainId: BigInt(CHAIN_ID) }));
   const postSweep = (owner: BaseWallet, authorization?: ReturnType<typeof authorizationBody>) =>

@@ -16,6 +16,7 @@ import {
   settledGasWallet,
   startRpcFaultProxy,
   startStack,
+  untilEnded,
   type RpcFaultProxy,
   type ServiceName,
   type Stack,
@@ -72,18 +73,8 @@ describe("sweeps through a load-balanced provider endpoint that lags, throttles,
 
   const api = partnerApi(() => apiBase, () => partner.auth);
   const chain = () => stack.chain(CHAIN_ID);
-  const ended = (path: string, id: string, final: string[]) =>
-    eventually(
-      `${path} ${id} to end`,
-      async () => {
-        const body = (await api("GET", `${path}/${id}`)).body as Work;
-        return final.includes(body.status) ? body : undefined;
-      },
-      60_000,
-      500,
-    );
-  const sweepEnds = (id: string) => ended("/v1/sweeps", id, ["swept", "failed", "rejected"]);
-  const revocationEnds = (id: string) => ended("/v1/revocations", id, ["revoked", "failed", "rejected"]);
+  const sweepEnds = (id: string) => untilEnded<Work>(api, "/v1/sweeps", id, 60_000);
+  const revocationEnds = (id: string) => untilEnded<Work>(api, "/v1/revocations", id, 60_000);
   const postSweep = async (body: Record<string, unknown>) => {
     const res = await api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, ...body });
     expect(res.status).toBe(202);

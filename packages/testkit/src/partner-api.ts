@@ -1,4 +1,5 @@
 import type { Authorization } from "ethers";
+import { eventually } from "./stack";
 
 /** A partner's calls to the API as a test makes them: JSON in, status and parsed body out. */
 export function partnerApi(base: () => string, auth: () => { Authorization: string }) {
@@ -11,6 +12,25 @@ export function partnerApi(base: () => string, auth: () => { Authorization: stri
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies are checked by each test's assertions
     return { status: res.status, body: (res.status === 204 ? undefined : await res.json()) as any };
   };
+}
+
+export type PartnerApi = ReturnType<typeof partnerApi>;
+
+/** The spec's final statuses of a sweep and of a revocation. */
+const FINAL_STATUSES = { "/v1/sweeps": ["swept", "failed", "rejected"], "/v1/revocations": ["revoked", "failed", "rejected"] } as const;
+
+/** A sweep's or a revocation's body once it reached a final status, read through the API. */
+export function untilEnded<T extends { status: string } = { status: string }>(api: PartnerApi, path: keyof typeof FINAL_STATUSES, id: string, timeoutMs = 90_000, intervalMs = 500): Promise<T> {
+  const final: readonly string[] = FINAL_STATUSES[path];
+  return eventually(
+    `${path} ${id} to end`,
+    async () => {
+      const body = (await api("GET", `${path}/${id}`)).body as T;
+      return final.includes(body.status) ? body : undefined;
+    },
+    timeoutMs,
+    intervalMs,
+  );
 }
 
 /** An ethers-signed EIP-7702 authorization in the API's shape. */
