@@ -16,6 +16,29 @@ describe("the OpenAPI document", () => {
   });
 });
 
+describe("security", () => {
+  const doc = parse(openApiYaml());
+  const PUBLIC = ["get /healthz", "get /v1/openapi.yaml"];
+  // What a client must send for each operation: its own list, or the document's when it has none.
+  const cases = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown[] }>>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ name: `${method} ${path}`, own: operation.security, effective: operation.security ?? doc.security })),
+  );
+
+  it("requires a bearer key by default", () => {
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.security).toEqual([{ bearer: [] }]);
+  });
+
+  it("overrides it with an empty list on the public operations only", () => {
+    expect(cases.length).toBeGreaterThan(15);
+    expect(cases.filter((c) => PUBLIC.includes(c.name)).map((c) => c.name).sort()).toEqual([...PUBLIC].sort());
+    for (const { name, own, effective } of cases) {
+      if (PUBLIC.includes(name)) expect({ name, security: own }).toEqual({ name, security: [] });
+      else expect({ name, security: effective }).toEqual({ name, security: [{ bearer: [] }] });
+    }
+  });
+});
+
 describe("the scalar components", () => {
   it("keep their own descriptions when a field describes itself further", () => {
     const doc = parse(openApiYaml());
