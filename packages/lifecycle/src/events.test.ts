@@ -72,7 +72,41 @@ describe("recording events", () => {
     expect((await announced(created)).map((m) => (m.payload as { eventId: string }).eventId)).toEqual(created);
   });
 
-  it("takes three statements however many events there are", async () => {
+  describe("opens each event's delivery in the same transaction", () => {
+    let hooked: string;
+    beforeAll(async () => {
+      ({ id: hooked } = await db.partner.create({ data: { name: "events test partner with a webhook", environment: "testnet" } }));
+      await db.webhook.create({ data: { partnerId: hooked, url: "https://hooks.example.com/in", secret: "whsec_test" } });
+    });
+    const deliveriesOf = (eventIds: string[]) => db.webhookDelivery.findMany({ where: { eventId: { in: eventIds } } });
+
+    it("pending, due now, dated by its event, when the partner has a webhook", async () => {
+      const before = Date.now();
+      const [id] = await record([{ partnerId: hooked, type: "webhook.test", payload: { message: "hi" }, dedupeKey: null }]);
+      const event = await db.event.findUniqueOrThrow({ where: { id: id! } });
+      const [delivery, ...more] = await deliveriesOf([id!]);
+      expect(more).toEqual([]);
+      expect(delivery).toMatchObject({ partnerId: hooked, status: "pending", attempts: 0, lastStatusCode: null, lastError: null, deliveredAt: null, createdAt: event.createdAt });
+      expect(delivery!.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before - 1_000);
+      expect(delivery!.nextAttemptAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    });
+
+    it.each<[string, (subject: string) => EventDraft[][], boolean[]]>([
+      ["none when the partner has no webhook", (subject) => [[{ partnerId, type: "sweep.swept", subjectId: subject }]], [false]],
+      ["one per event of a mixed call, for the partner with a webhook", (subject) => [[{ partnerId, type: "sweep.swept", subjectId: subject }, { partnerId: hooked, type: "sweep.failed", subjectId: subject }]], [false, true]],
+      ["none for a dedupe key's repeat: the first event keeps its one delivery", (subject) => [[{ partnerId: hooked, type: "sweep.failed", subjectId: subject }], [{ partnerId: hooked, type: "sweep.failed", subjectId: subject }]], [true]],
+    ])("%s", async (_name, calls, opened) => {
+      const subject = randomUUID();
+      const ids: string[] = [];
+      for (const drafts of calls(subject)) ids.push(...(await record(drafts)).filter((id): id is string => id !== null));
+
+      const delivered = new Set((await deliveriesOf(ids)).map((d) => d.eventId));
+      expect(ids.map((id) => delivered.has(id))).toEqual(opened);
+      expect(await db.webhookDelivery.count({ where: { event: { subjectId: subject } } })).toBe(opened.filter(Boolean).length);
+    });
+  });
+
+  it("takes four statements however many events there are", async () => {
     const counting = new PrismaClient({ adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL! }), log: [{ emit: "event", level: "query" }] });
     const statements: string[] = [];
     counting.$on("query", (e) => statements.push(e.query));
@@ -85,6 +119,7 @@ describe("recording events", () => {
     expect(statements.filter((sql) => !/^(BEGIN|COMMIT)/.test(sql))).toEqual([
       expect.stringMatching(/^SELECT .* FROM "public"\."events" WHERE/),
       expect.stringMatching(/^INSERT INTO "public"\."events"/),
+      expect.stringMatching(/^\s*INSERT INTO webhook_deliveries .* JOIN webhooks/s),
       expect.stringMatching(/^INSERT INTO "public"\."outbox"/),
     ]);
   });

@@ -34,9 +34,10 @@ function dedupeKeyOf(draft: EventDraft): string | null {
 }
 
 /**
- * Records events in the caller's transaction, each with the outbox message that announces it to
- * the webhook dispatcher, in three statements however many there are. Returns each draft's event
- * id, or null when its dedupe key was recorded before, by an earlier call or an earlier draft.
+ * Records events in the caller's transaction, each with its webhook delivery (pending, when its
+ * partner has a webhook) and the outbox message that wakes the webhook dispatcher for it, in four
+ * statements however many there are. Returns each draft's event id, or null when its dedupe key was
+ * recorded before, by an earlier call or an earlier draft.
  */
 export async function recordEvents(tx: Tx, names: QueueNames, drafts: readonly EventDraft[]): Promise<Array<string | null>> {
   const keys = drafts.map(dedupeKeyOf);
@@ -62,6 +63,13 @@ export async function recordEvents(tx: Tx, names: QueueNames, drafts: readonly E
   if (events.length === 0) return ids;
 
   await tx.event.createMany({ data: events });
+  // Opened here, not by the dispatcher, so the delivery is listed as soon as the change that caused
+  // the event is answered (the spec's "event recorded, a webhook is set: pending").
+  await tx.$executeRaw`
+    INSERT INTO webhook_deliveries (event_id, partner_id, status, attempts, next_attempt_at, created_at)
+    SELECT e.id, e.partner_id, 'pending', 0, now(), e.created_at
+      FROM events e JOIN webhooks w ON w.partner_id = e.partner_id
+     WHERE e.id = ANY(${events.map((event) => event.id)}::uuid[])`;
   await tx.outboxMessage.createMany({ data: events.map((event) => outboxDraft("event.recorded", { eventId: event.id }, names)) });
   return ids;
 }

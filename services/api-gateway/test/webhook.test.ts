@@ -337,6 +337,19 @@ describe("the webhook", () => {
       expect(messages[0]!.routingKey).toBe(gateway.names.events());
     });
 
+    it("lists the event's delivery as pending as soon as it is answered, before any dispatcher has seen it", async () => {
+      const partner = await createTestPartner(gateway.db);
+      await put(partner, { url });
+      const res = await sendTest(partner);
+      expect(res.status).toBe(202);
+
+      const log = await deliveries(partner);
+      expect(log.body.items).toEqual([expect.objectContaining({ id: res.body.id, event: "webhook.test", status: "pending", attempts: 0, last_status_code: null, last_error: null, delivered_at: null })]);
+      const event = await gateway.db.event.findUniqueOrThrow({ where: { id: res.body.id } });
+      expect(log.body.items[0].created_at).toBe(event.createdAt.toISOString());
+      expect(Date.parse(log.body.items[0].next_attempt_at)).toBeLessThanOrEqual(Date.now());
+    });
+
     it("records a new event for every request", async () => {
       const partner = await createTestPartner(gateway.db);
       await put(partner, { url });

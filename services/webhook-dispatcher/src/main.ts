@@ -34,7 +34,7 @@ void runService("webhook-dispatcher", () => loadWebhookDispatcherConfig(), async
   });
   if (config.WEBHOOK_ALLOW_PRIVATE) logger.warn("WEBHOOK_ALLOW_PRIVATE is set: webhooks may reach loopback and private addresses (local development only)");
 
-  const consumer = await startEventsConsumer(messaging, { db, now, opened: () => deliveries.nudge() }, logger);
+  const consumer = await startEventsConsumer(messaging, { db, now, deliveryPending: () => deliveries.nudge() }, logger);
 
   // Read at each scrape: every dispatcher shows the same values (take the max).
   const stopBacklogGauges = reportWebhookBacklog(() => deliveryBacklog(db));

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { environmentChainIds } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { createDb, type Db } from "@sweep/db";
-import type { EventType } from "@sweep/lifecycle";
+import { recordEvent, type EventType } from "@sweep/lifecycle";
 import { deleteTopology, openMessaging, type Messaging } from "@sweep/messaging";
 import { createTestDatabase, createTestPartner, eventually } from "@sweep/testkit";
 import { getAddress, hexlify } from "ethers";
@@ -45,11 +45,18 @@ export async function partnerWithWebhook(db: Db, url: string | null): Promise<{ 
   return { partnerId, secret };
 }
 
-/** An event as recordEvent writes it, announced on the events queue as the outbox relay would. */
+/** An event as recordEvent wrote it before it opened deliveries, announced on the events queue as the outbox relay would. */
 export async function recordAndAnnounce(world: DispatcherWorld, partnerId: string, type: EventType, fields: { subjectId?: string; payload?: object } = {}): Promise<string> {
   const event = await world.db.event.create({ data: { partnerId, type, subjectId: fields.subjectId, payload: fields.payload } });
   await world.messaging.publisher.publish("event.recorded", { eventId: event.id });
   return event.id;
+}
+
+/** An event as recordEvent records it today, its delivery opened with it, announced as the outbox relay would. */
+export async function recordWithDelivery(world: DispatcherWorld, partnerId: string, type: EventType, payload: object): Promise<string> {
+  const eventId = await world.db.$transaction((tx) => recordEvent(tx, world.messaging.topology.names, { partnerId, type, payload, dedupeKey: null }));
+  await world.messaging.publisher.publish("event.recorded", { eventId: eventId! });
+  return eventId!;
 }
 
 export function deliveryOf(db: Db, eventId: string) {
