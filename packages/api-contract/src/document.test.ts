@@ -123,3 +123,29 @@ describe("X-Request-Id", () => {
     expect(doc.components.headers.RequestId.schema).toEqual({ type: "string" });
   });
 });
+
+describe("the webhooks", () => {
+  const doc = parse(openApiYaml());
+
+  it.each([
+    ["sweep.swept", "SweepEvent"],
+    ["sweep.rejected", "SweepEvent"],
+    ["revocation.revoked", "RevocationEvent"],
+    ["hot_wallet.failed", "HotWalletEvent"],
+    ["balance.low", "BalanceLowEvent"],
+    ["webhook.test", "WebhookTestEvent"],
+  ])("document %s, signed and not keyed, with its body %s", (type, body) => {
+    const post = doc.webhooks[type].post;
+    expect(post.security).toEqual([]);
+    expect(post.requestBody.content["application/json"].schema).toEqual({ $ref: `#/components/schemas/${body}` });
+    expect(post.parameters.filter((p: { in: string }) => p.in === "header").map((p: { name: string }) => p.name)).toEqual(["Service-Signature", "Service-Event", "Service-Delivery"]);
+  });
+
+  it("give each event its type and data, and the union of them all", () => {
+    const sweepEvent = doc.components.schemas.SweepEvent;
+    expect(sweepEvent.required).toEqual(["id", "type", "created_at", "data"]);
+    expect(sweepEvent.properties.type.enum).toEqual(["sweep.swept", "sweep.failed", "sweep.rejected"]);
+    expect(sweepEvent.properties.data).toEqual({ $ref: "#/components/schemas/Sweep" });
+    expect(doc.components.schemas.Event.anyOf).toHaveLength(5);
+  });
+});

@@ -1,4 +1,5 @@
 export * from "./document";
+export * from "./events";
 export * from "./presenters";
 export * from "./registry";
 export * from "./request-id";

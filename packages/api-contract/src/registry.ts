@@ -4,6 +4,9 @@ import { Address, Amount, ChainId, ErrorBody, Gas, LedgerKind, NextCursor, Signe
 /** Every endpoint registers itself here; the document is generated from it, never written by hand. */
 export const registry = new OpenAPIRegistry();
 
+/** The webhooks (what the service POSTs to partners), generated apart from the endpoints: see document.ts. */
+export const webhookRegistry = new OpenAPIRegistry();
+
 // The scalars first: a field that adds its own description to one must not become the component.
 for (const [name, schema] of Object.entries({ Address, Amount, SignedAmount, ChainID: ChainId, Gas, NextCursor, LedgerKind })) registry.register(name, schema);
 

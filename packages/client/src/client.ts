@@ -1,0 +1,146 @@
+import createClient, { type Client } from "openapi-fetch";
+import { SweepApiError } from "./errors";
+import type { components, paths } from "./generated/openapi";
+import { paginate, type Page } from "./pagination";
+import { retryingFetch, type RetryOptions } from "./retry";
+import { finalStatuses, pollUntil, type WaitOptions } from "./waiting";
+
+type Schemas = components["schemas"];
+export type Sweep = Schemas["Sweep"];
+export type SweepRequest = Schemas["SweepRequest"];
+export type Revocation = Schemas["Revocation"];
+export type RevocationRequest = Schemas["RevocationRequest"];
+export type HotWallet = Schemas["HotWallet"];
+export type Balance = Schemas["Balance"];
+export type Tariff = Schemas["Tariff"];
+export type Settings = Schemas["Settings"];
+export type LedgerEntry = Schemas["LedgerEntry"];
+export type Usage = Schemas["Usage"];
+export type Webhook = Schemas["Webhook"];
+export type WebhookRequest = Schemas["WebhookRequest"];
+export type WebhookDelivery = Schemas["WebhookDelivery"];
+
+type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+/** A list's filters, without its paging (the iterator pages). */
+type Filters<P extends keyof paths> = Omit<QueryOf<P>, "cursor">;
+
+export interface SweepClientOptions {
+  /** the API's address, such as https://api.example.com or http://127.0.0.1:8080 */
+  baseUrl: string;
+  /** svc_test_… or svc_live_… */
+  apiKey: string;
+  retry?: RetryOptions;
+  /** a fetch of your own (a proxy agent, a test double); the global fetch by default */
+  fetch?: typeof fetch;
+}
+
+/** What a typed call of openapi-fetch resolves to. */
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * The sweep service's REST API, typed from its OpenAPI document. Every method resolves to the
+ * answer's body or throws SweepApiError carrying the spec's `code`; network failures, 5xx, 429
+ * and 409 hot_wallet_not_active are retried with backoff, each time the same request. `api` is
+ * the generated client itself, for anything these methods do not cover.
+ */
+export class SweepClient {
+  readonly api: Client<paths>;
+
+  constructor(options: SweepClientOptions) {
+    this.api = createClient<paths>({
+      baseUrl: options.baseUrl.replace(/\/+$/, ""),
+      headers: { Authorization: `Bearer ${options.apiKey}` },
+      fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry),
+    });
+  }
+
+  readonly sweeps = {
+    /**
+     * Queues a sweep, or returns the one with this external_id as it is now. Without an
+     * external_id one is made up here, so a retried request can never make a second sweep.
+     */
+    create: (request: SweepRequest): Promise<Sweep> => body(this.api.POST("/v1/sweeps", { body: withExternalId(request) })),
+    get: (id: string): Promise<Sweep> => body(this.api.GET("/v1/sweeps/{id}", { params: { path: { id } } })),
+    /** Every sweep matching the filters, newest first. */
+    list: (filters: Filters<"/v1/sweeps"> = {}): AsyncIterable<Sweep> => paginate((cursor) => this.sweeps.page({ ...filters, cursor })),
+    page: (query: QueryOf<"/v1/sweeps"> = {}): Promise<Page<Sweep>> => body(this.api.GET("/v1/sweeps", { params: { query } })),
+  };
+
+  readonly revocations = {
+    /** Queues a revocation, or returns the one with this external_id; one is made up when none is given. */
+    create: (request: RevocationRequest): Promise<Revocation> => body(this.api.POST("/v1/revocations", { body: withExternalId(request) })),
+    get: (id: string): Promise<Revocation> => body(this.api.GET("/v1/revocations/{id}", { params: { path: { id } } })),
+    list: (filters: Filters<"/v1/revocations"> = {}): AsyncIterable<Revocation> => paginate((cursor) => this.revocations.page({ ...filters, cursor })),
+    page: (query: QueryOf<"/v1/revocations"> = {}): Promise<Page<Revocation>> => body(this.api.GET("/v1/revocations", { params: { query } })),
+  };
+
+  readonly hotWallets = {
+    /** Registers a hot wallet (its delegate is known at once) or returns it as it is. */
+    register: (request: { chain_id: number; address: string }): Promise<HotWallet> => body(this.api.POST("/v1/hot-wallets", { body: request })),
+    list: async (): Promise<HotWallet[]> => (await body(this.api.GET("/v1/hot-wallets"))).hot_wallets,
+  };
+
+  readonly webhook = {
+    get: (): Promise<Webhook> => body(this.api.GET("/v1/webhook")),
+    set: (request: WebhookRequest): Promise<Webhook> => body(this.api.PUT("/v1/webhook", { body: request })),
+    delete: async (): Promise<void> => void (await body(this.api.DELETE("/v1/webhook"))),
+    /** Queues a webhook.test event; resolves to its id. Never retried: each call is a new event. */
+    test: async (): Promise<string> => (await body(this.api.POST("/v1/webhook/test"))).id,
+    deliveries: (): AsyncIterable<WebhookDelivery> => paginate((cursor) => body(this.api.GET("/v1/webhook/deliveries", { params: { query: { cursor, limit: 200 } } }))),
+  };
+
+  readonly settings = {
+    get: (): Promise<Settings> => body(this.api.GET("/v1/settings")),
+    update: (patch: Schemas["SettingsPatch"]): Promise<Settings> => body(this.api.PATCH("/v1/settings", { body: patch })),
+  };
+
+  balance(): Promise<Balance> {
+    return body(this.api.GET("/v1/balance"));
+  }
+
+  tariff(): Promise<Tariff> {
+    return body(this.api.GET("/v1/tariff"));
+  }
+
+  ledger(filters: Filters<"/v1/ledger"> = {}): AsyncIterable<LedgerEntry> {
+    return paginate((cursor) => body(this.api.GET("/v1/ledger", { params: { query: { ...filters, cursor } } })));
+  }
+
+  usage(query: QueryOf<"/v1/usage"> = {}): Promise<Usage> {
+    return body(this.api.GET("/v1/usage", { params: { query } }));
+  }
+
+  /** Reads the sweep until it is swept, failed or rejected. */
+  waitForSweep(id: string, options?: WaitOptions): Promise<Sweep> {
+    return pollUntil(() => this.sweeps.get(id), finalStatuses.sweep, `sweep ${id}`, options);
+  }
+
+  /** Reads the revocation until it is revoked, failed or rejected. */
+  waitForRevocation(id: string, options?: WaitOptions): Promise<Revocation> {
+    return pollUntil(() => this.revocations.get(id), finalStatuses.revocation, `revocation ${id}`, options);
+  }
+
+  /** Reads the hot wallet until its delegate is deployed (active) or its deployment failed. */
+  waitForHotWallet(chainId: number, address: string, options?: WaitOptions): Promise<HotWallet> {
+    const read = async () => {
+      const wallet = (await this.hotWallets.list()).find((w) => w.chain_id === chainId && w.address.toLowerCase() === address.toLowerCase());
+      if (!wallet) throw new SweepApiError(404, "not_found", `hot wallet ${address} is not registered on chain ${chainId}`, undefined);
+      return wallet;
+    };
+    return pollUntil(read, finalStatuses.hotWallet, `hot wallet ${address} on chain ${chainId}`, options);
+  }
+}
+
+async function body<T>(call: Promise<Answer<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.ok) return data as T;
+  throw SweepApiError.of(response, error);
+}
+
+function withExternalId<R extends { external_id?: string }>(request: R): R {
+  return request.external_id === undefined ? { ...request, external_id: globalThis.crypto.randomUUID() } : request;
+}
