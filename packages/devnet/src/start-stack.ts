@@ -11,6 +11,7 @@ import { baseEnv, loadConfig, port } from "@sweep/common";
 import { migrateDatabase, repoRoot } from "@sweep/db";
 import { chainEndpoints, startLocalChains, type RunningChain } from "./chains";
 import { deployPlatformToChains } from "./deploy-platform";
+import { localServiceEnv } from "./service-env";
 import { superviseServices } from "./supervise-services";
 
 const stackEnv = z.object({
@@ -80,12 +81,14 @@ async function main(): Promise<number> {
 
 /** Runs the services until they have all exited; resolves with the stack's exit code. */
 async function runServices(config: StackConfig, chains: RunningChain[]): Promise<number> {
+  const env = localServiceEnv(process.env);
+  if (env.WEBHOOK_ALLOW_PRIVATE) say("WEBHOOK_ALLOW_PRIVATE=true, as it is not set: webhooks may go to this machine, private hosts and plain http (local development)");
   say(`starting ${services.map((s) => s.name).join(", ")}; the API listens on http://${config.HOST}:${config.PORT}`);
   const supervised = superviseServices(
     // tsx as a loader inside the service's own process: the tsx command would put a supervisor in
     // between that passes signals on again when it misses the service's acknowledgement (a race),
     // and a second signal ends a service's graceful shutdown.
-    services.map(({ name, color }) => ({ name, prefixColor: color, command: `node --import tsx services/${name}/src/main.ts` })),
+    services.map(({ name, color }) => ({ name, prefixColor: color, command: `node --import tsx services/${name}/src/main.ts`, env })),
     { cwd: repoRoot, outputStream: process.stdout, stopSignals: stopSignal },
   );
   // Giving up on a service stops the stack: a signal from now on would be a second one.

@@ -97,4 +97,12 @@ describe("superviseServices", () => {
     expect(logOf("steady")).toEqual(["start", "SIGTERM"]);
     expect(output).toContain("not restarted: the stack is stopping");
   });
+
+  it("runs a service with its own variables over the stack's environment", async () => {
+    fs.writeFileSync(path.join(dir, "env.js"), `require("node:fs").writeFileSync("env.json", JSON.stringify([process.env.WEBHOOK_ALLOW_PRIVATE, process.env.PATH === ${JSON.stringify(process.env.PATH)}]));`);
+    const outputStream = new PassThrough();
+    const stack = superviseServices([{ name: "env", command: `${process.execPath} env.js`, env: { WEBHOOK_ALLOW_PRIVATE: "true" } }], { cwd: dir, outputStream, stopSignals, restart: { tries: 0, delay: 0 } });
+    await expect(settled(stack.exitCode)).resolves.toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "env.json"), "utf8"))).toEqual(["true", true]);
+  });
 });

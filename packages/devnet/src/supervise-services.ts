@@ -17,6 +17,8 @@ export interface ServiceCommand {
   /** run by /bin/sh with `exec`, so the service itself is the process signalled */
   command: string;
   prefixColor?: string;
+  /** variables set for this service over the stack's own environment */
+  env?: Record<string, string>;
 }
 
 export interface RestartPolicy {

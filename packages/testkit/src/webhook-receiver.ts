@@ -1,12 +1,13 @@
 /**
  * A webhook receiver as a partner would run one: HTTPS with a certificate of a CA made for the
- * test (by the openssl binary), verifying every delivery's signature with its own HMAC code.
+ * test (by the openssl binary), verifying every delivery's signature with its own HMAC code; or
+ * plain http, as a developer's own receiver in local development.
  */
 import { execFileSync } from "node:child_process";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:https";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -59,9 +60,10 @@ export function verifySignature(header: string | undefined, secret: string, body
   return Math.abs(nowSeconds - Number(t)) <= 300 && timingSafeEqual(expected, Buffer.from(v1, "hex"));
 }
 
-export async function startReceiver(certificates: TestCertificates): Promise<Receiver> {
+/** Over https with these certificates; without them, over plain http. */
+export async function startReceiver(certificates?: TestCertificates): Promise<Receiver> {
   const routes = new Map<string, { secret: string; responder: Responder; received: ReceivedDelivery[] }>();
-  const server: Server = createServer({ key: certificates.key, cert: certificates.cert }, (req, res) => {
+  const listener: RequestListener = (req, res) => {
     let body = "";
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (body += chunk));
@@ -74,11 +76,13 @@ export async function startReceiver(certificates: TestCertificates): Promise<Rec
       route.received.push({ path: req.url!, headers: req.headers, body, verified: verifySignature(req.headers["service-signature"] as string | undefined, route.secret, body), at: Date.now() });
       route.responder(res, route.received.length);
     });
-  });
+  };
+  const server: Server = certificates ? createHttpsServer({ key: certificates.key, cert: certificates.cert }, listener) : createHttpServer(listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  const scheme = certificates ? "https" : "http";
   return {
-    url: (webhookPath) => `https://127.0.0.1:${port}${webhookPath}`,
+    url: (webhookPath) => `${scheme}://127.0.0.1:${port}${webhookPath}`,
     route: (webhookPath, secret, responder) => routes.set(webhookPath, { secret, responder, received: [] }),
     received: (webhookPath) => routes.get(webhookPath)?.received ?? [],
     close: async () => {

@@ -18,7 +18,7 @@ export const gatewayEnv = z.object({
   SWEEP_INSERT_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   /** GET /v1/balance: a chain whose node takes longer for the balance shows chain_unavailable */
   BALANCE_RPC_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(3_000),
-  /** local development only: PUT /v1/webhook accepts private and loopback hosts (the dispatcher's flag of the same name lets it deliver there) */
+  /** local development only: PUT /v1/webhook accepts private and loopback hosts and http: URLs (the dispatcher's flag of the same name lets it deliver there) */
   WEBHOOK_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
 });
 

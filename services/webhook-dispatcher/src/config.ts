@@ -10,7 +10,7 @@ export const webhookDispatcherEnv = workerEnv(8084).extend({
   WEBHOOK_RETRY_BASE_MS: ms(10_000, 1),
   /** how long an endpoint has to answer an attempt (the spec's 10 s; shorter in tests) */
   WEBHOOK_ATTEMPT_TIMEOUT_MS: ms(10_000, 100),
-  /** local development only: deliver to loopback and private addresses */
+  /** local development only: deliver to loopback and private addresses, and to http: URLs over plain http */
   WEBHOOK_ALLOW_PRIVATE: z.stringbool().default(false),
 });
 export type Config = z.infer<typeof webhookDispatcherEnv>;

@@ -19,6 +19,7 @@ describe("the destination of an attempt", () => {
 
   it("keeps the host for TLS, the port and the path with its query", async () => {
     expect(await resolveDestination("https://hooks.example.com:8443/in/put?k=1", answers([v4("93.184.216.34")]), false)).toEqual({
+      protocol: "https:",
       hostname: "hooks.example.com",
       port: 8443,
       path: "/in/put?k=1",
@@ -49,5 +50,17 @@ describe("the destination of an attempt", () => {
   it("delivers to private addresses when they are allowed (local development)", async () => {
     expect(await resolveDestination("https://127.0.0.1:8443/", failing("ENOTFOUND"), true)).toMatchObject({ address: v4("127.0.0.1"), port: 8443 });
     expect(await resolveDestination("https://hooks.local/", answers([v4("192.168.1.20")]), true)).toMatchObject({ address: v4("192.168.1.20") });
+  });
+
+  it.each<[string, string, boolean, object]>([
+    ["https, its default port", "https://hooks.example.com/in", false, { protocol: "https:", port: 443 }],
+    ["https, as ever", "https://hooks.example.com/in", true, { protocol: "https:", port: 443 }],
+    ["http, refused in production", "http://hooks.example.com/in", false, { error: "connection failed" }],
+    ["http, its default port 80", "http://hooks.example.com/in", true, { protocol: "http:", port: 80 }],
+    ["http on a port", "http://host.docker.internal:3000/in?k=1", true, { protocol: "http:", hostname: "host.docker.internal", port: 3000, path: "/in?k=1" }],
+    ["http to a loopback literal", "http://127.0.0.1:3000/", true, { protocol: "http:", address: v4("127.0.0.1"), port: 3000 }],
+    ["another scheme, refused still", "ftp://hooks.example.com/", true, { error: "connection failed" }],
+  ])("%s: %s, private allowed %s", async (_what, url, allowPrivate, expected) => {
+    expect(await resolveDestination(url, answers([v4("93.184.216.34")]), allowPrivate)).toMatchObject(expected);
   });
 });

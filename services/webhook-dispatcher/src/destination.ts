@@ -13,6 +13,8 @@ export type LookupAll = (hostname: string) => Promise<ResolvedAddress[]>;
 
 /** Where an attempt connects: the host as named in the URL (for TLS), and the address it was checked at. */
 export interface Destination {
+  /** https, or http where private addresses are allowed (local development) */
+  protocol: "https:" | "http:";
   hostname: string;
   port: number;
   path: string;
@@ -23,7 +25,8 @@ export interface Destination {
 /**
  * Resolves the webhook's host for one attempt and checks every address it resolves to: one
  * non-public address refuses the attempt (unless private addresses are allowed, for local
- * development), since which of them a connection would take is not ours to choose.
+ * development), since which of them a connection would take is not ours to choose. Only https is
+ * delivered to, and http too where private addresses are allowed (as the API stores them then).
  */
 export async function resolveDestination(url: string, lookup: LookupAll, allowPrivate: boolean): Promise<Destination | { error: AttemptError }> {
   let parsed: URL;
@@ -32,8 +35,9 @@ export async function resolveDestination(url: string, lookup: LookupAll, allowPr
   } catch {
     return { error: "connection failed" };
   }
-  // Only https is delivered to (the API stores no other); an IPv6 host comes bracketed.
-  if (parsed.protocol !== "https:") return { error: "connection failed" };
+  const protocol = parsed.protocol === "https:" ? "https:" : allowPrivate && parsed.protocol === "http:" ? "http:" : null;
+  if (protocol === null) return { error: "connection failed" };
+  // An IPv6 host comes bracketed.
   const hostname = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
   let addresses: ResolvedAddress[];
   try {
@@ -43,5 +47,6 @@ export async function resolveDestination(url: string, lookup: LookupAll, allowPr
   }
   if (addresses.length === 0) return { error: "DNS lookup failed" };
   if (!allowPrivate && !addresses.every((a) => isPublicAddress(a.address))) return { error: "private address refused" };
-  return { hostname, port: parsed.port === "" ? 443 : Number(parsed.port), path: `${parsed.pathname}${parsed.search}`, address: addresses[0]! };
+  const port = parsed.port !== "" ? Number(parsed.port) : protocol === "https:" ? 443 : 80;
+  return { protocol, hostname, port, path: `${parsed.pathname}${parsed.search}`, address: addresses[0]! };
 }

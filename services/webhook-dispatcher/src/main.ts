@@ -32,7 +32,7 @@ void runService("webhook-dispatcher", () => loadWebhookDispatcherConfig(), async
     },
     logger,
   });
-  if (config.WEBHOOK_ALLOW_PRIVATE) logger.warn("WEBHOOK_ALLOW_PRIVATE is set: webhooks may reach loopback and private addresses (local development only)");
+  if (config.WEBHOOK_ALLOW_PRIVATE) logger.warn("WEBHOOK_ALLOW_PRIVATE is set: webhooks may reach loopback and private addresses, over plain http too (local development only)");
 
   const consumer = await startEventsConsumer(messaging, { db, now, deliveryPending: () => deliveries.nudge() }, logger);
 

@@ -1,4 +1,5 @@
-import { request, type RequestOptions } from "node:https";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest, type RequestOptions } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { attemptErrorOf, type AttemptError } from "./attempt-errors";
 import type { Destination } from "./destination";
@@ -6,10 +7,11 @@ import type { Destination } from "./destination";
 export type PostResult = { statusCode: number } | { error: AttemptError };
 
 /**
- * POSTs the body to the destination's checked address, over TLS verified for its host name, and
- * settles on the answer's status (the body is ignored) or the error. A redirect is an answer like
- * any other: https never follows one. No connection pool: every attempt connects anew, to the
- * address its own lookup checked.
+ * POSTs the body to the destination's checked address, over TLS verified for its host name (plain
+ * http only where the destination allows it, in local development), and settles on the answer's
+ * status (the body is ignored) or the error. A redirect is an answer like any other: node's
+ * requests never follow one. No connection pool: every attempt connects anew, to the address its
+ * own lookup checked.
  */
 export function postWebhook(destination: Destination, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<PostResult> {
   const { address, family } = destination.address;
@@ -18,6 +20,7 @@ export function postWebhook(destination: Destination, headers: Record<string, st
     if (options.all) callback(null, [{ address, family }]);
     else callback(null, address, family);
   };
+  const tls = destination.protocol === "https:";
   const options: RequestOptions = {
     method: "POST",
     host: destination.hostname,
@@ -26,12 +29,12 @@ export function postWebhook(destination: Destination, headers: Record<string, st
     headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
     lookup: pinned,
     // SNI takes a host name only; an IP literal host is verified against the certificate's IP names.
-    ...(isIP(destination.hostname) ? {} : { servername: destination.hostname }),
+    ...(tls && !isIP(destination.hostname) ? { servername: destination.hostname } : {}),
     agent: false,
     signal,
   };
   return new Promise<PostResult>((resolve) => {
-    const req = request(options, (res) => {
+    const req = (tls ? httpsRequest : httpRequest)(options, (res) => {
       resolve({ statusCode: res.statusCode ?? 0 });
       res.resume();
       res.on("error", () => undefined);

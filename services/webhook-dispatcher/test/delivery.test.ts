@@ -1,6 +1,7 @@
 /**
  * The dispatcher as its own process (main.ts) delivering to a local HTTPS receiver that trusts
- * nothing but the signatures: events from the queue, retries, redirects, timeouts, a crash.
+ * nothing but the signatures: events from the queue, retries, redirects, timeouts, a crash; and,
+ * as WEBHOOK_ALLOW_PRIVATE is set here (local development), to a plain-http receiver.
  */
 import { presentHotWallet } from "@sweep/api-contract";
 import { version } from "../package.json";
@@ -14,6 +15,7 @@ describe("webhook delivery", () => {
   let world: DispatcherWorld;
   let certificates: TestCertificates;
   let receiver: Receiver;
+  let plainReceiver: Receiver;
   let dispatcher: ServiceProcess | undefined;
 
   const startDispatcher = () =>
@@ -38,12 +40,14 @@ describe("webhook delivery", () => {
     world = await openWorld("webhook-delivery-test");
     certificates = makeCertificates();
     receiver = await startReceiver(certificates);
+    plainReceiver = await startReceiver();
     dispatcher = await startDispatcher();
   });
 
   afterAll(async () => {
     await dispatcher?.kill();
     await receiver?.close();
+    await plainReceiver?.close();
     certificates?.remove();
     await world?.close();
   });
@@ -129,6 +133,24 @@ describe("webhook delivery", () => {
     const delivery = await deliveryWhen(world.db, event.id, "the failed delivery", (d) => d.status === "failed");
     expect(delivery).toMatchObject({ attempts: 0, lastStatusCode: null, lastError: "webhook removed", nextAttemptAt: null });
     expect(receiver.received("/removed")).toEqual([]);
+  });
+
+  it("delivers over plain http to a developer's receiver, signed as ever, and follows no redirect there either", async () => {
+    const partner = await partnerWithWebhook(world.db, plainReceiver.url("/plain"));
+    expect(plainReceiver.url("/plain")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/plain$/);
+    plainReceiver.route("/plain", partner.secret, (res, n) => (n === 1 ? res.writeHead(307, { Location: plainReceiver.url("/elsewhere") }).end() : res.writeHead(200).end()));
+    plainReceiver.route("/elsewhere", partner.secret, (res) => res.writeHead(200).end());
+    const eventId = await recordAndAnnounce(world, partner.partnerId, "webhook.test", { payload: { message: "plain" } });
+
+    const delivery = await deliveryWhen(world.db, eventId, "the delivery", (d) => d.status === "delivered");
+    expect(delivery).toMatchObject({ attempts: 2, lastStatusCode: 200, lastError: null });
+    const received = plainReceiver.received("/plain");
+    expect(received.map((r) => [r.headers["service-delivery"], r.verified])).toEqual([
+      [eventId, true],
+      [eventId, true],
+    ]);
+    expect(JSON.parse(received[1]!.body)).toMatchObject({ id: eventId, type: "webhook.test", data: { message: "plain" } });
+    expect(plainReceiver.received("/elsewhere")).toEqual([]);
   });
 
   it("delivers at least once when the dispatcher is killed mid-delivery: a restarted one sends it when the lease ends", async () => {

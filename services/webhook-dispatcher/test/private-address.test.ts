@@ -1,4 +1,4 @@
-/** Without WEBHOOK_ALLOW_PRIVATE (as in production), a webhook on a loopback address is never called. */
+/** Without WEBHOOK_ALLOW_PRIVATE (as in production), a webhook on a loopback address or over plain http is never called. */
 import { startService, type ServiceProcess } from "@sweep/testkit";
 import { makeCertificates, startReceiver, type Receiver, type TestCertificates } from "@sweep/testkit";
 import { deliveryWhen, openWorld, partnerWithWebhook, recordAndAnnounce, type DispatcherWorld } from "./support";
@@ -7,12 +7,14 @@ describe("webhook delivery to a private address", () => {
   let world: DispatcherWorld;
   let certificates: TestCertificates;
   let receiver: Receiver;
+  let plainReceiver: Receiver;
   let dispatcher: ServiceProcess | undefined;
 
   beforeAll(async () => {
     world = await openWorld("webhook-private-test");
     certificates = makeCertificates();
     receiver = await startReceiver(certificates);
+    plainReceiver = await startReceiver();
     dispatcher = await startService("webhook-dispatcher", {
       DATABASE_URL: world.databaseUrl,
       AMQP_PREFIX: world.prefix,
@@ -25,6 +27,7 @@ describe("webhook delivery to a private address", () => {
   afterAll(async () => {
     await dispatcher?.kill();
     await receiver?.close();
+    await plainReceiver?.close();
     certificates?.remove();
     await world?.close();
   });
@@ -37,5 +40,15 @@ describe("webhook delivery to a private address", () => {
     const delivery = await deliveryWhen(world.db, eventId, "the refused attempt", (d) => d.attempts >= 1);
     expect(delivery).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null, lastError: "private address refused" });
     expect(receiver.received("/loopback")).toEqual([]);
+  });
+
+  it("refuses plain http: connection failed, nothing sent", async () => {
+    const partner = await partnerWithWebhook(world.db, plainReceiver.url("/plain"));
+    plainReceiver.route("/plain", partner.secret, (res) => res.writeHead(200).end());
+    const eventId = await recordAndAnnounce(world, partner.partnerId, "webhook.test", { payload: { message: "plain" } });
+
+    const delivery = await deliveryWhen(world.db, eventId, "the refused attempt", (d) => d.attempts >= 1);
+    expect(delivery).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null, lastError: "connection failed" });
+    expect(plainReceiver.received("/plain")).toEqual([]);
   });
 });

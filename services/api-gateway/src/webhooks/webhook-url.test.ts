@@ -40,12 +40,20 @@ describe("webhookUrlProblem", () => {
 });
 
 describe("webhookUrlProblem with WEBHOOK_ALLOW_PRIVATE (local development)", () => {
-  it.each(["https://127.0.0.1:8443/hook", "https://localhost/hook", "https://[::1]/hook", "https://10.0.0.5/hook"])("accepts %s", (url) => {
-    expect(webhookUrlProblem(url, { allowPrivate: true })).toBeNull();
-    expect(webhookUrlProblem(url)).not.toBeNull();
-  });
-
-  it("still refuses what is not an https URL", () => {
-    expect(webhookUrlProblem("http://127.0.0.1/hook", { allowPrivate: true })).toBe("must use https");
+  it.each<[string, RegExp, RegExp | null]>([
+    ["https://127.0.0.1:8443/hook", /is not a public address/, null],
+    ["https://localhost/hook", /is this machine/, null],
+    ["https://[::1]/hook", /is not a public address/, null],
+    ["https://10.0.0.5/hook", /is not a public address/, null],
+    ["http://127.0.0.1:3000/hook", /^must use https$/, null],
+    ["http://host.docker.internal:3000/hook", /^must use https$/, null],
+    ["http://hooks.example.com/in", /^must use https$/, null],
+    ["ftp://127.0.0.1/hook", /^must use https$/, /^must use https$/],
+    ["ws://127.0.0.1/hook", /^must use https$/, /^must use https$/],
+    ["http://user:pw@127.0.0.1/hook", /^must use https$/, /^must not carry credentials$/],
+  ])("%s: without the flag %s, with it %s", (url, without, withFlag) => {
+    expect(webhookUrlProblem(url)).toMatch(without);
+    if (withFlag === null) expect(webhookUrlProblem(url, { allowPrivate: true })).toBeNull();
+    else expect(webhookUrlProblem(url, { allowPrivate: true })).toMatch(withFlag);
   });
 });
