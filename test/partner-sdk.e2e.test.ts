@@ -1,0 +1,146 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { Contract, Wallet, parseEther } from "ethers";
+import { Event as EventSchema } from "@sweep/api-contract";
+import { signAuthorization, SweepApiError, SweepClient, type Event, type Sweep } from "@sweep/client";
+import { createTestPartner, eventually, fundedDeposit, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { startWebhookReceiver, type WebhookReceiver } from "../examples/webhook-receiver";
+
+// A partner integrates with @sweep/client against the whole suite, everything real: first the
+// README's quickstart (examples/first-sweep.ts) runs as a partner runs it, then the SDK's promises
+// are held to: a retried POST makes one sweep, lists page to the end, waitForSweep ends, and every
+// webhook the dispatcher signs passes verifyWebhook and the OpenAPI document's Event schema.
+
+const CHAIN_ID = 97;
+const run = promisify(execFile);
+const repoRoot = path.join(__dirname, "..");
+
+describe("a partner's first sweep with the SDK", () => {
+  let stack: Stack;
+  let partner: TestPartner;
+  let client: SweepClient;
+
+  beforeAll(async () => {
+    // The quickstart's receiver is plain http on this machine, as with `pnpm start`.
+    stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_BASE_MS: "500" } });
+    partner = await createTestPartner(stack.db, "sdk partner");
+    client = new SweepClient({ baseUrl: stack.api, apiKey: partner.apiKey });
+  }, 180_000);
+
+  afterAll(() => stack?.stop(), 60_000);
+
+  it("runs the quickstart: a hot wallet, a deposit signed and swept, the webhook verified, then a repeat sweep", async () => {
+    const chain = stack.chain(CHAIN_ID);
+    const { stdout } = await run(path.join(repoRoot, "node_modules", ".bin", "tsx"), ["examples/first-sweep.ts"], {
+      cwd: repoRoot,
+      timeout: 240_000,
+      env: { ...process.env, SWEEP_API_URL: stack.api, SWEEP_API_KEY: partner.apiKey, CHAIN_ID: String(CHAIN_ID), RPC_URL: chain.rpcUrl, USDT_ADDRESS: chain.usdt.address },
+    });
+    expect(stdout.match(/webhook sweep\.swept \(event [0-9a-f-]{36}\), signature verified/g)).toHaveLength(2);
+    expect(stdout).toMatch(/first sweep \(first_new\): \d+ gas against \d+ for the classic top-up and transfer/);
+    expect(stdout).toMatch(/repeat sweep \(repeat\): \d+ gas against \d+ for the classic top-up and transfer: \d+ saved/);
+
+    // What it printed is what the chain and the API hold.
+    const hotWallet = /hot wallet (0x[0-9a-fA-F]{40}) registered/.exec(stdout)![1]!;
+    const usdt = new Contract(chain.usdt.address, ["function balanceOf(address) view returns (uint256)"], chain.provider);
+    expect(await usdt.getFunction("balanceOf")(hotWallet)).toBe(50_000_000n);
+    const swept: Sweep[] = [];
+    for await (const sweep of client.sweeps.list({ hot_wallet: hotWallet })) swept.push(sweep);
+    expect(swept.map((s) => [s.status, s.kind, s.swept_amount])).toEqual([
+      ["swept", "repeat", "25000000"],
+      ["swept", "first_new", "25000000"],
+    ]);
+  }, 300_000);
+
+  describe("its promises", () => {
+    let receiver: WebhookReceiver;
+    let secret = "";
+    const heard: Event[] = [];
+    let delegate: string;
+    const hotWallet = Wallet.createRandom().address;
+
+    beforeAll(async () => {
+      receiver = await startWebhookReceiver({ secret: () => secret, onEvent: (event) => void heard.push(event) });
+      secret = (await client.webhook.set({ url: receiver.url })).secret;
+      await stack.chain(CHAIN_ID).setBalance(partner.gasWallet, parseEther("10"));
+      await client.hotWallets.register({ chain_id: CHAIN_ID, address: hotWallet });
+      delegate = (await client.waitForHotWallet(CHAIN_ID, hotWallet, { timeoutMs: 60_000, intervalMs: 200 })).delegate;
+    }, 90_000);
+
+    afterAll(() => receiver?.close());
+
+    it("makes one sweep of a POST whose answer was lost, retried with the same external_id", async () => {
+      const { owner } = await fundedDeposit(stack.chain(CHAIN_ID), delegate, 1_000n);
+      let posts = 0;
+      // The API answers the first POST, and the answer is lost on the way back.
+      const losingFetch: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        if ((input as Request).method === "POST" && ++posts === 1) throw new TypeError("fetch failed");
+        return response;
+      };
+      const flaky = new SweepClient({ baseUrl: stack.api, apiKey: partner.apiKey, fetch: losingFetch, retry: { initialDelayMs: 10 } });
+      const authorization = await signAuthorization(owner, { chainId: CHAIN_ID, address: delegate, nonce: 0 });
+
+      const sweep = await flaky.sweeps.create({ chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT", authorization });
+
+      expect(posts).toBe(2);
+      expect(sweep.external_id).toMatch(/^[0-9a-f-]{36}$/);
+      const ofAccount: Sweep[] = [];
+      for await (const s of client.sweeps.list({ account: owner.address })) ofAccount.push(s);
+      expect(ofAccount.map((s) => s.id)).toEqual([sweep.id]);
+      await expect(client.waitForSweep(sweep.id, { timeoutMs: 60_000, intervalMs: 200 })).resolves.toMatchObject({ status: "swept", swept_amount: "1000" });
+    }, 90_000);
+
+    it("pages through every sweep, newest first, and waits for rejected ones to end too", async () => {
+      const created: Sweep[] = [];
+      for (let i = 0; i < 5; i++) {
+        // Deposit addresses that hold nothing: accepted, then rejected before sending.
+        const owner = Wallet.createRandom();
+        const authorization = await signAuthorization(owner, { chainId: CHAIN_ID, address: delegate, nonce: 0 });
+        created.push(await client.sweeps.create({ chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT", authorization, external_id: `page-${i}` }));
+      }
+      const firstPage = await client.sweeps.page({ hot_wallet: hotWallet, limit: 2 });
+      expect(firstPage.items).toHaveLength(2);
+      expect(firstPage.next_cursor).toEqual(expect.any(String));
+
+      const listed: string[] = [];
+      for await (const sweep of client.sweeps.list({ hot_wallet: hotWallet, limit: 2 })) listed.push(sweep.id);
+      expect(listed.slice(0, 5)).toEqual(created.map((s) => s.id).reverse());
+      expect(new Set(listed).size).toBe(listed.length);
+
+      const ended = await client.waitForSweep(created[0]!.id, { timeoutMs: 60_000, intervalMs: 200 });
+      expect(ended).toMatchObject({ status: "rejected", reason: "nothing_to_sweep" });
+      // The same external_id returns the sweep as it is now, without a second one.
+      await expect(client.sweeps.create({ chain_id: CHAIN_ID, hot_wallet: hotWallet, account: created[0]!.account, token: "USDT", external_id: "page-0" })).resolves.toMatchObject({ id: created[0]!.id, status: "rejected" });
+    }, 90_000);
+
+    it("throws the spec's code for a bad request", async () => {
+      const owner = Wallet.createRandom();
+      const forOtherChain = await signAuthorization(owner, { chainId: 11155111, address: delegate, nonce: 0 });
+      const refused = client.sweeps.create({ chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT", authorization: forOtherChain });
+      await expect(refused).rejects.toThrow(SweepApiError);
+      await expect(refused).rejects.toMatchObject({ status: 422, code: "invalid_authorization", message: expect.stringMatching(/^invalid authorization: chain /), requestId: expect.any(String) });
+    });
+
+    it("hears every event signed, in the OpenAPI document's Event shape, and lists a test event in the delivery log at once", async () => {
+      const testEventId = await client.webhook.test();
+      const deliveries: Array<{ id: string; status: string }> = [];
+      for await (const delivery of client.webhook.deliveries()) deliveries.push(delivery);
+      expect(deliveries).toContainEqual(expect.objectContaining({ id: testEventId }));
+
+      await eventually("the test event and the sweeps' outcomes", async () => (heard.some((e) => e.id === testEventId) && heard.filter((e) => e.type.startsWith("sweep.")).length >= 6 ? true : undefined), 60_000, 250);
+      for (const event of heard) expect(() => EventSchema.parse(event)).not.toThrow();
+      expect(heard.map((e) => e.type)).toEqual(expect.arrayContaining(["hot_wallet.active", "sweep.swept", "sweep.rejected", "webhook.test"]));
+
+      // A delivery that is not signed with the secret is refused, and not handled.
+      const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+      const handled = heard.length;
+      const forged = await fetch(receiver.url, { method: "POST", headers: { "content-type": "application/json", "service-signature": `t=${Math.floor(Date.now() / 1000)},v1=${"ab".repeat(32)}` }, body: JSON.stringify({ ...heard[0], id: crypto.randomUUID() }) });
+      expect(forged.status).toBe(400);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining("refused a delivery: bad_signature"));
+      expect(heard).toHaveLength(handled);
+      warn.mockRestore();
+    }, 90_000);
+  });
+});
