@@ -149,3 +149,20 @@ describe("the webhooks", () => {
     expect(doc.components.schemas.Event.anyOf).toHaveLength(5);
   });
 });
+
+describe("for generators", () => {
+  const doc = parse(openApiYaml());
+  const operations = [...Object.values(doc.paths), ...Object.values(doc.webhooks)].flatMap((item) => Object.values(item as Record<string, { operationId?: string }>));
+
+  it("names every operation, each once", () => {
+    const ids = operations.map((operation) => operation.operationId);
+    expect(ids.every((id) => typeof id === "string" && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(doc.paths["/v1/sweeps"].post.operationId).toBe("createSweep");
+  });
+
+  it("writes a described field of a shared type as a reference with its description, never an allOf", () => {
+    expect(JSON.stringify(doc)).not.toContain("allOf");
+    expect(doc.components.schemas.Sweep.properties.account).toEqual({ $ref: "#/components/schemas/Address", description: "deposit address" });
+  });
+});

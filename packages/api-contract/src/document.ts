@@ -1,5 +1,6 @@
 import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { stringify } from "yaml";
+import { withDescribedReferences } from "./described-references";
 import { registry, webhookRegistry } from "./registry";
 import { withRequestId } from "./request-id";
 import "./routes/health";
@@ -27,7 +28,7 @@ export function openApiDocument(serverUrl?: string) {
   // further (a sweep's `amount`) would become the scalar's component: they come from a run of their
   // own, which refers to the components of the first.
   const { webhooks } = new OpenApiGeneratorV31([...registry.definitions, ...webhookRegistry.definitions]).generateDocument({ openapi: "3.1.0", info });
-  return withRequestId({ ...doc, webhooks });
+  return withDescribedReferences(withRequestId({ ...doc, webhooks }));
 }
 
 export function openApiYaml(serverUrl?: string): string {

@@ -22,6 +22,7 @@ for (const data of Object.keys(eventTypesByData) as Array<keyof typeof eventType
     webhookRegistry.registerWebhook({
       method: "post",
       path: type,
+      operationId: type.replace(/[._](\w)/g, (_m, letter: string) => letter.toUpperCase()),
       summary: `${type}: ${data} in data`,
       description: "Signed, delivered at least once (handle each event id once), in no guaranteed order.",
       // Signed by the webhook secret; no API key is sent.

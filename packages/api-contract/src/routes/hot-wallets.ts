@@ -5,6 +5,7 @@ import { HotWallet, HotWalletList } from "../responses";
 registry.registerPath({
   method: "get",
   path: "/v1/hot-wallets",
+  operationId: "listHotWallets",
   summary: "List hot wallets",
   description: "The account's hot wallets on every chain.",
   security: [{ bearer: [] }],
@@ -14,6 +15,7 @@ registry.registerPath({
 registry.registerPath({
   method: "post",
   path: "/v1/hot-wallets",
+  operationId: "registerHotWallet",
   summary: "Register a hot wallet",
   description: "Registers the hot wallet and deploys its delegate; `delegate` is known at once. Registering again returns it; after failed it restarts the deployment.",
   security: [{ bearer: [] }],

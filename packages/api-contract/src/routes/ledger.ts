@@ -5,6 +5,7 @@ import { LedgerList } from "../responses";
 registry.registerPath({
   method: "get",
   path: "/v1/ledger",
+  operationId: "listLedgerEntries",
   summary: "Gas wallet movements",
   description:
     "Newest first; filters combine. A withdrawal is not a new expense: it is the fee reserve leaving the wallet together with the withdrawal's gas.",

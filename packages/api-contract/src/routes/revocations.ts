@@ -6,6 +6,7 @@ import { z } from "../zod";
 registry.registerPath({
   method: "post",
   path: "/v1/revocations",
+  operationId: "createRevocation",
   summary: "Create a revocation",
   description:
     "The deposit address signs an authorization of the zero address; the gas wallet sends it in a transaction to itself, with no fee. It waits for the sweeps of the same deposit address requested before it. Outcome arrives as revocation.revoked, revocation.failed or revocation.rejected and is visible in GET /v1/revocations/{id}.",
@@ -23,6 +24,7 @@ registry.registerPath({
 registry.registerPath({
   method: "get",
   path: "/v1/revocations",
+  operationId: "listRevocations",
   summary: "List revocations",
   description: "Newest first; filters combine.",
   security: [{ bearer: [] }],
@@ -37,6 +39,7 @@ registry.registerPath({
 registry.registerPath({
   method: "get",
   path: "/v1/revocations/{id}",
+  operationId: "getRevocation",
   summary: "Get a revocation",
   security: [{ bearer: [] }],
   request: { params: z.object({ id: z.uuid() }) },

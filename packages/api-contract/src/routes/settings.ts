@@ -5,6 +5,7 @@ import { Settings } from "../responses";
 registry.registerPath({
   method: "get",
   path: "/v1/settings",
+  operationId: "getSettings",
   summary: "Read settings",
   security: [{ bearer: [] }],
   responses: { 200: { description: "the settings", ...jsonContent(Settings) }, ...authenticatedResponses },
@@ -13,6 +14,7 @@ registry.registerPath({
 registry.registerPath({
   method: "patch",
   path: "/v1/settings",
+  operationId: "updateSettings",
   summary: "Change settings",
   description: "Changes only the fields sent and keeps the others; an empty object changes nothing.",
   security: [{ bearer: [] }],

@@ -6,6 +6,7 @@ import { z } from "../zod";
 registry.registerPath({
   method: "post",
   path: "/v1/sweeps",
+  operationId: "createSweep",
   summary: "Create a sweep",
   description: "Outcome arrives as sweep.swept, sweep.failed or sweep.rejected and is visible in GET /v1/sweeps/{id}.",
   security: [{ bearer: [] }],
@@ -25,6 +26,7 @@ registry.registerPath({
 registry.registerPath({
   method: "get",
   path: "/v1/sweeps",
+  operationId: "listSweeps",
   summary: "List sweeps",
   description: "Newest first; filters combine.",
   security: [{ bearer: [] }],
@@ -39,6 +41,7 @@ registry.registerPath({
 registry.registerPath({
   method: "get",
   path: "/v1/sweeps/{id}",
+  operationId: "getSweep",
   summary: "Get a sweep",
   security: [{ bearer: [] }],
   request: { params: z.object({ id: z.uuid() }) },

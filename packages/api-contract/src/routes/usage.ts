@@ -5,6 +5,7 @@ import { Usage } from "../responses";
 registry.registerPath({
   method: "get",
   path: "/v1/usage",
+  operationId: "getUsage",
   summary: "Daily usage",
   description:
     "Each of the last `days` UTC days, today included, oldest first, on every chain of the environment (or only chain_id), with zeros for days without activity. Sweeps and revocations count on the day they were created, by how they ended; gas counts on the day of its transaction; fees on the day they accrued.",

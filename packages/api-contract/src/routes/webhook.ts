@@ -7,6 +7,7 @@ const noWebhook = errorResponse("not_found: no webhook is set");
 registry.registerPath({
   method: "get",
   path: "/v1/webhook",
+  operationId: "getWebhook",
   summary: "Get webhook settings",
   security: [{ bearer: [] }],
   responses: { 200: { description: "the webhook", ...jsonContent(Webhook) }, 404: noWebhook, ...authenticatedResponses },
@@ -15,6 +16,7 @@ registry.registerPath({
 registry.registerPath({
   method: "put",
   path: "/v1/webhook",
+  operationId: "setWebhook",
   summary: "Set the webhook",
   description:
     "Sets the URL and replaces all low balance alerts (a request without `low_balance` removes them). The secret is created with the webhook and kept when the URL changes; after DELETE a new webhook gets a new one. An alert sent again with the same threshold keeps its `low`; a new or changed one starts with `low` false.",
@@ -31,6 +33,7 @@ registry.registerPath({
 registry.registerPath({
   method: "delete",
   path: "/v1/webhook",
+  operationId: "deleteWebhook",
   summary: "Delete the webhook",
   description: "Removes the webhook and its low balance alerts. Undelivered events are dropped and show as failed (last_error `webhook removed`) in the delivery log.",
   security: [{ bearer: [] }],
@@ -40,6 +43,7 @@ registry.registerPath({
 registry.registerPath({
   method: "get",
   path: "/v1/webhook/deliveries",
+  operationId: "listWebhookDeliveries",
   summary: "Delivery log",
   description: "Newest first.",
   security: [{ bearer: [] }],
@@ -54,6 +58,7 @@ registry.registerPath({
 registry.registerPath({
   method: "post",
   path: "/v1/webhook/test",
+  operationId: "sendTestEvent",
   summary: "Queue a test event",
   description: "No body. Queues a webhook.test event, signed and delivered like any other and shown in the delivery log.",
   security: [{ bearer: [] }],

@@ -12,28 +12,7 @@ export type paths = {
             cookie?: never;
         };
         /** Health check (no key) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the service is up */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -50,30 +29,7 @@ export type paths = {
             cookie?: never;
         };
         /** This OpenAPI 3.1 document, as the running service knows it (no key) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the document */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/yaml": string;
-                    };
-                };
-            };
-        };
+        get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -93,60 +49,7 @@ export type paths = {
          * Gas wallet balance and fees per chain
          * @description Per chain of the environment: the gas wallet's balance read from the chain's node, the fees accrued, withdrawn and due (kept in reserve, not spent on gas), and what is available for gas. A chain whose node does not answer shows `error` chain_unavailable without balance and available; the other chains still answer.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the balance */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Balance"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getBalance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -166,60 +69,7 @@ export type paths = {
          * Rates and gas benchmarks per chain
          * @description The account's tariff on every chain of the environment: the configured rates, or those of the account's agreement where it sets them.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the tariff per chain */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Tariff"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getTariff"];
         put?: never;
         post?: never;
         delete?: never;
@@ -236,60 +86,7 @@ export type paths = {
             cookie?: never;
         };
         /** Read settings */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the settings */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Settings"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getSettings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -299,74 +96,7 @@ export type paths = {
          * Change settings
          * @description Changes only the fields sent and keeps the others; an empty object changes nothing.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SettingsPatch"];
-                };
-            };
-            responses: {
-                /** @description the settings after the change */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Settings"];
-                    };
-                };
-                /** @description invalid_json (also for an unknown field, or keep_one_unit that is not true or false) */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateSettings"];
         trace?: never;
     };
     "/v1/ledger": {
@@ -380,78 +110,7 @@ export type paths = {
          * Gas wallet movements
          * @description Newest first; filters combine. A withdrawal is not a new expense: it is the fee reserve leaving the wallet together with the withdrawal's gas.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description page size */
-                    limit?: number;
-                    /** @description the next_cursor of the previous page; omitted for the first page; opaque */
-                    cursor?: string;
-                    chain_id?: number;
-                    /** @description gas: gas of a transaction of the gas wallet; fee: the fee for a sweep; fee_charge: a charge under the partner's agreement; fee_credit: a credit under the agreement that reduces fees due; withdrawal: fees withdrawn from the gas wallet, with the withdrawal's gas; topup: a top-up of the gas wallet found by balance reconciliation */
-                    kind?: components["schemas"]["LedgerKind"];
-                };
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description a page of ledger entries */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["LedgerList"];
-                    };
-                };
-                /** @description invalid_query; `message` names the parameter */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listLedgerEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -471,75 +130,7 @@ export type paths = {
          * Daily usage
          * @description Each of the last `days` UTC days, today included, oldest first, on every chain of the environment (or only chain_id), with zeros for days without activity. Sweeps and revocations count on the day they were created, by how they ended; gas counts on the day of its transaction; fees on the day they accrued.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description how many days to return, today included */
-                    days?: number;
-                    /** @description only this chain; every chain of the environment when omitted */
-                    chain_id?: number;
-                };
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description one row per day and chain */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Usage"];
-                    };
-                };
-                /** @description invalid_query; `message` names the parameter */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -559,153 +150,13 @@ export type paths = {
          * List hot wallets
          * @description The account's hot wallets on every chain.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the hot wallets */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HotWalletList"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listHotWallets"];
         put?: never;
         /**
          * Register a hot wallet
          * @description Registers the hot wallet and deploys its delegate; `delegate` is known at once. Registering again returns it; after failed it restarts the deployment.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["HotWalletRequest"];
-                };
-            };
-            responses: {
-                /** @description the hot wallet is already active */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HotWallet"];
-                    };
-                };
-                /** @description the delegate is being deployed */
-                202: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["HotWallet"];
-                    };
-                };
-                /** @description invalid_json */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unknown_chain (not supported in this environment); invalid_address (address is not a non-zero 0x-address) */
-                422: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["registerHotWallet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -723,184 +174,13 @@ export type paths = {
          * List sweeps
          * @description Newest first; filters combine.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description page size */
-                    limit?: number;
-                    /** @description the next_cursor of the previous page; omitted for the first page; opaque */
-                    cursor?: string;
-                    status?: "queued" | "processing" | "swept" | "failed" | "rejected";
-                    chain_id?: number;
-                    /** @description deposit address */
-                    account?: components["schemas"]["Address"] & unknown;
-                    /** @description 0x-hex address; any case in requests, EIP-55 checksum in responses */
-                    hot_wallet?: components["schemas"]["Address"];
-                };
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description a page of sweeps */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SweepList"];
-                    };
-                };
-                /** @description invalid_query; `message` names the parameter */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listSweeps"];
         put?: never;
         /**
          * Create a sweep
          * @description Outcome arrives as sweep.swept, sweep.failed or sweep.rejected and is visible in GET /v1/sweeps/{id}.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SweepRequest"];
-                };
-            };
-            responses: {
-                /** @description a sweep with this external_id exists; returned as it is now */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Sweep"];
-                    };
-                };
-                /** @description queued */
-                202: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Sweep"];
-                    };
-                };
-                /** @description invalid_json */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description hot_wallet_not_active (delegate still being deployed, or deployment failed) */
-                409: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unknown_chain, invalid_external_id, invalid_address, unknown_token, invalid_amount, unknown_hot_wallet (not registered on this chain), invalid_authorization; `message` says what is wrong */
-                422: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["createSweep"];
         delete?: never;
         options?: never;
         head?: never;
@@ -915,72 +195,7 @@ export type paths = {
             cookie?: never;
         };
         /** Get a sweep */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the sweep */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Sweep"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description not_found: no such sweep in the account */
-                404: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getSweep"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1000,172 +215,13 @@ export type paths = {
          * List revocations
          * @description Newest first; filters combine.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description page size */
-                    limit?: number;
-                    /** @description the next_cursor of the previous page; omitted for the first page; opaque */
-                    cursor?: string;
-                    status?: "queued" | "processing" | "revoked" | "failed" | "rejected";
-                    chain_id?: number;
-                    /** @description deposit address */
-                    account?: components["schemas"]["Address"] & unknown;
-                };
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description a page of revocations */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RevocationList"];
-                    };
-                };
-                /** @description invalid_query; `message` names the parameter */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listRevocations"];
         put?: never;
         /**
          * Create a revocation
          * @description The deposit address signs an authorization of the zero address; the gas wallet sends it in a transaction to itself, with no fee. It waits for the sweeps of the same deposit address requested before it. Outcome arrives as revocation.revoked, revocation.failed or revocation.rejected and is visible in GET /v1/revocations/{id}.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["RevocationRequest"];
-                };
-            };
-            responses: {
-                /** @description a revocation with this external_id exists; returned as it is now */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Revocation"];
-                    };
-                };
-                /** @description queued */
-                202: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Revocation"];
-                    };
-                };
-                /** @description invalid_json */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unknown_chain, invalid_external_id, invalid_address, invalid_authorization (also when it is missing); `message` says what is wrong */
-                422: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["createRevocation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1180,72 +236,7 @@ export type paths = {
             cookie?: never;
         };
         /** Get a revocation */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the revocation */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Revocation"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description not_found: no such revocation in the account */
-                404: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getRevocation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1262,219 +253,18 @@ export type paths = {
             cookie?: never;
         };
         /** Get webhook settings */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the webhook */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Webhook"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description not_found: no webhook is set */
-                404: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getWebhook"];
         /**
          * Set the webhook
          * @description Sets the URL and replaces all low balance alerts (a request without `low_balance` removes them). The secret is created with the webhook and kept when the URL changes; after DELETE a new webhook gets a new one. An alert sent again with the same threshold keeps its `low`; a new or changed one starts with `low` false.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookRequest"];
-                };
-            };
-            responses: {
-                /** @description the webhook is set */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Webhook"];
-                    };
-                };
-                /** @description invalid_json (also for an unknown field) */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description invalid_url (not a public https URL of up to 2048 characters); unknown_chain (a chain not of this environment, or listed twice); invalid_amount (threshold not an integer above zero) */
-                422: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["setWebhook"];
         post?: never;
         /**
          * Delete the webhook
          * @description Removes the webhook and its low balance alerts. Undelivered events are dropped and show as failed (last_error `webhook removed`) in the delivery log.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description deleted */
-                204: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description not_found: no webhook is set */
-                404: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1491,75 +281,7 @@ export type paths = {
          * Delivery log
          * @description Newest first.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description page size */
-                    limit?: number;
-                    /** @description the next_cursor of the previous page; omitted for the first page; opaque */
-                    cursor?: string;
-                };
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description a page of deliveries */
-                200: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookDeliveryList"];
-                    };
-                };
-                /** @description invalid_query; `message` names the parameter */
-                400: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1581,70 +303,7 @@ export type paths = {
          * Queue a test event
          * @description No body. Queues a webhook.test event, signed and delivered like any other and shown in the delivery log.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
-                    "X-Request-Id"?: components["parameters"]["RequestId"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description queued; the event's id */
-                202: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookTestAccepted"];
-                    };
-                };
-                /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
-                401: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description partner_disabled: the account is disabled */
-                403: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description not_found: no webhook is set */
-                404: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal: retry later with the same external_id */
-                500: {
-                    headers: {
-                        "X-Request-Id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["sendTestEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1666,35 +325,7 @@ export type webhooks = {
          * sweep.swept: Sweep in data
          * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
-                    "Service-Signature": string;
-                    /** @description the event type, as `type` in the body */
-                    "Service-Event": string;
-                    /** @description the event's id, as in the body; the same in every attempt */
-                    "Service-Delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SweepEvent"];
-                };
-            };
-            responses: {
-                /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["sweepSwept"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1714,35 +345,7 @@ export type webhooks = {
          * sweep.failed: Sweep in data
          * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
-                    "Service-Signature": string;
-                    /** @description the event type, as `type` in the body */
-                    "Service-Event": string;
-                    /** @description the event's id, as in the body; the same in every attempt */
-                    "Service-Delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SweepEvent"];
-                };
-            };
-            responses: {
-                /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["sweepFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1762,35 +365,7 @@ export type webhooks = {
          * sweep.rejected: Sweep in data
          * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
-                    "Service-Signature": string;
-                    /** @description the event type, as `type` in the body */
-                    "Service-Event": string;
-                    /** @description the event's id, as in the body; the same in every attempt */
-                    "Service-Delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SweepEvent"];
-                };
-            };
-            responses: {
-                /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["sweepRejected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1810,35 +385,7 @@ export type webhooks = {
          * revocation.revoked: Revocation in data
          * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
-                    "Service-Signature": string;
-                    /** @description the event type, as `type` in the body */
-                    "Service-Event": string;
-                    /** @description the event's id, as in the body; the same in every attempt */
-                    "Service-Delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["RevocationEvent"];
-                };
-            };
-            responses: {
-                /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["revocationRevoked"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1858,35 +405,7 @@ export type webhooks = {
          * revocation.failed: Revocation in data
          * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
-                    "Service-Signature": string;
-                    /** @description the event type, as `type` in the body */
-                    "Service-Event": string;
-                    /** @description the event's id, as in the body; the same in every attempt */
-                    "Service-Delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["RevocationEvent"];
-                };
-            };
-            responses: {
-                /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["revocationFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1906,35 +425,7 @@ export type webhooks = {
          * revocation.rejected: Revocation in data
          * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
-                    "Service-Signature": string;
-                    /** @description the event type, as `type` in the body */
-                    "Service-Event": string;
-                    /** @description the event's id, as in the body; the same in every attempt */
-                    "Service-Delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["RevocationEvent"];
-                };
-            };
-            responses: {
-                /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["revocationRejected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1954,35 +445,7 @@ export type webhooks = {
          * hot_wallet.active: HotWallet in data
          * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
-                    "Service-Signature": string;
-                    /** @description the event type, as `type` in the body */
-                    "Service-Event": string;
-                    /** @description the event's id, as in the body; the same in every attempt */
-                    "Service-Delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["HotWalletEvent"];
-                };
-            };
-            responses: {
-                /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["hotWalletActive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2002,35 +465,7 @@ export type webhooks = {
          * hot_wallet.failed: HotWallet in data
          * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
-                    "Service-Signature": string;
-                    /** @description the event type, as `type` in the body */
-                    "Service-Event": string;
-                    /** @description the event's id, as in the body; the same in every attempt */
-                    "Service-Delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["HotWalletEvent"];
-                };
-            };
-            responses: {
-                /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["hotWalletFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2050,35 +485,7 @@ export type webhooks = {
          * balance.low: BalanceLow in data
          * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
-                    "Service-Signature": string;
-                    /** @description the event type, as `type` in the body */
-                    "Service-Event": string;
-                    /** @description the event's id, as in the body; the same in every attempt */
-                    "Service-Delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["BalanceLowEvent"];
-                };
-            };
-            responses: {
-                /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["balanceLow"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2098,35 +505,7 @@ export type webhooks = {
          * webhook.test: WebhookTest in data
          * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
-                    "Service-Signature": string;
-                    /** @description the event type, as `type` in the body */
-                    "Service-Event": string;
-                    /** @description the event's id, as in the body; the same in every attempt */
-                    "Service-Delivery": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookTestEvent"];
-                };
-            };
-            responses: {
-                /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhookTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2192,11 +571,14 @@ export type components = {
             external_id?: string;
             chain_id: components["schemas"]["ChainID"];
             hot_wallet: components["schemas"]["Address"];
-            account: components["schemas"]["Address"] & unknown;
+            /** @description deposit address */
+            account: components["schemas"]["Address"];
             /** @description ticker of the token or of the native coin */
             token: string;
-            token_address?: components["schemas"]["Address"] & unknown;
-            amount?: components["schemas"]["Amount"] & unknown;
+            /** @description absent for the native coin */
+            token_address?: components["schemas"]["Address"];
+            /** @description amount requested; absent when the whole balance was requested */
+            amount?: components["schemas"]["Amount"];
             /**
              * @description present and true when 1 smallest unit is left
              * @enum {boolean}
@@ -2208,15 +590,20 @@ export type components = {
             reason?: string;
             /** @description times tried */
             attempts: number;
-            swept_amount?: components["schemas"]["Amount"] & unknown;
+            /** @description amount that reached the hot wallet; only with swept */
+            swept_amount?: components["schemas"]["Amount"];
             /** @description the batch transaction that carried the sweep */
             tx_hash?: string;
             /** @enum {string} */
             kind?: "repeat" | "first" | "first_new";
-            gas?: components["schemas"]["Gas"] & unknown;
-            gas_cost?: components["schemas"]["Amount"] & unknown;
-            fee?: components["schemas"]["Amount"] & unknown;
-            classic_gas?: components["schemas"]["Gas"] & unknown;
+            /** @description the sweep's share of the batch gas */
+            gas?: components["schemas"]["Gas"];
+            /** @description the sweep's gas in wei */
+            gas_cost?: components["schemas"]["Amount"];
+            /** @description the fee in wei; only with swept */
+            fee?: components["schemas"]["Amount"];
+            /** @description the benchmark the fee was computed with */
+            classic_gas?: components["schemas"]["Gas"];
             /** @description the rate the fee was computed with; for the native coin, the markup on gas */
             rate_bps?: number;
             /**
@@ -2252,7 +639,8 @@ export type components = {
             /** @description present if the request had one */
             external_id?: string;
             chain_id: components["schemas"]["ChainID"];
-            account: components["schemas"]["Address"] & unknown;
+            /** @description deposit address */
+            account: components["schemas"]["Address"];
             /** @enum {string} */
             status: "queued" | "processing" | "revoked" | "failed" | "rejected";
             /** @description rejected: not_delegated, stale_authorization, invalid_authorization; failed: not_applied (the chain skipped the authorization) or an attempt failure as for a sweep; while queued for retry, why the last attempt did not go through */
@@ -2261,8 +649,10 @@ export type components = {
             attempts: number;
             /** @description the transaction that carried it */
             tx_hash?: string;
-            gas?: components["schemas"]["Gas"] & unknown;
-            gas_cost?: components["schemas"]["Amount"] & unknown;
+            /** @description the revocation's share of its transaction's gas */
+            gas?: components["schemas"]["Gas"];
+            /** @description the same in wei */
+            gas_cost?: components["schemas"]["Amount"];
             /**
              * Format: date-time
              * @example 2026-11-21T12:00:00.000Z
@@ -2292,8 +682,10 @@ export type components = {
         };
         HotWallet: {
             chain_id: components["schemas"]["ChainID"];
-            address: components["schemas"]["Address"] & unknown;
-            delegate: components["schemas"]["Address"] & unknown;
+            /** @description the hot wallet, where sweeps send the funds */
+            address: components["schemas"]["Address"];
+            /** @description the delegate contract address that deposit addresses sign authorizations for; known at once */
+            delegate: components["schemas"]["Address"];
             /** @enum {string} */
             status: "pending" | "active" | "failed";
             /** @description only with failed: not_deployed, insufficient_gas_balance (top up the gas wallet and register again), gas_limit_exceeded, transaction_reverted, nonce_conflict, chain_unavailable, internal */
@@ -2326,8 +718,10 @@ export type components = {
         BalanceLow: {
             chain_id: components["schemas"]["ChainID"];
             gas_wallet: components["schemas"]["Address"];
-            balance: components["schemas"]["Amount"] & unknown;
-            threshold: components["schemas"]["Amount"] & unknown;
+            /** @description wei, when the alert fired */
+            balance: components["schemas"]["Amount"];
+            /** @description wei */
+            threshold: components["schemas"]["Amount"];
         };
         WebhookTestEvent: {
             /**
@@ -2353,7 +747,8 @@ export type components = {
         /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
         RequestId: string;
         Balance: {
-            gas_wallet: components["schemas"]["Address"] & unknown;
+            /** @description the account's gas wallet, the same on every chain */
+            gas_wallet: components["schemas"]["Address"];
             /** @description one per chain of the environment */
             chains: {
                 chain_id: components["schemas"]["ChainID"];
@@ -2361,11 +756,16 @@ export type components = {
                 name: string;
                 /** @description ticker of the native coin */
                 native: string;
-                balance?: components["schemas"]["Amount"] & unknown;
-                fees_accrued: components["schemas"]["Amount"] & unknown;
-                fees_withdrawn: components["schemas"]["Amount"] & unknown;
-                fees_due: components["schemas"]["Amount"] & unknown;
-                available?: components["schemas"]["Amount"] & unknown;
+                /** @description wei, read from the chain's node; absent when `error` is set */
+                balance?: components["schemas"]["Amount"];
+                /** @description all fees and charges accrued minus credits, wei; 0 when credits exceed them */
+                fees_accrued: components["schemas"]["Amount"];
+                /** @description fees withdrawn so far with the gas of their withdrawals, wei */
+                fees_withdrawn: components["schemas"]["Amount"];
+                /** @description accrued and not yet withdrawn; kept on the gas wallet in reserve, not spent on gas */
+                fees_due: components["schemas"]["Amount"];
+                /** @description balance minus fees_due, not below zero; absent when `error` is set */
+                available?: components["schemas"]["Amount"];
                 /** @description only value: chain_unavailable (the chain's node did not answer, so no balance) */
                 error?: string;
             }[];
@@ -2403,14 +803,18 @@ export type components = {
             /** @description benchmark per asset, keyed by the token ticker or native coin ticker; absent on a chain without benchmarks */
             classic_gas?: {
                 [key: string]: {
-                    new: components["schemas"]["Gas"] & unknown;
-                    existing: components["schemas"]["Gas"] & unknown;
+                    /** @description gas for an address without an account on the chain, which the top-up creates (tokens only) */
+                    new: components["schemas"]["Gas"];
+                    /** @description gas for an address with an account */
+                    existing: components["schemas"]["Gas"];
                 };
             };
             /** @description batch gas a first sweep of an address bears on top of a repeat one; absent on a chain without benchmarks */
             extra_gas?: {
-                delegation: components["schemas"]["Gas"] & unknown;
-                account: components["schemas"]["Gas"] & unknown;
+                /** @description setting the address's delegate by its authorization */
+                delegation: components["schemas"]["Gas"];
+                /** @description creating the account too, for an address that held only tokens */
+                account: components["schemas"]["Gas"];
             };
         };
         Settings: {
@@ -2431,7 +835,8 @@ export type components = {
             id: number;
             chain_id: components["schemas"]["ChainID"];
             kind: components["schemas"]["LedgerKind"];
-            amount: components["schemas"]["SignedAmount"] & unknown;
+            /** @description wei with a sign: plus for topup and fee_credit, minus for gas, fees, charges, withdrawals */
+            amount: components["schemas"]["SignedAmount"];
             /** @description null for top-ups, charges and credits */
             tx_hash: string | null;
             /**
@@ -2468,22 +873,27 @@ export type components = {
             sweeps_rejected: number;
             /** @description created that day, ended revoked */
             revocations_done: number;
-            gas_spent: components["schemas"]["Amount"] & unknown;
-            fees: components["schemas"]["SignedAmount"] & unknown;
+            /** @description gas of the gas wallet's transactions that day, wei, fee withdrawals aside */
+            gas_spent: components["schemas"]["Amount"];
+            /** @description fees and charges accrued that day minus credits, wei; below zero when credits exceed them */
+            fees: components["schemas"]["SignedAmount"];
         };
         HotWalletList: {
             hot_wallets: components["schemas"]["HotWallet"][];
         };
         HotWalletRequest: {
             chain_id: components["schemas"]["ChainID"];
-            address: components["schemas"]["Address"] & unknown;
+            /** @description the hot wallet, where sweeps send the funds */
+            address: components["schemas"]["Address"];
         };
         SweepRequest: {
             /** @description your id for the request, unique within the account; a repeat returns the existing object */
             external_id?: string;
             chain_id: components["schemas"]["ChainID"];
-            hot_wallet: components["schemas"]["Address"] & unknown;
-            account: components["schemas"]["Address"] & unknown;
+            /** @description the partner's hot wallet on this chain; its delegate must be active */
+            hot_wallet: components["schemas"]["Address"];
+            /** @description the deposit address */
+            account: components["schemas"]["Address"];
             /**
              * @description a listed token's ticker on the chain (any case), the contract address of a listed token, or `native` (or the native coin's ticker) for the native coin
              * @example USDT
@@ -2505,7 +915,8 @@ export type components = {
              * @description the chain of the request; 0 (any chain) is refused
              */
             chain_id: number;
-            address: components["schemas"]["Address"] & unknown;
+            /** @description the hot wallet's delegate; the zero address for a revocation */
+            address: components["schemas"]["Address"];
             /**
              * Format: int64
              * @description the deposit address's current nonce
@@ -2531,8 +942,10 @@ export type components = {
             /** @description your id for the request, unique within the account; a repeat returns the existing object */
             external_id?: string;
             chain_id: components["schemas"]["ChainID"];
-            account: components["schemas"]["Address"] & unknown;
-            authorization?: components["schemas"]["Authorization"] & unknown;
+            /** @description the deposit address */
+            account: components["schemas"]["Address"];
+            /** @description required: the deposit address's authorization of the zero address, at the nonce the address will have when the revocation is sent (one more when a sweep carrying its authorization goes on chain first) */
+            authorization?: components["schemas"]["Authorization"];
         };
         RevocationList: {
             items: components["schemas"]["Revocation"][];
@@ -2552,7 +965,8 @@ export type components = {
             /** @description one alert per chain, by chain_id */
             low_balance: {
                 chain_id: components["schemas"]["ChainID"];
-                threshold: components["schemas"]["Amount"] & unknown;
+                /** @description wei */
+                threshold: components["schemas"]["Amount"];
                 /** @description the balance is below the threshold and the alert was sent; re-arms when the balance recovers */
                 low: boolean;
             }[];
@@ -2566,7 +980,8 @@ export type components = {
             url: string;
             /** @description replaces all alerts, at most one per chain; chains not listed get no alert; omitted removes them all */
             low_balance?: {
-                chain_id: components["schemas"]["ChainID"] & unknown;
+                /** @description a chain of this environment, at most once in the list */
+                chain_id: components["schemas"]["ChainID"];
                 /**
                  * @description wei, above zero; the alert fires when the gas wallet's balance on the chain falls below it
                  * @example 1000000
@@ -2640,4 +1055,1657 @@ export type components = {
     pathItems: never;
 };
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the service is up */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the document */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                };
+            };
+        };
+    };
+    getBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the balance */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTariff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tariff per chain */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tariff"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsPatch"];
+            };
+        };
+        responses: {
+            /** @description the settings after the change */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            /** @description invalid_json (also for an unknown field, or keep_one_unit that is not true or false) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLedgerEntries: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description the next_cursor of the previous page; omitted for the first page; opaque */
+                cursor?: string;
+                chain_id?: number;
+                /** @description gas: gas of a transaction of the gas wallet; fee: the fee for a sweep; fee_charge: a charge under the partner's agreement; fee_credit: a credit under the agreement that reduces fees due; withdrawal: fees withdrawn from the gas wallet, with the withdrawal's gas; topup: a top-up of the gas wallet found by balance reconciliation */
+                kind?: components["schemas"]["LedgerKind"];
+            };
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of ledger entries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerList"];
+                };
+            };
+            /** @description invalid_query; `message` names the parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description how many days to return, today included */
+                days?: number;
+                /** @description only this chain; every chain of the environment when omitted */
+                chain_id?: number;
+            };
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one row per day and chain */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description invalid_query; `message` names the parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listHotWallets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the hot wallets */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HotWalletList"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registerHotWallet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HotWalletRequest"];
+            };
+        };
+        responses: {
+            /** @description the hot wallet is already active */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HotWallet"];
+                };
+            };
+            /** @description the delegate is being deployed */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HotWallet"];
+                };
+            };
+            /** @description invalid_json */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_chain (not supported in this environment); invalid_address (address is not a non-zero 0x-address) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSweeps: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description the next_cursor of the previous page; omitted for the first page; opaque */
+                cursor?: string;
+                status?: "queued" | "processing" | "swept" | "failed" | "rejected";
+                chain_id?: number;
+                /** @description deposit address */
+                account?: components["schemas"]["Address"];
+                /** @description 0x-hex address; any case in requests, EIP-55 checksum in responses */
+                hot_wallet?: components["schemas"]["Address"];
+            };
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of sweeps */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SweepList"];
+                };
+            };
+            /** @description invalid_query; `message` names the parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSweep: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SweepRequest"];
+            };
+        };
+        responses: {
+            /** @description a sweep with this external_id exists; returned as it is now */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sweep"];
+                };
+            };
+            /** @description queued */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sweep"];
+                };
+            };
+            /** @description invalid_json */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description hot_wallet_not_active (delegate still being deployed, or deployment failed) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_chain, invalid_external_id, invalid_address, unknown_token, invalid_amount, unknown_hot_wallet (not registered on this chain), invalid_authorization; `message` says what is wrong */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSweep: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the sweep */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sweep"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such sweep in the account */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRevocations: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description the next_cursor of the previous page; omitted for the first page; opaque */
+                cursor?: string;
+                status?: "queued" | "processing" | "revoked" | "failed" | "rejected";
+                chain_id?: number;
+                /** @description deposit address */
+                account?: components["schemas"]["Address"];
+            };
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of revocations */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevocationList"];
+                };
+            };
+            /** @description invalid_query; `message` names the parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRevocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevocationRequest"];
+            };
+        };
+        responses: {
+            /** @description a revocation with this external_id exists; returned as it is now */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revocation"];
+                };
+            };
+            /** @description queued */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revocation"];
+                };
+            };
+            /** @description invalid_json */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_chain, invalid_external_id, invalid_address, invalid_authorization (also when it is missing); `message` says what is wrong */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRevocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the revocation */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revocation"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such revocation in the account */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the webhook */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no webhook is set */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description the webhook is set */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description invalid_json (also for an unknown field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_url (not a public https URL of up to 2048 characters); unknown_chain (a chain not of this environment, or listed twice); invalid_amount (threshold not an integer above zero) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no webhook is set */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description the next_cursor of the previous page; omitted for the first page; opaque */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of deliveries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description invalid_query; `message` names the parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendTestEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description queued; the event's id */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestAccepted"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no webhook is set */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sweepSwept: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SweepEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    sweepFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SweepEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    sweepRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SweepEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    revocationRevoked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevocationEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    revocationFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevocationEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    revocationRejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RevocationEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    hotWalletActive: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HotWalletEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    hotWalletFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HotWalletEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    balanceLow: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BalanceLowEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}
