@@ -24,6 +24,8 @@ export const eventTypesByData = {
   WebhookTest: ["webhook.test"],
 } as const;
 
+export type EventType = (typeof eventTypesByData)[keyof typeof eventTypesByData][number];
+
 const eventOf = <T extends readonly [string, ...string[]], D extends z.ZodType>(name: string, types: T, data: D) =>
   z
     .object({

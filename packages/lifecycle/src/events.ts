@@ -1,18 +1,10 @@
 import { randomUUID } from "node:crypto";
+import type { EventType } from "@sweep/api-contract";
 import type { Prisma, Tx } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 
-export type EventType =
-  | "sweep.swept"
-  | "sweep.failed"
-  | "sweep.rejected"
-  | "revocation.revoked"
-  | "revocation.failed"
-  | "revocation.rejected"
-  | "hot_wallet.active"
-  | "hot_wallet.failed"
-  | "balance.low"
-  | "webhook.test";
+// The types the OpenAPI document gives the webhooks: an event type is added there first.
+export type { EventType };
 
 export interface EventDraft {
   partnerId: string;
