@@ -7,24 +7,6 @@ export const notFound: RequestHandler = (req, _res, next) => {
   next(new ApiError("not_found", `no such endpoint: ${req.method} ${req.path}`));
 };
 
-/** Body-parser failures carry a `type`; each becomes invalid_json with a message a person can act on. */
-function bodyParserError(err: { type?: string; status?: number }): ApiError | null {
-  switch (err.type) {
-    case "entity.too.large":
-      return new ApiError("invalid_json", "request body is over 64 KiB");
-    case "entity.parse.failed":
-      return new ApiError("invalid_json", "request body is not valid JSON");
-    case "encoding.unsupported":
-    case "charset.unsupported":
-      return new ApiError("invalid_json", "request body must be UTF-8 JSON");
-    case "request.aborted":
-    case "request.size.invalid":
-      return new ApiError("invalid_json", "request body was cut short");
-    default:
-      return null;
-  }
-}
-
 /** The router cannot decode a path segment (bad percent-encoding): no resource has such a name. */
 function undecodablePath(err: unknown): ApiError | null {
   return err instanceof URIError ? new ApiError("not_found", "the path is not valid percent-encoded UTF-8") : null;
@@ -36,7 +18,7 @@ function undecodablePath(err: unknown): ApiError | null {
  */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const log = requestLog(res);
-  const apiError = err instanceof ApiError ? err : (bodyParserError(err ?? {}) ?? undecodablePath(err));
+  const apiError = err instanceof ApiError ? err : undecodablePath(err);
   if (apiError) {
     log.note({ errorCode: apiError.code });
     res.status(apiError.status).json(apiError.toBody());

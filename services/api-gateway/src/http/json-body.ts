@@ -1,10 +1,46 @@
-import express from "express";
+import { ApiError } from "@sweep/common";
+import express, { type RequestHandler } from "express";
 
 /** The spec's request body limit: larger bodies are 400 invalid_json. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * Parses JSON bodies of any content type that claims JSON; a body with another content type is
- * left unparsed and then refused by the route's schema as invalid_json.
+ * The content codings a body may come in. body-parser counts its limit on the decoded bytes, so a
+ * compressed body is held to 64 KiB once inflated (a bomb stops there). zstd is left out: whether
+ * body-parser decodes it depends on the Node version, and the answer must not.
  */
-export const jsonBody = express.json({ limit: MAX_BODY_BYTES, strict: true, type: ["application/json", "application/*+json"] });
+const ACCEPTED_ENCODINGS = new Set(["identity", "gzip", "deflate", "br"]);
+
+const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: true, type: ["application/json", "application/*+json"] });
+
+/** Body-parser failures carry a `type`; each becomes invalid_json with a message a person can act on. */
+export function bodyError(err: { type?: string }): ApiError {
+  switch (err.type) {
+    case "entity.too.large":
+      return new ApiError("invalid_json", "request body is over 64 KiB");
+    case "entity.parse.failed":
+      return new ApiError("invalid_json", "request body is not valid JSON");
+    case "charset.unsupported":
+      return new ApiError("invalid_json", "request body must be UTF-8 JSON");
+    case "request.aborted":
+    case "request.size.invalid":
+      return new ApiError("invalid_json", "request body was cut short");
+    default:
+      // A decoder's error (corrupt gzip, deflate or br data) has no type of body-parser's.
+      return new ApiError("invalid_json", "request body could not be decoded as its Content-Encoding says");
+  }
+}
+
+/**
+ * Parses JSON bodies of any content type that claims JSON; a body with another content type is
+ * left unparsed and then refused by the route's schema as invalid_json. Mounted after
+ * authentication, so nothing is read or inflated for a request without a valid key.
+ */
+export const jsonBody: RequestHandler = (req, res, next) => {
+  const encoding = (req.get("content-encoding") ?? "identity").trim().toLowerCase();
+  if (!ACCEPTED_ENCODINGS.has(encoding)) {
+    next(new ApiError("invalid_json", `Content-Encoding ${encoding.slice(0, 40)} is not supported; send identity, gzip, deflate or br`));
+    return;
+  }
+  parseJson(req, res, (err?: unknown) => next(err ? bodyError(err as { type?: string }) : undefined));
+};
