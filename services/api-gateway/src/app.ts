@@ -15,8 +15,6 @@ import { errorHandler, notFound } from "./http/errors";
 import { jsonBody } from "./http/json-body";
 import { requestLogging } from "./http/request-log";
 import { requestMetrics } from "./http/request-metrics";
-import { gatewayLimits, type RateLimitSettings } from "./rate-limits/gateway-limits";
-import { limitPerAddress, limitPerKey } from "./rate-limits/limit-requests";
 import { ledgerRoutes } from "./ledger/routes";
 import { revocationRoutes } from "./revocations/routes";
 import { settingsRoutes } from "./settings/routes";
@@ -43,7 +41,6 @@ export interface AppDeps {
   /** messaging's topology names, so outbox rows follow AMQP_PREFIX */
   names: QueueNames;
   apiKeyCacheTtlSeconds: number;
-  rateLimits: RateLimitSettings;
   publicUrl?: string;
   /** called after a transaction wrote outbox rows (the relay publishes them at once) */
   onOutbox?: () => void;
@@ -57,10 +54,6 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(requestLogging(deps.logger));
   app.use(requestMetrics);
 
-  const limits = gatewayLimits(deps.redis, deps.rateLimits, deps.logger);
-  // Before anything else of /v1: a flood of made-up keys costs one Redis call each, no key look-up.
-  app.use("/v1", limitPerAddress(limits.perAddress));
-
   const openApi = openApiYaml(deps.publicUrl);
   app.get("/healthz", (_req, res) => {
     res.status(204).end();
@@ -71,7 +64,6 @@ export function createApp(deps: AppDeps): express.Express {
 
   // A request without a valid key is refused before its body is read; outside /v1 no body is read at all.
   app.use("/v1", authenticate(new ApiKeyLookup(deps.db, deps.redis, deps.apiKeyCacheTtlSeconds, deps.logger), deps.environment));
-  app.use("/v1", limitPerKey(limits.perKey));
   app.use("/v1", jsonBody);
 
   const chains = new Map(deps.chains.map((chain) => [chain.chainId, chain]));
@@ -84,7 +76,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(hotWalletRoutes({ db: deps.db, names: deps.names, chains, onOutbox }));
   app.use(sweepRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, hotWallets: new HotWalletDirectory(deps.db), onOutbox }));
   app.use(revocationRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, onOutbox }));
-  app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox, allowPrivate: deps.webhookAllowPrivate ?? false, testEventLimit: limits.webhookTests }));
+  app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox, allowPrivate: deps.webhookAllowPrivate ?? false }));
 
   app.use(notFound);
   app.use(errorHandler);
