@@ -11,10 +11,11 @@ import type { BalanceNode } from "./balance/node-balance";
 import { balanceRoutes } from "./balance/routes";
 import type { GatewayChain } from "./chains";
 import { hotWalletRoutes } from "./hot-wallets/routes";
-import { errorHandler, notFound } from "./http/errors";
+import { errorHandler } from "./http/errors";
 import { jsonBody } from "./http/json-body";
 import { requestLogging } from "./http/request-log";
 import { requestMetrics } from "./http/request-metrics";
+import { notFound, refuseOptions } from "./http/unrouted";
 import { ledgerRoutes } from "./ledger/routes";
 import { revocationRoutes } from "./revocations/routes";
 import { settingsRoutes } from "./settings/routes";
@@ -66,6 +67,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.use("/v1", authenticate(new ApiKeyLookup(deps.db, deps.redis, deps.apiKeyCacheTtlSeconds, deps.logger), deps.environment));
   app.use("/v1", jsonBody);
 
+  app.use(refuseOptions(app));
+
   const chains = new Map(deps.chains.map((chain) => [chain.chainId, chain]));
   const onOutbox = deps.onOutbox ?? (() => {});
   app.use(balanceRoutes({ db: deps.db, chains, nodes: deps.nodes, rpcTimeoutMs: deps.balanceRpcTimeoutMs }));
@@ -78,7 +81,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(revocationRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, onOutbox }));
   app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox, allowPrivate: deps.webhookAllowPrivate ?? false }));
 
-  app.use(notFound);
+  app.use(notFound(app));
   app.use(errorHandler);
   return app;
 }

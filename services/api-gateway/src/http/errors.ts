@@ -1,11 +1,6 @@
 import { ApiError } from "@sweep/common";
-import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { ErrorRequestHandler } from "express";
 import { requestLog } from "./request-log";
-
-/** Unknown paths and methods answer in the spec's error shape, never express's HTML page. */
-export const notFound: RequestHandler = (req, _res, next) => {
-  next(new ApiError("not_found", `no such endpoint: ${req.method} ${req.path}`));
-};
 
 /** The router cannot decode a path segment (bad percent-encoding): no resource has such a name. */
 function undecodablePath(err: unknown): ApiError | null {

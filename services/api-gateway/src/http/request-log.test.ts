@@ -1,8 +1,9 @@
 import { ApiError, createLogger, type Logger } from "@sweep/common";
 import express from "express";
 import request from "supertest";
-import { errorHandler, notFound } from "./errors";
+import { errorHandler } from "./errors";
 import { newRequestId, requestIdFor, requestLog, requestLogging } from "./request-log";
+import { notFound } from "./unrouted";
 
 describe("requestIdFor", () => {
   const fresh = () => "req_new";
@@ -46,7 +47,7 @@ describe("requestLogging", () => {
   app.get("/broken", () => {
     throw new Error("boom");
   });
-  app.use(notFound);
+  app.use(notFound(app));
   app.use(errorHandler);
 
   const accessLine = async (answered: request.Test) => {
