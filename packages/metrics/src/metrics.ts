@@ -47,6 +47,20 @@ export const httpRequestDuration = new Histogram({
   registers,
 });
 
+export const rateLimitedTotal = new Counter({
+  name: "sweep_rate_limited_total",
+  help: "Partner API requests refused 429 rate_limited, by the limit they hit: address (per client address, before the key is checked), key (per API key), webhook_test (POST /v1/webhook/test per partner)",
+  labelNames: ["limit"] as const,
+  registers,
+});
+
+export const rateLimiterErrors = new Counter({
+  name: "sweep_rate_limiter_errors_total",
+  help: "Requests let through unlimited because the rate limiter could not reach Redis (it fails open), by limit",
+  labelNames: ["limit"] as const,
+  registers,
+});
+
 // ── batcher ───────────────────────────────────────────────────────────────────────────────────
 
 export const batchSize = new Histogram({

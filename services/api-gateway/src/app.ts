@@ -16,6 +16,8 @@ import { jsonBody } from "./http/json-body";
 import { requestLogging } from "./http/request-log";
 import { requestMetrics } from "./http/request-metrics";
 import { notFound, refuseOptions } from "./http/unrouted";
+import { gatewayLimits, type RateLimitSettings } from "./rate-limits/gateway-limits";
+import { limitPerAddress, limitPerKey } from "./rate-limits/limit-requests";
 import { ledgerRoutes } from "./ledger/routes";
 import { revocationRoutes } from "./revocations/routes";
 import { settingsRoutes } from "./settings/routes";
@@ -42,6 +44,7 @@ export interface AppDeps {
   /** messaging's topology names, so outbox rows follow AMQP_PREFIX */
   names: QueueNames;
   apiKeyCacheTtlSeconds: number;
+  rateLimits: RateLimitSettings;
   publicUrl?: string;
   /** called after a transaction wrote outbox rows (the relay publishes them at once) */
   onOutbox?: () => void;
@@ -55,6 +58,10 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(requestLogging(deps.logger));
   app.use(requestMetrics);
 
+  const limits = gatewayLimits(deps.redis, deps.rateLimits, deps.logger);
+  // Before anything else of /v1: a flood of made-up keys costs one Redis call each, no key look-up.
+  app.use("/v1", limitPerAddress(limits.perAddress));
+
   const openApi = openApiYaml(deps.publicUrl);
   app.get("/healthz", (_req, res) => {
     res.status(204).end();
@@ -65,6 +72,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   // A request without a valid key is refused before its body is read; outside /v1 no body is read at all.
   app.use("/v1", authenticate(new ApiKeyLookup(deps.db, deps.redis, deps.apiKeyCacheTtlSeconds, deps.logger), deps.environment));
+  app.use("/v1", limitPerKey(limits.perKey));
   app.use("/v1", jsonBody);
 
   app.use(refuseOptions(app));

@@ -1,6 +1,7 @@
 import { loadWithChains } from "@sweep/chain";
 import { baseEnv, loadConfig, port } from "@sweep/common";
 import { z } from "zod";
+import { defaultRateLimits } from "./rate-limits/gateway-limits";
 
 export const gatewayEnv = z.object({
   ...baseEnv,
@@ -12,6 +13,12 @@ export const gatewayEnv = z.object({
   PUBLIC_URL: z.url().optional(),
   /** how long an API key look-up is cached; sweepctl drops it at once on revoke or disable */
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** requests a second from one client address (an IPv6 /64), counted before the key is checked; 0 turns it off */
+  RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(defaultRateLimits.perAddressPerSecond),
+  /** requests a second with one API key; 0 turns it off */
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(defaultRateLimits.perKeyPerSecond),
+  /** requests a key may make over RATE_LIMIT_PER_KEY per 10 s window */
+  RATE_LIMIT_PER_KEY_BURST: z.coerce.number().int().min(0).default(defaultRateLimits.perKeyBurst),
   /** Postgres connections of Prisma (reads, registrations) */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(5),
   /** Postgres connections of the POST /v1/sweeps insert */

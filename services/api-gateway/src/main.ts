@@ -7,6 +7,7 @@ import { Pool } from "pg";
 import { createApp } from "./app";
 import { gatewayChains } from "./chains";
 import { loadGatewayConfig } from "./config";
+import { defaultRateLimits } from "./rate-limits/gateway-limits";
 
 void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logger }) => {
   const chains = gatewayChains(config.chains);
@@ -37,6 +38,12 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     names: messaging.topology.names,
     apiKeyCacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
+    rateLimits: {
+      ...defaultRateLimits,
+      perAddressPerSecond: config.RATE_LIMIT_PER_ADDRESS,
+      perKeyPerSecond: config.RATE_LIMIT_PER_KEY,
+      perKeyBurst: config.RATE_LIMIT_PER_KEY_BURST,
+    },
     publicUrl: config.PUBLIC_URL,
     onOutbox: () => messaging.relay?.wake(),
   });

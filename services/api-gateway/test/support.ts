@@ -12,6 +12,7 @@ import Redis from "ioredis";
 import { Pool } from "pg";
 import { createApp } from "../src/app";
 import { gatewayChains, type GatewayChain } from "../src/chains";
+import { defaultRateLimits, type RateLimitSettings } from "../src/rate-limits/gateway-limits";
 
 export const SEPOLIA = 11155111;
 export const BSC_TESTNET = 97;
@@ -32,6 +33,8 @@ export interface TestGatewayOptions {
   /** the gateway's environment variables, e.g. a test chain's RPC_URL_<chain_id>; a chain without one has a node that refuses connections */
   env?: Record<string, string>;
   balanceRpcTimeoutMs?: number;
+  /** the defaults unless given (a test of a limit gives a keyPrefix of its own) */
+  rateLimits?: Partial<RateLimitSettings>;
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -57,6 +60,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     balanceRpcTimeoutMs: options.balanceRpcTimeoutMs ?? 3_000,
     names,
     apiKeyCacheTtlSeconds: 30,
+    rateLimits: { ...defaultRateLimits, ...options.rateLimits },
     onOutbox: options.onOutbox,
   });
   return {

@@ -1,0 +1,27 @@
+import { ApiError, hashApiKey } from "@sweep/common";
+import type { Request, RequestHandler, Response } from "express";
+import { bearerKey } from "../auth/api-key-verdict";
+import { partnerOf } from "../auth/authenticate";
+import { clientAddressKey } from "./client-address";
+import type { RequestLimit } from "./request-limit";
+
+/** Refuses a request over `limit` with 429 rate_limited and Retry-After, counted under `keyOf`'s key. */
+export function limitRequests(limit: RequestLimit, keyOf: (req: Request, res: Response) => string, what: string): RequestHandler {
+  return async (req, res, next) => {
+    const verdict = await limit.take(keyOf(req, res));
+    if (!verdict.allowed) {
+      res.set("Retry-After", String(verdict.retryAfterSeconds));
+      throw new ApiError("rate_limited", `too many requests ${what}; retry after ${verdict.retryAfterSeconds} s`);
+    }
+    next();
+  };
+}
+
+/** Before the key is checked, so a flood of made-up keys is limited too: the TCP peer (trust proxy is off). */
+export const limitPerAddress = (limit: RequestLimit) => limitRequests(limit, (req) => clientAddressKey(req.socket.remoteAddress), "from this address");
+
+/** After authenticate: the key's hash, never the key, names it in Redis. */
+export const limitPerKey = (limit: RequestLimit) => limitRequests(limit, (req) => hashApiKey(bearerKey(req.get("authorization")) ?? ""), "with this API key");
+
+/** Per partner, whichever of its keys asks. */
+export const limitPerPartner = (limit: RequestLimit, what: string) => limitRequests(limit, (_req, res) => partnerOf(res).partnerId, what);

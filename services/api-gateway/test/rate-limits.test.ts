@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import { createLogger, generateApiKey } from "@sweep/common";
+import { rateLimiterErrors } from "@sweep/metrics";
+import Redis from "ioredis";
+import request from "supertest";
+import { RequestLimit } from "../src/rate-limits/request-limit";
+import { createTestPartner, startTestGateway, type TestGateway } from "./support";
+
+// Each gateway counts under a prefix of its own: the suite's other tests share this Redis and 127.0.0.1.
+const prefix = () => `ratelimit-test-${randomBytes(4).toString("hex")}`;
+const rateLimited = { error: { code: "rate_limited", message: expect.stringMatching(/^too many requests .+; retry after 1 s$/) } };
+
+describe("rate limits", () => {
+  describe("per client address, before the key is checked", () => {
+    let gateway: TestGateway;
+    beforeAll(async () => (gateway = await startTestGateway({ rateLimits: { perAddressPerSecond: 3, keyPrefix: prefix() } })));
+    afterAll(() => gateway.close());
+
+    it("refuses a flood of made-up keys with 429 rate_limited and Retry-After once the address is over its limit", async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => request(gateway.app).get("/v1/hot-wallets").set({ Authorization: `Bearer ${generateApiKey("testnet")}` })),
+      );
+      expect(answers.map((res) => res.status).sort()).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
+      for (const res of answers.filter((r) => r.status === 429)) {
+        expect(res.headers["retry-after"]).toBe("1");
+        expect(res.body).toEqual(rateLimited);
+      }
+    });
+  });
+
+  describe("per API key, after authentication", () => {
+    let gateway: TestGateway;
+    beforeAll(async () => (gateway = await startTestGateway({ rateLimits: { perKeyPerSecond: 2, perKeyBurst: 2, keyPrefix: prefix() } })));
+    afterAll(() => gateway.close());
+
+    it("lets a key make its rate plus its burst, then answers 429 with Retry-After; another partner's key is not held back", async () => {
+      const [busy, other] = await Promise.all([createTestPartner(gateway.db), createTestPartner(gateway.db)]);
+      // One request first, so the key's record is cached and the rest arrive within the same second.
+      const statuses = [(await request(gateway.app).get("/v1/settings").set(busy.auth)).status];
+      const rest = await Promise.all(Array.from({ length: 5 }, () => request(gateway.app).get("/v1/settings").set(busy.auth)));
+      statuses.push(...rest.map((res) => res.status));
+      expect(statuses.sort()).toEqual([200, 200, 200, 200, 429, 429]);
+      const refused = rest.find((res) => res.status === 429)!;
+      expect(refused.headers["retry-after"]).toBe("1");
+      expect(refused.body).toEqual(rateLimited);
+      expect((await request(gateway.app).get("/v1/settings").set(other.auth)).status).toBe(200);
+    });
+  });
+});
+
+describe("RequestLimit", () => {
+  const logger = createLogger("rate-limit-test", "error");
+
+  it("counts in Redis and tells how long to wait once over", async () => {
+    const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+      const limit = new RequestLimit(redis, { name: "webhook_test", points: 2, windowSeconds: 60, keyPrefix: prefix() }, logger);
+      expect(await limit.take("partner-a")).toEqual({ allowed: true });
+      expect(await limit.take("partner-a")).toEqual({ allowed: true });
+      const over = await limit.take("partner-a");
+      expect(over).toEqual({ allowed: false, retryAfterSeconds: expect.any(Number) });
+      expect(over.allowed === false && over.retryAfterSeconds).toBeGreaterThan(55);
+      expect(await limit.take("partner-b")).toEqual({ allowed: true });
+    } finally {
+      await redis.quit();
+    }
+  });
+
+  it("lets requests through when Redis cannot be reached, and counts each in sweep_rate_limiter_errors_total", async () => {
+    // Never connected: the state of a client whose Redis is down and reconnecting.
+    const redis = new Redis("redis://127.0.0.1:1", { lazyConnect: true, maxRetriesPerRequest: 0 });
+    const before = (await rateLimiterErrors.get()).values.find((v) => v.labels.limit === "key")?.value ?? 0;
+    const limit = new RequestLimit(redis, { name: "key", points: 1, windowSeconds: 1, burst: { points: 1, windowSeconds: 10 }, keyPrefix: prefix() }, logger);
+    for (let i = 0; i < 3; i++) expect(await limit.take("some-key")).toEqual({ allowed: true });
+    const after = (await rateLimiterErrors.get()).values.find((v) => v.labels.limit === "key")?.value ?? 0;
+    expect(after - before).toBe(3);
+    redis.disconnect();
+  });
+
+  it("is off at 0 points", async () => {
+    const redis = new Redis("redis://127.0.0.1:1", { lazyConnect: true });
+    const limit = new RequestLimit(redis, { name: "address", points: 0, windowSeconds: 1, keyPrefix: prefix() }, logger);
+    expect(await limit.take("anyone")).toEqual({ allowed: true });
+    expect((await rateLimiterErrors.get()).values.find((v) => v.labels.limit === "address")?.value ?? 0).toBe(0);
+    redis.disconnect();
+  });
+});
