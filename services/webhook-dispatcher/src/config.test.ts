@@ -4,6 +4,7 @@ import { loadWebhookDispatcherConfig } from "./config";
 describe("webhook dispatcher configuration", () => {
   it("has the spec's schedule and limit, and refuses private addresses, by default", () => {
     expect(loadWebhookDispatcherConfig({})).toMatchObject({ DELIVERY_POLL_MS: 500, WEBHOOK_RETRY_BASE_MS: 10_000, WEBHOOK_ATTEMPT_TIMEOUT_MS: 10_000, WEBHOOK_ALLOW_PRIVATE: false });
+    expect(loadWebhookDispatcherConfig({})).toMatchObject({ WEBHOOK_MAX_IN_FLIGHT: 50, WEBHOOK_PARTNER_MAX_IN_FLIGHT: 5 });
   });
 
   it("reads shorter timings and the private-address switch", () => {
@@ -19,6 +20,8 @@ describe("webhook dispatcher configuration", () => {
     [{ WEBHOOK_ALLOW_PRIVATE: "maybe" }, "WEBHOOK_ALLOW_PRIVATE"],
     [{ DELIVERY_POLL_MS: "0" }, "DELIVERY_POLL_MS"],
     [{ WEBHOOK_ATTEMPT_TIMEOUT_MS: "soon" }, "WEBHOOK_ATTEMPT_TIMEOUT_MS"],
+    [{ WEBHOOK_PARTNER_MAX_IN_FLIGHT: "0" }, "WEBHOOK_PARTNER_MAX_IN_FLIGHT"],
+    [{ WEBHOOK_MAX_IN_FLIGHT: "many" }, "WEBHOOK_MAX_IN_FLIGHT"],
   ])("refuses %j, naming %s", (env, name) => {
     expect(() => loadWebhookDispatcherConfig(env)).toThrow(ConfigError);
     expect(() => loadWebhookDispatcherConfig(env)).toThrow(name);

@@ -10,6 +10,10 @@ export const webhookDispatcherEnv = workerEnv(8084).extend({
   WEBHOOK_RETRY_BASE_MS: ms(10_000, 1),
   /** how long an endpoint has to answer an attempt (the spec's 10 s; shorter in tests) */
   WEBHOOK_ATTEMPT_TIMEOUT_MS: ms(10_000, 100),
+  /** attempts under way at once in this dispatcher */
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000).default(50),
+  /** one partner's share of them: a hanging endpoint holds at most this many, the rest stay free for other partners */
+  WEBHOOK_PARTNER_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000).default(5),
   /** local development only: deliver to loopback and private addresses, and to http: URLs over plain http */
   WEBHOOK_ALLOW_PRIVATE: z.stringbool().default(false),
 });

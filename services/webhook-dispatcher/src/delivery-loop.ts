@@ -7,8 +7,11 @@ import { claimDueDeliveries } from "./delivery-store";
 
 /** Beyond the attempt's own limit, the time a claim is held for the lookup, the body and recording the result. */
 export const LEASE_MARGIN_MS = 5_000;
-/** Attempts under way at once: a slow endpoint holds one, not the loop. */
-const MAX_IN_FLIGHT = 50;
+/** Attempts under way at once: in all (a slow endpoint holds one, not the loop), and per partner (its share). */
+export interface InFlightLimits {
+  maxInFlight: number;
+  partnerMaxInFlight: number;
+}
 
 export interface DeliveryLoop {
   /** Due deliveries may have appeared: look now rather than at the next poll. */
@@ -18,28 +21,36 @@ export interface DeliveryLoop {
 }
 
 /**
- * Claims due deliveries every `pollMs` and on each nudge, as many as there is room for, and
- * attempts each without holding up the next claim.
+ * Claims due deliveries every `pollMs` and on each nudge, as many as there is room for and no
+ * partner past its share, and attempts each without holding up the next claim.
  */
-export function startDeliveryLoop(options: { db: Db; pollMs: number; attempt: AttemptDeps; logger: Logger }): DeliveryLoop {
-  const { db, pollMs, attempt } = options;
+export function startDeliveryLoop(options: { db: Db; pollMs: number; limits: InFlightLimits; attempt: AttemptDeps; logger: Logger }): DeliveryLoop {
+  const { db, pollMs, limits, attempt } = options;
   const logger = options.logger.child({ loop: "delivery" });
   const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
+  /** attempts under way by partner, none listed at 0 */
+  const partnerInFlight = new Map<string, number>();
   let wake = new AbortController();
 
   const pass = async () => {
-    const room = MAX_IN_FLIGHT - inFlight.size;
-    if (room <= 0) return;
+    const limit = limits.maxInFlight - inFlight.size;
+    if (limit <= 0) return;
     const now = attempt.now();
-    const claimed = await claimDueDeliveries(db, now, new Date(now.getTime() + attempt.timeoutMs + LEASE_MARGIN_MS), room);
+    const lease = new Date(now.getTime() + attempt.timeoutMs + LEASE_MARGIN_MS);
+    const claimed = await claimDueDeliveries(db, now, lease, { limit, perPartner: limits.partnerMaxInFlight, inFlight: partnerInFlight });
     for (const delivery of claimed) {
+      const { partnerId } = delivery;
+      partnerInFlight.set(partnerId, (partnerInFlight.get(partnerId) ?? 0) + 1);
       const running = attemptDelivery(attempt, delivery)
         .catch((err: unknown) => {
           logger.error("delivery attempt failed; retried when its lease ends", { ...deliveryLogFields(delivery), error: String(err) });
         })
         .finally(() => {
           inFlight.delete(running);
+          const left = partnerInFlight.get(partnerId)! - 1;
+          if (left === 0) partnerInFlight.delete(partnerId);
+          else partnerInFlight.set(partnerId, left);
           // Room again, and perhaps more due than the last claim could take.
           wake.abort();
         });

@@ -40,20 +40,43 @@ export async function openDelivery(db: Db, eventId: string, now: Date): Promise<
   return row?.status ?? null;
 }
 
+/** How many deliveries a claim may take: in all, and per partner beside its attempts under way. */
+export interface ClaimRoom {
+  /** free attempt slots of this dispatcher */
+  limit: number;
+  /** a partner's share: its attempts under way plus those claimed never exceed it */
+  perPartner: number;
+  /** this dispatcher's attempts under way, by partner (partners absent have none) */
+  inFlight: ReadonlyMap<string, number>;
+}
+
 /**
  * Claims due deliveries in one statement: their rows are locked while they are picked (SKIP
  * LOCKED: another dispatcher takes others), and next_attempt_at moves to the lease, so no other
  * dispatcher takes them until it ends; a dispatcher that dies mid-attempt leaves them due again then.
+ *
+ * Fair between partners: each partner's due deliveries are numbered in its own order (a window over
+ * partner_id) after its attempts under way, a partner gets none past its share, and the free slots
+ * go by that number first (round-robin): a partner with hundreds due and a hanging endpoint takes
+ * its share, never the room another partner's first delivery needs.
  */
-export function claimDueDeliveries(db: Db, now: Date, lease: Date, limit: number): Promise<ClaimedDelivery[]> {
+export function claimDueDeliveries(db: Db, now: Date, lease: Date, room: ClaimRoom): Promise<ClaimedDelivery[]> {
+  const busyPartners = [...room.inFlight.keys()];
+  const busyAttempts = busyPartners.map((partnerId) => room.inFlight.get(partnerId)!);
   return db.$queryRaw<ClaimedDelivery[]>`
     UPDATE webhook_deliveries d SET next_attempt_at = ${lease}
       FROM events e
      WHERE e.id = d.event_id AND d.event_id IN (
-       SELECT event_id FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= ${now}
-        ORDER BY next_attempt_at, seq LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED)
+       SELECT w.event_id
+         FROM webhook_deliveries w
+         JOIN (SELECT due.event_id,
+                      COALESCE(busy.attempts, 0) + row_number() OVER (PARTITION BY due.partner_id ORDER BY due.next_attempt_at, due.seq) AS slot
+                 FROM webhook_deliveries due
+                 LEFT JOIN unnest(${busyPartners}::uuid[], ${busyAttempts}::int[]) AS busy(partner_id, attempts) ON busy.partner_id = due.partner_id
+                WHERE due.status = 'pending' AND due.next_attempt_at <= ${now}) turn ON turn.event_id = w.event_id
+        WHERE turn.slot <= ${room.perPartner} AND w.status = 'pending' AND w.next_attempt_at <= ${now}
+        ORDER BY turn.slot, w.next_attempt_at, w.seq LIMIT ${room.limit}
+        FOR UPDATE OF w SKIP LOCKED)
     RETURNING d.event_id::text AS "eventId", d.partner_id::text AS "partnerId", e.type AS "eventType", e.subject_id::text AS "subjectId",
               e.created_at AS "eventCreatedAt", e.payload AS "eventPayload", d.attempts, d.next_attempt_at AS lease`;
 }

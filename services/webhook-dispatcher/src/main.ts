@@ -20,6 +20,7 @@ void runService("webhook-dispatcher", () => loadWebhookDispatcherConfig(), async
   const deliveries = startDeliveryLoop({
     db,
     pollMs: config.DELIVERY_POLL_MS,
+    limits: { maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT, partnerMaxInFlight: config.WEBHOOK_PARTNER_MAX_IN_FLIGHT },
     attempt: {
       db,
       lookup: (hostname) => lookup(hostname, { all: true, verbatim: true }),
