@@ -19,6 +19,19 @@ export function apiKeyEnvironment(key: string): Environment | null {
   return null;
 }
 
+/**
+ * What follows the prefix in a key generateApiKey makes: 32 bytes as unpadded base64url, 43
+ * characters, the last carrying 4 bits and two zero bits (so only 16 letters can end a key).
+ * Keys carry no checksum; this shape is what can be checked without a look-up.
+ */
+const KEY_BODY = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+
+/** Whether the key has the shape of one generateApiKey makes: a made-up key is refused without a look-up. */
+export function isWellFormedApiKey(key: string): boolean {
+  const environment = apiKeyEnvironment(key);
+  return environment !== null && KEY_BODY.test(key.slice(apiKeyPrefix[environment].length));
+}
+
 /** Constant-time comparison of two hex hashes. */
 export function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, "hex");

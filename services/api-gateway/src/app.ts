@@ -5,7 +5,7 @@ import type { QueueNames } from "@sweep/messaging";
 import express from "express";
 import type Redis from "ioredis";
 import type { Pool } from "pg";
-import { ApiKeyLookup } from "./auth/api-key-lookup";
+import { ApiKeyLookup, type ApiKeyLookupLimits } from "./auth/api-key-lookup";
 import { authenticate } from "./auth/authenticate";
 import type { BalanceNode } from "./balance/node-balance";
 import { balanceRoutes } from "./balance/routes";
@@ -44,6 +44,8 @@ export interface AppDeps {
   /** messaging's topology names, so outbox rows follow AMQP_PREFIX */
   names: QueueNames;
   apiKeyCacheTtlSeconds: number;
+  /** database look-ups of keys not found before (a flood of made-up keys); defaultLookupLimits without */
+  apiKeyLookupLimits?: ApiKeyLookupLimits;
   rateLimits: RateLimitSettings;
   publicUrl?: string;
   /** called after a transaction wrote outbox rows (the relay publishes them at once) */
@@ -71,7 +73,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   // A request without a valid key is refused before its body is read; outside /v1 no body is read at all.
-  app.use("/v1", authenticate(new ApiKeyLookup(deps.db, deps.redis, deps.apiKeyCacheTtlSeconds, deps.logger), deps.environment));
+  app.use("/v1", authenticate(new ApiKeyLookup(deps.db, deps.redis, deps.apiKeyCacheTtlSeconds, deps.logger, deps.apiKeyLookupLimits), deps.environment));
   app.use("/v1", limitPerKey(limits.perKey));
   app.use("/v1", jsonBody);
 

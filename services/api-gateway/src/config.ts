@@ -13,6 +13,10 @@ export const gatewayEnv = z.object({
   PUBLIC_URL: z.url().optional(),
   /** how long an API key look-up is cached; sweepctl drops it at once on revoke or disable */
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** database look-ups at once of keys this process has not found before (what a flood of made-up keys causes) */
+  API_KEY_LOOKUP_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(2),
+  /** such look-ups waiting; beyond, 500 internal (retry later) */
+  API_KEY_LOOKUP_QUEUE: z.coerce.number().int().min(0).max(10_000).default(100),
   /** requests a second from one client address (an IPv6 /64), counted before the key is checked; 0 turns it off */
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(defaultRateLimits.perAddressPerSecond),
   /** requests a second with one API key; 0 turns it off */

@@ -38,6 +38,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     names: messaging.topology.names,
     apiKeyCacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
+    apiKeyLookupLimits: { concurrency: config.API_KEY_LOOKUP_CONCURRENCY, maxWaiting: config.API_KEY_LOOKUP_QUEUE },
     rateLimits: {
       ...defaultRateLimits,
       perAddressPerSecond: config.RATE_LIMIT_PER_ADDRESS,

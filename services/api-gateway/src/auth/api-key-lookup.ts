@@ -3,6 +3,7 @@ import { apiKeyCacheKey, sameHash, type Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type Redis from "ioredis";
 import type { ApiKeyRecord } from "./api-key-verdict";
+import { LookupGate } from "./lookup-gate";
 
 /** What the cache keeps for a key hash: the record, or that no such key exists. */
 type CachedLookup = { found: true; record: ApiKeyRecord } | { found: false; hash: string };
@@ -16,19 +17,41 @@ const SET_IF_RESERVED = `if redis.call('GET', KEYS[1]) == ARGV[1] then return re
 
 const RESERVATION = "reserved:";
 
+export interface ApiKeyLookupLimits {
+  /** database reads at once for keys this process has not found before */
+  concurrency: number;
+  /** such reads waiting for one of those; beyond, LookupGateFull */
+  maxWaiting: number;
+}
+
+export const defaultLookupLimits: ApiKeyLookupLimits = { concurrency: 2, maxWaiting: 100 };
+
+/** Hashes remembered as found: enough for every partner's keys, bounded against a flood of real ones. */
+const KNOWN_HASHES = 10_000;
+
 /**
  * Looks up API keys by hash: Redis first, else the database, whose answer is cached for
  * `ttlSeconds`. The cache is only ever written from a database read made after a reservation,
  * so a revocation or a disabling (which drops the key) is never overwritten by an older answer.
  * When Redis fails, the database answers alone.
+ *
+ * A flood of made-up keys misses the cache every time (they never repeat): the database reads of
+ * hashes this process never found go through a small gate, so they cannot take the pool that
+ * partners' requests use; a key found once skips the gate.
  */
 export class ApiKeyLookup {
+  private readonly gate: LookupGate;
+  private readonly known = new Set<string>();
+
   constructor(
     private readonly db: Db,
     private readonly redis: Redis,
     private readonly ttlSeconds: number,
     private readonly logger: Logger,
-  ) {}
+    limits: ApiKeyLookupLimits = defaultLookupLimits,
+  ) {
+    this.gate = new LookupGate(limits.concurrency, limits.maxWaiting);
+  }
 
   async find(hash: string): Promise<ApiKeyRecord | null> {
     const cacheKey = apiKeyCacheKey(hash);
@@ -38,9 +61,17 @@ export class ApiKeyLookup {
     if (lookup && sameHash(lookup.found ? lookup.record.hash : lookup.hash, hash)) return lookup.found ? lookup.record : null;
     // Another request holding a reservation is reading the database: read it too, cache nothing.
     const reservation = cached === null ? await this.reserve(cacheKey) : null;
-    const record = await this.fromDatabase(hash);
+    const record = this.known.has(hash) ? await this.fromDatabase(hash) : await this.gate.run(() => this.fromDatabase(hash));
+    if (record) this.remember(hash);
     if (reservation) await this.store(cacheKey, reservation, record ? { found: true, record } : { found: false, hash });
     return record;
+  }
+
+  private remember(hash: string): void {
+    if (this.known.has(hash)) return;
+    // A Set iterates in insertion order: the oldest goes first.
+    if (this.known.size >= KNOWN_HASHES) this.known.delete(this.known.values().next().value!);
+    this.known.add(hash);
   }
 
   private async fromDatabase(hash: string): Promise<ApiKeyRecord | null> {
