@@ -15,3 +15,4 @@ export * from "./tariff";
 export * from "./ecdsa-signature";
 export * from "./pkcs11-signer";
 export * from "./pkcs11-token";
+export * from "./key-custody-config";

@@ -1,16 +1,19 @@
 import Redis from "ioredis";
 import { z } from "zod";
-import { environmentChainIds } from "@sweep/chain";
+import { environmentChainIds, keyCustodyEnv, requirePkcs11Variables } from "@sweep/chain";
 import { baseEnv, loadConfig } from "@sweep/common";
 import { createDb, type Db } from "@sweep/db";
 import { defineTopology, openDeadLetters, type DeadLetters } from "@sweep/messaging";
 import type { Output } from "./output";
 
-export const cliEnv = z.object({
-  ...baseEnv,
-  KEY_ENCRYPTION_KEY: z.string().optional(),
-  KEY_ENCRYPTION_KEYS_OLD: z.string().optional(),
-});
+export const cliEnv = z
+  .object({
+    ...baseEnv,
+    ...keyCustodyEnv,
+    KEY_ENCRYPTION_KEY: z.string().optional(),
+    KEY_ENCRYPTION_KEYS_OLD: z.string().optional(),
+  })
+  .superRefine(requirePkcs11Variables);
 export type CliConfig = z.infer<typeof cliEnv>;
 
 /** What a command works with; tests pass their own. */

@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { parseKek, resolveKeks, storedKeySigner } from "@sweep/chain";
+import { gasWalletKeyLabel, parseKek, resolveKeks, storedKeySigner } from "@sweep/chain";
 import { apiKeyCacheKey, hashApiKey } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { queueNames } from "@sweep/messaging";
 import { Wallet } from "ethers";
 import type Redis from "ioredis";
+import { createSoftHsmToken } from "@sweep/testkit";
 import { createPartner, setPartnerEnabled } from "./partner-commands";
 import { openTestConnections, testContext } from "./test-support";
 
@@ -46,7 +47,27 @@ describe("partner commands", () => {
     const wallet = await db.gasWallet.findUniqueOrThrow({ where: { partnerId: created.partner_id } });
     expect(wallet.encryptedKey).not.toMatch(/^0x/);
     const keks = resolveKeks({ SERVICE_ENV: "testnet", KEY_ENCRYPTION_KEY: kek }, () => {});
-    expect(storedKeySigner(wallet, keks.all).address).toBe(created.gas_wallet);
+    expect(storedKeySigner({ address: wallet.address, encryptedKey: wallet.encryptedKey!, kekId: wallet.kekId! }, keks.all).address).toBe(created.gas_wallet);
+  });
+
+  it("generates the gas wallet key in the PKCS#11 token when GAS_WALLET_KEYS=pkcs11, never extractable, labelled by the gas wallet", async () => {
+    const softhsm = createSoftHsmToken();
+    try {
+      const { created } = await create("In a token", softhsm.env);
+      const wallet = await db.gasWallet.findUniqueOrThrow({ where: { partnerId: created.partner_id } });
+      expect(wallet).toMatchObject({ address: created.gas_wallet, keyCustody: "pkcs11", keyLabel: gasWalletKeyLabel(wallet.id), encryptedKey: null, kekId: null });
+      const token = softhsm.open();
+      try {
+        const key = token.findKey(wallet.keyLabel!);
+        expect(key.address).toBe(created.gas_wallet);
+        expect(token.protection(key)).toEqual({ extractable: false, sensitive: true });
+      } finally {
+        token.close();
+      }
+      await expect(create("Wrong PIN", { ...softhsm.env, PKCS11_PIN: "0000" })).rejects.toThrow(/PKCS11_PIN was refused/);
+    } finally {
+      softhsm.remove();
+    }
   });
 
   it("falls back to the development key on testnet only, and says so loudly", async () => {

@@ -1,31 +1,42 @@
-import { createSealedGasWalletKey, resolveKeks } from "@sweep/chain";
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, invalidatePartnerKeys } from "@sweep/common";
 import type { Db, OutboxDraft, Tx } from "@sweep/db";
 import { outboxDraft, queueNames, type QueueNames } from "@sweep/messaging";
 import type { CommandContext } from "./context";
+import { newGasWalletKey } from "./gas-wallet-keys";
 import { requirePartnerId } from "./ids";
 
 const MAX_NAME_LENGTH = 200;
 
 /**
  * `partner create --name N`: the partner, its gas wallet (a new key sealed under the current
- * key-encryption key) and a first API key, in one transaction. The API key is printed only here.
+ * key-encryption key, or generated in the PKCS#11 token) and a first API key, in one transaction.
+ * The API key is printed only here.
  */
 export async function createPartner(ctx: CommandContext, name: string): Promise<void> {
   const trimmed = name.trim();
   if (trimmed === "" || trimmed.length > MAX_NAME_LENGTH) throw new Error(`a partner name has 1 to ${MAX_NAME_LENGTH} characters`);
   const environment = ctx.config.SERVICE_ENV;
-  const gasWallet = createSealedGasWalletKey(resolveKeks(ctx.config, (warning) => ctx.out.note(warning)).current);
+  const key = newGasWalletKey(ctx);
+  const gasWallet = key.record;
   const apiKey = generateApiKey(environment);
-  // One nested write: Prisma runs it as a single transaction.
-  const partner = await ctx.db.partner.create({
-    data: {
-      name: trimmed,
-      environment,
-      gasWallet: { create: gasWallet },
-      apiKeys: { create: { hash: hashApiKey(apiKey), prefix: apiKeyDisplayPrefix(apiKey) } },
-    },
-  });
+  let partner;
+  try {
+    // One nested write: Prisma runs it as a single transaction.
+    partner = await ctx.db.partner.create({
+      data: {
+        name: trimmed,
+        environment,
+        gasWallet: { create: gasWallet },
+        apiKeys: { create: { hash: hashApiKey(apiKey), prefix: apiKeyDisplayPrefix(apiKey) } },
+      },
+    });
+  } catch (err) {
+    // A token key no row names would be an orphan in the HSM.
+    key.discard();
+    throw err;
+  } finally {
+    key.close();
+  }
   ctx.out.result({ partner_id: partner.id, api_key: apiKey, gas_wallet: gasWallet.address }, [
     `partner     ${partner.id}  ${trimmed} (${environment})`,
     `gas wallet  ${gasWallet.address}`,

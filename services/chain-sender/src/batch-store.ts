@@ -74,13 +74,13 @@ async function batchBase(db: Db, batch: { id: string; chainId: number; gasWallet
   const { id, chainId } = batch;
   const gasWallet = await db.gasWallet.findUniqueOrThrow({
     where: { id: batch.gasWalletId },
-    select: { id: true, address: true, encryptedKey: true, kekId: true, partnerId: true },
+    select: { id: true, address: true, keyCustody: true, encryptedKey: true, kekId: true, keyLabel: true, partnerId: true },
   });
   return {
     id,
     chainId,
     partnerId: gasWallet.partnerId,
-    gasWallet: { id: gasWallet.id, address: gasWallet.address, encryptedKey: gasWallet.encryptedKey, kekId: gasWallet.kekId },
+    gasWallet: { id: gasWallet.id, address: gasWallet.address, keyCustody: gasWallet.keyCustody, encryptedKey: gasWallet.encryptedKey, kekId: gasWallet.kekId, keyLabel: gasWallet.keyLabel },
     feesDue: (await feeReserve(db, gasWallet.partnerId, chainId)).due,
     inFlightCost: await inFlightCost(db, gasWallet.id, chainId),
   };

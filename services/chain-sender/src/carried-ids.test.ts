@@ -1,7 +1,7 @@
 import type { BatchToSend } from "./batch-store";
 import { carriedIds } from "./carried-ids";
 
-const base = { id: "b", chainId: 97, partnerId: "p", gasWallet: { id: "g", address: "0xg", encryptedKey: "", kekId: "k" }, feesDue: 0n, inFlightCost: 0n };
+const base = { id: "b", chainId: 97, partnerId: "p", gasWallet: { id: "g", address: "0xg", keyCustody: "sealed", encryptedKey: "", kekId: "k", keyLabel: null }, feesDue: 0n, inFlightCost: 0n };
 const sweepItem = (sweepId: string, position: number) => ({ position, sweepId, withAuthorization: false, sweep: { account: "0xa", tokenAddress: null, amount: null, keepOneUnit: false, authorization: null } });
 const revocationItem = (revocationId: string, position: number) => ({ position, revocationId, account: "0xa", authorization: null });
 

@@ -17,6 +17,12 @@ describe("chain-sender configuration", () => {
     });
   });
 
+  it("keeps gas wallet keys sealed by default, and takes a PKCS#11 token", () => {
+    expect(loadChainSenderConfig({})).toMatchObject({ GAS_WALLET_KEYS: "sealed", pkcs11: undefined });
+    const token = { PKCS11_LIBRARY: "/usr/lib/softhsm/libsofthsm2.so", PKCS11_TOKEN_LABEL: "gas", PKCS11_PIN: "1234" };
+    expect(loadChainSenderConfig({ GAS_WALLET_KEYS: "pkcs11", ...token }).pkcs11).toEqual({ library: token.PKCS11_LIBRARY, tokenLabel: "gas", pin: "1234" });
+  });
+
   it("takes the chains and key-encryption keys", () => {
     const config = loadChainSenderConfig({ CHAINS: "97", KEY_ENCRYPTION_KEY: kek, KEY_ENCRYPTION_KEYS_OLD: `${"22".repeat(32)},${Buffer.alloc(32, 3).toString("base64")}` });
     expect(config).toMatchObject({ CHAINS: [97], KEY_ENCRYPTION_KEY: kek });
@@ -29,6 +35,9 @@ describe("chain-sender configuration", () => {
     [{ GAS_LIMIT_MARGIN_BPS: "-1" }, "GAS_LIMIT_MARGIN_BPS"],
     [{ LEADER_POLL_MS: "5" }, "LEADER_POLL_MS"],
     [{ LEADER_POLL_MS: "20000" }, "LEADER_POLL_MS"],
+    [{ GAS_WALLET_KEYS: "kms" }, "GAS_WALLET_KEYS"],
+    [{ GAS_WALLET_KEYS: "pkcs11", PKCS11_LIBRARY: "/usr/lib/softhsm/libsofthsm2.so", PKCS11_TOKEN_LABEL: "t" }, "PKCS11_PIN is required"],
+    [{ GAS_WALLET_KEYS: "pkcs11", PKCS11_PIN: "1234" }, "PKCS11_LIBRARY is required"],
   ])("refuses %j and names the variable", (env, variable) => {
     expect(() => loadChainSenderConfig(env)).toThrow(ConfigError);
     expect(() => loadChainSenderConfig(env)).toThrow(variable);

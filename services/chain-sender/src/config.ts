@@ -1,4 +1,4 @@
-import { loadWithChains, parseKek } from "@sweep/chain";
+import { keyCustodyEnv, loadWithChains, parseKek, pkcs11ConfigOf, requirePkcs11Variables } from "@sweep/chain";
 import { loadConfig, perChainWorkerEnv } from "@sweep/common";
 import { z } from "zod";
 
@@ -15,6 +15,7 @@ const kekMessage = "must be 32 bytes, as 64 hex characters or base64";
 const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).max(3_600_000).default(fallback);
 
 export const chainSenderEnv = perChainWorkerEnv(8082).extend({
+  ...keyCustodyEnv,
   /** the key-encryption key the gas wallet keys are sealed under (32 bytes, hex or base64); testnet may run without */
   KEY_ENCRYPTION_KEY: z.string().refine(isKek, kekMessage).optional(),
   /** earlier key-encryption keys, comma-separated, still accepted for decrypting */
@@ -45,7 +46,8 @@ export const chainSenderEnv = perChainWorkerEnv(8082).extend({
 
 /** The chain-sender's variables and its chains' (loadChainConfigs: nodes, confirmations, factory, treasury), checked at start. */
 export function loadChainSenderConfig(env: NodeJS.ProcessEnv = process.env) {
-  return loadWithChains(() => loadConfig(chainSenderEnv, env), (config) => config.CHAINS, env);
+  const config = loadWithChains(() => loadConfig(chainSenderEnv.superRefine(requirePkcs11Variables), env), (c) => c.CHAINS, env);
+  return { ...config, pkcs11: pkcs11ConfigOf(config) };
 }
 
 export type Config = ReturnType<typeof loadChainSenderConfig>;

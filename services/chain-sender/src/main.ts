@@ -1,5 +1,5 @@
 import { closeServer, runService, startHealthServer } from "@sweep/common";
-import { connectChains, describeChain, environmentChainIds, resolveKeks } from "@sweep/chain";
+import { Pkcs11Token, connectChains, describeChain, environmentChainIds, resolveKeks } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import { chainSenderLeader } from "@sweep/metrics";
@@ -17,7 +17,10 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
   for (const { chainId, treasury } of chains) {
     if (!treasury) logger.warn(`TREASURY_ADDRESS_${chainId} is not set: withdrawals of fees on chain ${chainId} will fail (internal)`);
   }
-  const signers = new GasWalletSigners(resolveKeks(config, (message) => logger.warn(message)).all);
+  // A token that cannot be opened (wrong PIN, no such token) stops the start: nothing could be signed.
+  const token = config.pkcs11 && Pkcs11Token.open(config.pkcs11);
+  logger.info("gas wallet keys", token ? { custody: "pkcs11", library: config.pkcs11?.library, token: token.label } : { custody: "sealed" });
+  const signers = new GasWalletSigners(resolveKeks(config, (message) => logger.warn(message)).all, token || undefined);
   const db = createDb(config.DATABASE_URL);
   await db.$queryRaw`SELECT 1`;
 
@@ -69,5 +72,6 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
     ...messaging.closers,
     { name: "leader leases", close: () => Promise.all(leases.map((lease) => lease.stop())) },
     { name: "health", close: () => closeServer(health) },
+    ...(token ? [{ name: "pkcs11 token", close: () => token.close() }] : []),
   ];
 });

@@ -51,7 +51,7 @@ export async function inFlightTransactions(db: Db, chainId: number): Promise<InF
 }
 
 export async function gasWalletsById(db: Db, ids: readonly string[]): Promise<GasWalletRow[]> {
-  return db.gasWallet.findMany({ where: { id: { in: [...ids] } }, select: { id: true, address: true, encryptedKey: true, kekId: true } });
+  return db.gasWallet.findMany({ where: { id: { in: [...ids] } }, select: { id: true, address: true, keyCustody: true, encryptedKey: true, kekId: true, keyLabel: true } });
 }
 
 /** Every stored transaction of a gas wallet at these nonces, whatever their status. */
