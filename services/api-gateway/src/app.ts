@@ -5,8 +5,9 @@ import type { QueueNames } from "@sweep/messaging";
 import express from "express";
 import type Redis from "ioredis";
 import type { Pool } from "pg";
-import { ApiKeyLookup, type ApiKeyLookupLimits } from "./auth/api-key-lookup";
+import { ApiKeyLookup, defaultLookupLimits, type ApiKeyLookupLimits } from "./auth/api-key-lookup";
 import { authenticate } from "./auth/authenticate";
+import { CacheSeal, DEVELOPMENT_CACHE_SECRET } from "./auth/cache-seal";
 import type { BalanceNode } from "./balance/node-balance";
 import { balanceRoutes } from "./balance/routes";
 import type { GatewayChain } from "./chains";
@@ -46,6 +47,8 @@ export interface AppDeps {
   apiKeyCacheTtlSeconds: number;
   /** database look-ups of keys not found before (a flood of made-up keys); defaultLookupLimits without */
   apiKeyLookupLimits?: ApiKeyLookupLimits;
+  /** signs cached key look-ups (resolveCacheSecret); the public development secret without, as in tests */
+  apiKeyCacheSecret?: string;
   rateLimits: RateLimitSettings;
   publicUrl?: string;
   /** called after a transaction wrote outbox rows (the relay publishes them at once) */
@@ -73,7 +76,9 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   // A request without a valid key is refused before its body is read; outside /v1 no body is read at all.
-  app.use("/v1", authenticate(new ApiKeyLookup(deps.db, deps.redis, deps.apiKeyCacheTtlSeconds, deps.logger, deps.apiKeyLookupLimits), deps.environment));
+  const seal = new CacheSeal(deps.apiKeyCacheSecret ?? DEVELOPMENT_CACHE_SECRET);
+  const keys = new ApiKeyLookup(deps.db, deps.redis, deps.apiKeyCacheTtlSeconds, deps.logger, deps.apiKeyLookupLimits ?? defaultLookupLimits, seal);
+  app.use("/v1", authenticate(keys, deps.environment));
   app.use("/v1", limitPerKey(limits.perKey));
   app.use("/v1", jsonBody);
 

@@ -14,6 +14,8 @@ export const gatewayEnv = z.object({
   /** how long an API key look-up is cached; sweepctl drops it at once on revoke or disable */
   API_KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** database look-ups at once of keys this process has not found before (what a flood of made-up keys causes) */
+  /** the HMAC key of cached key look-ups (a write to Redis cannot mint a partner); required on mainnet, see resolveCacheSecret */
+  API_KEY_CACHE_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   API_KEY_LOOKUP_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(2),
   /** such look-ups waiting; beyond, 500 internal (retry later) */
   API_KEY_LOOKUP_QUEUE: z.coerce.number().int().min(0).max(10_000).default(100),

@@ -5,12 +5,15 @@ import { openMessaging } from "@sweep/messaging";
 import Redis from "ioredis";
 import { Pool } from "pg";
 import { createApp } from "./app";
+import { resolveCacheSecret } from "./auth/cache-seal";
 import { gatewayChains } from "./chains";
 import { loadGatewayConfig } from "./config";
 import { defaultRateLimits } from "./rate-limits/gateway-limits";
 
 void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logger }) => {
   const chains = gatewayChains(config.chains);
+  // Before any connection: mainnet without the secret stops here.
+  const apiKeyCacheSecret = resolveCacheSecret(config, (message) => logger.warn(message));
   // Nodes only for GET /v1/balance: nothing else in the API asks a chain.
   const nodes = connectChains(config.chains, { timeoutMs: config.BALANCE_RPC_TIMEOUT_MS });
   logger.info("serving chains", { chains: config.chains.map(describeChain) });
@@ -38,6 +41,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     names: messaging.topology.names,
     apiKeyCacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
+    apiKeyCacheSecret,
     apiKeyLookupLimits: { concurrency: config.API_KEY_LOOKUP_CONCURRENCY, maxWaiting: config.API_KEY_LOOKUP_QUEUE },
     rateLimits: {
       ...defaultRateLimits,

@@ -2,6 +2,9 @@ import { apiKeyCacheKey, apiKeyDisplayPrefix, generateApiKey, hashApiKey, invali
 import request from "supertest";
 import { createTestPartner, startTestGateway, type TestGateway } from "./support";
 
+/** A cached look-up is `<mac>.<json>`. */
+const cachedBody = (value: string | null) => JSON.parse(value!.slice(value!.indexOf(".") + 1));
+
 describe("authentication", () => {
   let gateway: TestGateway;
   beforeAll(async () => (gateway = await startTestGateway()));
@@ -67,7 +70,7 @@ describe("authentication", () => {
     const partner = await createTestPartner(gateway.db);
     const hash = hashApiKey(partner.apiKey);
     expect((await list(partner.auth)).status).toBe(200);
-    expect(JSON.parse((await gateway.redis.get(apiKeyCacheKey(hash)))!)).toMatchObject({ found: true, record: { partnerId: partner.partnerId, revoked: false } });
+    expect(cachedBody(await gateway.redis.get(apiKeyCacheKey(hash)))).toMatchObject({ found: true, record: { partnerId: partner.partnerId, revoked: false } });
 
     // What `sweepctl key revoke` does: the database first, then the cached look-up.
     await gateway.db.apiKey.update({ where: { hash }, data: { revokedAt: new Date() } });

@@ -3,6 +3,7 @@ import { apiKeyCacheKey, sameHash, type Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type Redis from "ioredis";
 import type { ApiKeyRecord } from "./api-key-verdict";
+import { CacheSeal } from "./cache-seal";
 import { LookupGate } from "./lookup-gate";
 
 /** What the cache keeps for a key hash: the record, or that no such key exists. */
@@ -14,6 +15,9 @@ type CachedLookup = { found: true; record: ApiKeyRecord } | { found: false; hash
  * reservation is gone and the possibly stale answer is not cached.
  */
 const SET_IF_RESERVED = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) end return nil`;
+
+/** Reserves over an entry that did not hold (no valid MAC), unless it changed meanwhile. */
+const RESERVE_OVER = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'EX', 5) end return nil`;
 
 const RESERVATION = "reserved:";
 
@@ -38,6 +42,9 @@ const KNOWN_HASHES = 10_000;
  * A flood of made-up keys misses the cache every time (they never repeat): the database reads of
  * hashes this process never found go through a small gate, so they cannot take the pool that
  * partners' requests use; a key found once skips the gate.
+ *
+ * Entries carry a MAC under the server's secret (CacheSeal): one written to Redis by anyone else
+ * is ignored, read again from the database and replaced, so a write to Redis cannot mint a partner.
  */
 export class ApiKeyLookup {
   private readonly gate: LookupGate;
@@ -48,7 +55,8 @@ export class ApiKeyLookup {
     private readonly redis: Redis,
     private readonly ttlSeconds: number,
     private readonly logger: Logger,
-    limits: ApiKeyLookupLimits = defaultLookupLimits,
+    limits: ApiKeyLookupLimits,
+    private readonly seal: CacheSeal,
   ) {
     this.gate = new LookupGate(limits.concurrency, limits.maxWaiting);
   }
@@ -56,11 +64,12 @@ export class ApiKeyLookup {
   async find(hash: string): Promise<ApiKeyRecord | null> {
     const cacheKey = apiKeyCacheKey(hash);
     const cached = await this.cached(cacheKey);
-    const lookup = cached === null || cached.startsWith(RESERVATION) ? null : parseCached(cached);
+    const reserved = cached?.startsWith(RESERVATION) ?? false;
+    const lookup = cached === null || reserved ? null : this.parseCached(cacheKey, cached);
     // The cache is keyed by the hash already; compared again in constant time all the same.
     if (lookup && sameHash(lookup.found ? lookup.record.hash : lookup.hash, hash)) return lookup.found ? lookup.record : null;
     // Another request holding a reservation is reading the database: read it too, cache nothing.
-    const reservation = cached === null ? await this.reserve(cacheKey) : null;
+    const reservation = cached === null ? await this.reserve(cacheKey) : reserved ? null : await this.reserve(cacheKey, cached);
     const record = this.known.has(hash) ? await this.fromDatabase(hash) : await this.gate.run(() => this.fromDatabase(hash));
     if (record) this.remember(hash);
     if (reservation) await this.store(cacheKey, reservation, record ? { found: true, record } : { found: false, hash });
@@ -99,11 +108,13 @@ export class ApiKeyLookup {
     }
   }
 
-  private async reserve(cacheKey: string): Promise<string | null> {
+  /** Reserves an empty slot, or one holding `over` (an entry that did not hold) while it still does. */
+  private async reserve(cacheKey: string, over?: string): Promise<string | null> {
     const reservation = RESERVATION + randomUUID();
     try {
       // Short-lived: a request that dies holding it blocks caching only briefly.
-      return (await this.redis.set(cacheKey, reservation, "EX", 5, "NX")) === "OK" ? reservation : null;
+      const answer = over === undefined ? await this.redis.set(cacheKey, reservation, "EX", 5, "NX") : await this.redis.eval(RESERVE_OVER, 1, cacheKey, over, reservation);
+      return answer === "OK" ? reservation : null;
     } catch {
       return null;
     }
@@ -111,19 +122,24 @@ export class ApiKeyLookup {
 
   private async store(cacheKey: string, reservation: string, lookup: CachedLookup): Promise<void> {
     try {
-      await this.redis.eval(SET_IF_RESERVED, 1, cacheKey, reservation, JSON.stringify(lookup), this.ttlSeconds);
+      await this.redis.eval(SET_IF_RESERVED, 1, cacheKey, reservation, this.seal.seal(cacheKey, JSON.stringify(lookup)), this.ttlSeconds);
     } catch (err) {
       this.logger.warn("could not cache an API key look-up", { error: (err as Error).message });
     }
   }
-}
 
-/** An entry this code did not write (another version, a hand edit) counts as a miss. */
-function parseCached(value: string): CachedLookup | null {
-  try {
-    const lookup = JSON.parse(value) as CachedLookup;
-    return typeof (lookup.found ? lookup.record?.hash : lookup.hash) === "string" ? lookup : null;
-  } catch {
-    return null;
+  /** An entry this code did not write (another version, another secret, a hand edit) counts as a miss. */
+  private parseCached(cacheKey: string, value: string): CachedLookup | null {
+    const body = this.seal.open(cacheKey, value);
+    if (body === null) {
+      this.logger.warn("ignored a cached API key look-up without a valid MAC (written by another secret, or by hand)", { cacheKey });
+      return null;
+    }
+    try {
+      const lookup = JSON.parse(body) as CachedLookup;
+      return typeof (lookup.found ? lookup.record?.hash : lookup.hash) === "string" ? lookup : null;
+    } catch {
+      return null;
+    }
   }
 }
