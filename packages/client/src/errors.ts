@@ -14,6 +14,7 @@ export type ApiErrorCode =
   | "invalid_external_id"
   | "invalid_authorization"
   | "invalid_url"
+  | "too_many_hot_wallets"
   | "internal"
   | (string & {});
 

@@ -14,6 +14,8 @@ export const errorStatus = {
   invalid_external_id: 422,
   invalid_authorization: 422,
   invalid_url: 422,
+  /** not in the spec's table: none of its codes means "a limit of the account is reached" (docs/decisions.md) */
+  too_many_hot_wallets: 422,
   // Not in the spec's table (it says "Rate limits: not shown"): see docs/decisions.md.
   rate_limited: 429,
   internal: 500,

@@ -11,7 +11,7 @@ import { CacheSeal, DEVELOPMENT_CACHE_SECRET } from "./auth/cache-seal";
 import type { BalanceNode } from "./balance/node-balance";
 import { balanceRoutes } from "./balance/routes";
 import type { GatewayChain } from "./chains";
-import { hotWalletRoutes } from "./hot-wallets/routes";
+import { DEFAULT_MAX_HOT_WALLETS_PER_CHAIN, hotWalletRoutes } from "./hot-wallets/routes";
 import { errorHandler } from "./http/errors";
 import { jsonBody } from "./http/json-body";
 import { requestLogging } from "./http/request-log";
@@ -49,6 +49,8 @@ export interface AppDeps {
   apiKeyLookupLimits?: ApiKeyLookupLimits;
   /** signs cached key look-ups (resolveCacheSecret); the public development secret without, as in tests */
   apiKeyCacheSecret?: string;
+  /** hot wallets a partner may register per chain; DEFAULT_MAX_HOT_WALLETS_PER_CHAIN without */
+  maxHotWalletsPerChain?: number;
   rateLimits: RateLimitSettings;
   publicUrl?: string;
   /** called after a transaction wrote outbox rows (the relay publishes them at once) */
@@ -91,7 +93,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(settingsRoutes({ db: deps.db }));
   app.use(ledgerRoutes({ db: deps.db, chains }));
   app.use(usageRoutes({ db: deps.db, chains }));
-  app.use(hotWalletRoutes({ db: deps.db, names: deps.names, chains, onOutbox }));
+  app.use(hotWalletRoutes({ db: deps.db, names: deps.names, chains, onOutbox, maxPerChain: deps.maxHotWalletsPerChain ?? DEFAULT_MAX_HOT_WALLETS_PER_CHAIN }));
   app.use(sweepRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, hotWallets: new HotWalletDirectory(deps.db), onOutbox }));
   app.use(revocationRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, onOutbox }));
   app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox, allowPrivate: deps.webhookAllowPrivate ?? false }));

@@ -25,6 +25,8 @@ export const gatewayEnv = z.object({
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(defaultRateLimits.perKeyPerSecond),
   /** requests a key may make over RATE_LIMIT_PER_KEY per 10 s window */
   RATE_LIMIT_PER_KEY_BURST: z.coerce.number().int().min(0).default(defaultRateLimits.perKeyBurst),
+  /** hot wallets a partner may register on one chain (bounds GET /v1/hot-wallets too); more is 422 too_many_hot_wallets */
+  HOT_WALLETS_MAX_PER_CHAIN: z.coerce.number().int().min(1).max(10_000).default(100),
   /** Postgres connections of Prisma (reads, registrations) */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(5),
   /** Postgres connections of the POST /v1/sweeps insert */

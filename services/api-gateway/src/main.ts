@@ -42,6 +42,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     names: messaging.topology.names,
     apiKeyCacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
     apiKeyCacheSecret,
+    maxHotWalletsPerChain: config.HOT_WALLETS_MAX_PER_CHAIN,
     apiKeyLookupLimits: { concurrency: config.API_KEY_LOOKUP_CONCURRENCY, maxWaiting: config.API_KEY_LOOKUP_QUEUE },
     rateLimits: {
       ...defaultRateLimits,

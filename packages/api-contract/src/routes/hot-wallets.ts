@@ -7,7 +7,7 @@ registry.registerPath({
   path: "/v1/hot-wallets",
   operationId: "listHotWallets",
   summary: "List hot wallets",
-  description: "The account's hot wallets on every chain.",
+  description: "The account's hot wallets on every chain: at most the per-chain maximum of registrations (100 unless configured otherwise) on each.",
   security: [{ bearer: [] }],
   responses: { 200: { description: "the hot wallets", ...jsonContent(HotWalletList) }, ...authenticatedResponses },
 });
@@ -24,7 +24,9 @@ registry.registerPath({
     200: { description: "the hot wallet is already active", ...jsonContent(HotWallet) },
     202: { description: "the delegate is being deployed", ...jsonContent(HotWallet) },
     400: errorResponse("invalid_json"),
-    422: errorResponse("unknown_chain (not supported in this environment); invalid_address (address is not a non-zero 0x-address)"),
+    422: errorResponse(
+      "unknown_chain (not supported in this environment); invalid_address (address is not a non-zero 0x-address); too_many_hot_wallets (the account has the maximum of hot wallets on this chain, 100 unless configured otherwise; registering one of them again still answers)",
+    ),
     ...authenticatedResponses,
   },
 });

@@ -148,7 +148,7 @@ export type paths = {
         };
         /**
          * List hot wallets
-         * @description The account's hot wallets on every chain.
+         * @description The account's hot wallets on every chain: at most the per-chain maximum of registrations (100 unless configured otherwise) on each.
          */
         get: operations["listHotWallets"];
         put?: never;
@@ -1593,7 +1593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description unknown_chain (not supported in this environment); invalid_address (address is not a non-zero 0x-address) */
+            /** @description unknown_chain (not supported in this environment); invalid_address (address is not a non-zero 0x-address); too_many_hot_wallets (the account has the maximum of hot wallets on this chain, 100 unless configured otherwise; registering one of them again still answers) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -10,12 +10,22 @@ export interface Registration {
   hotWallet: HotWallet;
 }
 
+/** The account already has `max` hot wallets on the chain. */
+export class HotWalletLimitReached extends Error {
+  constructor(readonly max: number) {
+    super(`at most ${max} hot wallets per chain`);
+    this.name = "HotWalletLimitReached";
+  }
+}
+
 export interface RegistrationRequest {
   partnerId: string;
   gasWallet: string;
   chain: GatewayChain;
   /** EIP-55 */
   address: string;
+  /** hot wallets of the partner on the chain, whatever their status; a new one beyond is HotWalletLimitReached */
+  maxPerChain: number;
 }
 
 const answer = (hotWallet: HotWallet): Registration => ({ status: hotWallet.status === "active" ? 200 : 202, hotWallet });
@@ -24,6 +34,7 @@ const answer = (hotWallet: HotWallet): Registration => ({ status: hotWallet.stat
  * POST /v1/hot-wallets: a new hot wallet is stored pending with its delegate's CREATE2 address,
  * and hot_wallet.deploy is queued in the same transaction. Pending and active ones are returned
  * as they are; a failed one starts over (pending, error and attempts cleared, deployment queued).
+ * A new one beyond the partner's maximum on the chain is refused; one registered before still answers.
  */
 export async function registerHotWallet(db: Db, names: QueueNames, request: RegistrationRequest): Promise<Registration> {
   const where = { partnerId_chainId_address: { partnerId: request.partnerId, chainId: request.chain.chainId, address: request.address } };
@@ -43,11 +54,15 @@ async function createHotWallet(db: Db, names: QueueNames, request: RegistrationR
   const id = randomUUID();
   const { chainId } = request.chain;
   const delegate = delegateAddress(request.chain.factory, request.address, request.gasWallet);
-  const [hotWallet] = await db.$transaction([
-    db.hotWallet.create({ data: { id, partnerId: request.partnerId, chainId, address: request.address, delegate, status: "pending" } }),
-    db.outboxMessage.create({ data: outboxDraft("hot_wallet.deploy", { hotWalletId: id, chainId }, names) }),
-  ]);
-  return hotWallet;
+  return db.$transaction(async (tx) => {
+    // Concurrent registrations of one partner and chain count one after another, so none slips past the maximum.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`hot-wallets:${request.partnerId}:${chainId}`}, 0))`;
+    const count = await tx.hotWallet.count({ where: { partnerId: request.partnerId, chainId } });
+    if (count >= request.maxPerChain) throw new HotWalletLimitReached(request.maxPerChain);
+    const hotWallet = await tx.hotWallet.create({ data: { id, partnerId: request.partnerId, chainId, address: request.address, delegate, status: "pending" } });
+    await tx.outboxMessage.create({ data: outboxDraft("hot_wallet.deploy", { hotWalletId: id, chainId }, names) });
+    return hotWallet;
+  });
 }
 
 async function restartDeployment(db: Db, names: QueueNames, failed: HotWallet): Promise<HotWallet> {
