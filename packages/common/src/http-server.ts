@@ -1,8 +1,31 @@
 import http from "node:http";
 
+/** How long a connection may take over each part of its life; without them a few slow clients hold sockets for ever. */
+export interface ServerTimeouts {
+  /** from the connection's (or a keep-alive request's) start until the request's headers are in */
+  headersTimeout: number;
+  /** until the whole request, body included, is in */
+  requestTimeout: number;
+  /** how long an idle keep-alive connection waits for its next request */
+  keepAliveTimeout: number;
+  /** how often the first two are checked (Node's default, 30 s, would let them overrun by that much) */
+  connectionsCheckingInterval?: number;
+}
+
 /** Listens and resolves once bound, or rejects (e.g. the port is taken) instead of crashing later. */
-export function listen(handler: http.RequestListener, port: number, host: string): Promise<http.Server> {
-  const server = http.createServer(handler);
+export function listen(handler: http.RequestListener, port: number, host: string, timeouts?: ServerTimeouts): Promise<http.Server> {
+  const server = timeouts
+    ? http.createServer(
+        {
+          // Node refuses a headers timeout above the request's.
+          headersTimeout: Math.min(timeouts.headersTimeout, timeouts.requestTimeout),
+          requestTimeout: timeouts.requestTimeout,
+          keepAliveTimeout: timeouts.keepAliveTimeout,
+          connectionsCheckingInterval: timeouts.connectionsCheckingInterval ?? 1_000,
+        },
+        handler,
+      )
+    : http.createServer(handler);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve(server));

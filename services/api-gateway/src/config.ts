@@ -27,6 +27,12 @@ export const gatewayEnv = z.object({
   RATE_LIMIT_PER_KEY_BURST: z.coerce.number().int().min(0).default(defaultRateLimits.perKeyBurst),
   /** hot wallets a partner may register on one chain (bounds GET /v1/hot-wallets too); more is 422 too_many_hot_wallets */
   HOT_WALLETS_MAX_PER_CHAIN: z.coerce.number().int().min(1).max(10_000).default(100),
+  /** a connection gets this long to send a request's headers: slow-loris clients are cut (408) */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(120_000).default(10_000),
+  /** a request gets this long to arrive whole, body included (at most 64 KiB) */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
+  /** an idle keep-alive connection is closed after this; above the 60 s idle timeout of common load balancers, so they close first */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(65_000),
   /** Postgres connections of Prisma (reads, registrations) */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(5),
   /** Postgres connections of the POST /v1/sweeps insert */

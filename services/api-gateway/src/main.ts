@@ -53,7 +53,11 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     publicUrl: config.PUBLIC_URL,
     onOutbox: () => messaging.relay?.wake(),
   });
-  const server = await listen(app, config.PORT, config.HOST);
+  const server = await listen(app, config.PORT, config.HOST, {
+    headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  });
   const management = await startHealthServer(config.METRICS_PORT, () => true, config.HOST);
   logger.info("listening", { url: `http://${config.HOST}:${config.PORT}`, metrics: `http://${config.HOST}:${config.METRICS_PORT}/metrics` });
 
