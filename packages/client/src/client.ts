@@ -11,6 +11,7 @@ export type SweepRequest = Schemas["SweepRequest"];
 export type Revocation = Schemas["Revocation"];
 export type RevocationRequest = Schemas["RevocationRequest"];
 export type HotWallet = Schemas["HotWallet"];
+export type HotWalletRequest = Schemas["HotWalletRequest"];
 export type Balance = Schemas["Balance"];
 export type Tariff = Schemas["Tariff"];
 export type Settings = Schemas["Settings"];
@@ -80,7 +81,7 @@ export class SweepClient {
 
   readonly hotWallets = {
     /** Registers a hot wallet (its delegate is known at once) or returns it as it is. */
-    register: (request: { chain_id: number; address: string }): Promise<HotWallet> => body(this.api.POST("/v1/hot-wallets", { body: request })),
+    register: (request: HotWalletRequest): Promise<HotWallet> => body(this.api.POST("/v1/hot-wallets", { body: request })),
     list: async (): Promise<HotWallet[]> => (await body(this.api.GET("/v1/hot-wallets"))).hot_wallets,
   };
 
