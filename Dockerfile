@@ -7,6 +7,10 @@
 # as linux/amd64 (docker-compose.yml does).
 
 FROM node:20-bookworm-slim AS build
+# pkcs11js (gas wallet keys in an HSM) is a native addon that node-gyp builds at install, against the image's
+# own Node headers (nothing downloaded).
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+ENV npm_config_nodedir=/usr/local
 # The pnpm of package.json's packageManager: another version would try to fetch that one.
 RUN npm install -g pnpm@10.34.9
 WORKDIR /app
