@@ -1,4 +1,5 @@
-import { apiKeyCacheKey, hashApiKey } from "@sweep/common";
+import { randomBytes } from "node:crypto";
+import { apiKeyCacheKey, apiKeyDisplayPrefix, hashApiKey } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type Redis from "ioredis";
 import { createKey, revokeKey } from "./key-commands";
@@ -53,7 +54,39 @@ describe("key commands", () => {
   });
 
   it.each([
-    ["neither a key nor an id", "hello", /not an API key or key id: "hello"/],
+    ["its display prefix", (created: { api_key: string }) => apiKeyDisplayPrefix(created.api_key)],
+    ["its display prefix as printed, with the ellipsis", (created: { api_key: string }) => `${apiKeyDisplayPrefix(created.api_key)}…`],
+  ])("revokes a key given by %s, dropping its cached look-up", async (_what, given) => {
+    const created = await newKey();
+    const cacheKey = apiKeyCacheKey(hashApiKey(created.api_key));
+    await redis.set(cacheKey, "cached", "EX", 60);
+    const ctx = testContext(db, redis);
+    await revokeKey(ctx, given(created));
+    expect(ctx.out.results[0]).toMatchObject({ key_id: created.key_id, prefix: apiKeyDisplayPrefix(created.api_key) });
+    expect((await db.apiKey.findUniqueOrThrow({ where: { id: created.key_id } })).revokedAt).not.toBeNull();
+    expect(await redis.exists(cacheKey)).toBe(0);
+  });
+
+  it("refuses a display prefix two keys share, naming their ids, and revokes neither", async () => {
+    const prefix = `svc_test_${randomBytes(3).toString("hex")}`;
+    // One after the other: the message lists them oldest first.
+    const first = await db.apiKey.create({ data: { partnerId, hash: randomBytes(32).toString("hex"), prefix } });
+    const rows = [first, await db.apiKey.create({ data: { partnerId, hash: randomBytes(32).toString("hex"), prefix } })];
+    await expect(revokeKey(testContext(db, redis), prefix)).rejects.toThrow(`2 API keys have prefix ${prefix}: give the key id, one of ${rows.map((r) => r.id).join(", ")}`);
+    expect(await db.apiKey.count({ where: { prefix, revokedAt: { not: null } } })).toBe(0);
+  });
+
+  it("prints the new key's id and how to revoke it by that", async () => {
+    const ctx = testContext(db, redis);
+    await createKey(ctx, partnerId);
+    const { key_id } = ctx.out.results[0] as { key_id: string };
+    expect(key_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ctx.out.lines.join("\n")).toContain(`sweepctl key revoke ${key_id}`);
+  });
+
+  it.each([
+    ["neither a key nor an id", "hello", /not an API key, key id or key prefix: "hello"/],
+    ["an unknown prefix", "svc_test_zzzzzz", /no API key with prefix svc_test_zzzzzz/],
     ["an unknown key", "svc_test_doesnotexist", /no such API key/],
     ["an unknown id", "00000000-0000-4000-8000-000000000000", /no API key with id/],
   ])("refuses %s", async (_what, value, message) => {

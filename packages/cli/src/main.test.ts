@@ -8,6 +8,7 @@ describe("sweepctl as a process", () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({
       partner_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      key_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       api_key: expect.stringMatching(/^svc_test_/),
       gas_wallet: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
     });
@@ -17,7 +18,7 @@ describe("sweepctl as a process", () => {
   it.each([
     ["a malformed partner id", ["partner", "disable", "not-an-id"], /^sweepctl: not a partner id: "not-an-id"/],
     ["an unknown partner id", ["partner", "enable", "00000000-0000-4000-8000-000000000000"], /^sweepctl: no partner with id/],
-    ["a string that is no key", ["key", "revoke", "abc"], /^sweepctl: not an API key or key id/],
+    ["a string that is no key", ["key", "revoke", "abc"], /^sweepctl: not an API key, key id or key prefix/],
   ])("answers %s with one line on stderr and exit code 1", async (_what, args, message) => {
     const { code, stdout, stderr } = await sweepctl(...args, "--json");
     expect(code).toBe(1);

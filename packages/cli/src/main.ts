@@ -41,8 +41,8 @@ key
   .description("create another API key for the partner (printed once)")
   .action((id: string) => run((ctx) => createKey(ctx, id)));
 key
-  .command("revoke <key>")
-  .description("revoke an API key, given as the key itself or its id")
+  .command("revoke <key-id>")
+  .description("revoke an API key, given by its id or display prefix (svc_test_ab12cd), which keep it out of shell history, or as the key itself")
   .action((keyOrId: string) => run((ctx) => revokeKey(ctx, keyOrId)));
 
 const ledger = program.command("ledger").description("partners' ledgers: charges and credits under their agreements");

@@ -12,6 +12,7 @@ import { openTestConnections, testContext } from "./test-support";
 interface Created {
   partner_id: string;
   api_key: string;
+  key_id: string;
   gas_wallet: string;
 }
 
@@ -35,10 +36,11 @@ describe("partner commands", () => {
     expect(created.api_key).toMatch(/^svc_test_/);
     const partner = await db.partner.findUniqueOrThrow({ where: { id: created.partner_id }, include: { gasWallet: true, apiKeys: true } });
     expect(partner).toMatchObject({ name: "Acme", environment: "testnet", enabled: true });
-    expect(partner.apiKeys).toEqual([expect.objectContaining({ hash: hashApiKey(created.api_key), prefix: created.api_key.slice(0, 15), revokedAt: null })]);
+    expect(partner.apiKeys).toEqual([expect.objectContaining({ id: created.key_id, hash: hashApiKey(created.api_key), prefix: created.api_key.slice(0, 15), revokedAt: null })]);
     expect(partner.gasWallet).toMatchObject({ address: created.gas_wallet, kekId: parseKek(kek).id });
     expect(out.notes).toEqual([]);
     expect(out.lines.join("\n")).toContain(created.api_key);
+    expect(out.lines.join("\n")).toContain(`(id ${created.key_id}: revoke it by that)`);
   });
 
   it("seals the gas wallet key so that it decrypts to the gas wallet's address", async () => {

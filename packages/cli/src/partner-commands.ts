@@ -29,6 +29,7 @@ export async function createPartner(ctx: CommandContext, name: string): Promise<
         gasWallet: { create: gasWallet },
         apiKeys: { create: { hash: hashApiKey(apiKey), prefix: apiKeyDisplayPrefix(apiKey) } },
       },
+      include: { apiKeys: { select: { id: true } } },
     });
   } catch (err) {
     // A token key no row names would be an orphan in the HSM.
@@ -37,10 +38,11 @@ export async function createPartner(ctx: CommandContext, name: string): Promise<
   } finally {
     key.close();
   }
-  ctx.out.result({ partner_id: partner.id, api_key: apiKey, gas_wallet: gasWallet.address }, [
+  const keyId = partner.apiKeys[0]!.id;
+  ctx.out.result({ partner_id: partner.id, key_id: keyId, api_key: apiKey, gas_wallet: gasWallet.address }, [
     `partner     ${partner.id}  ${trimmed} (${environment})`,
     `gas wallet  ${gasWallet.address}`,
-    `api key     ${apiKey}`,
+    `api key     ${apiKey}  (id ${keyId}: revoke it by that)`,
     "The API key is shown only this once: hand it to the partner now.",
   ]);
 }
