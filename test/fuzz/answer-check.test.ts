@@ -4,7 +4,7 @@ const json = (status: number, body: unknown, type = "application/json; charset=u
 const error = (status: number, code: string, message = "what went wrong") => json(status, { error: { code, message } });
 
 describe("answerProblems", () => {
-  it.each<[string, { method: string; expect?: { status: number; code: string } }, Answer, string[]]>([
+  it.each<[string, Parameters<typeof answerProblems>[0], Answer, string[]]>([
     ["a 2xx", { method: "GET" }, json(200, { items: [] }), []],
     ["an error of the table at its status", { method: "POST" }, error(422, "invalid_amount"), []],
     ["429 rate_limited, the decided code", { method: "GET" }, error(429, "rate_limited"), []],
