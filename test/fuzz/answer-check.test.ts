@@ -8,6 +8,7 @@ describe("answerProblems", () => {
     ["a 2xx", { method: "GET" }, json(200, { items: [] }), []],
     ["an error of the table at its status", { method: "POST" }, error(422, "invalid_amount"), []],
     ["429 rate_limited, the decided code", { method: "GET" }, error(429, "rate_limited"), []],
+    ["422 too_many_hot_wallets, the decided code", { method: "POST" }, error(422, "too_many_hot_wallets"), []],
     ["a 500, even in the spec's shape", { method: "GET" }, error(500, "internal"), ["answered 500"]],
     ["a 502 of a proxy", { method: "GET" }, json(502, "<html>Bad Gateway</html>", "text/html"), ["answered 502", "an error answered as text/html, not JSON"]],
     ["express's text/plain OPTIONS answer", { method: "OPTIONS" }, json(404, "GET,HEAD", "text/plain"), ["an error answered as text/plain, not JSON"]],

@@ -23,9 +23,12 @@ export const SPEC_ERROR_CODES: Readonly<Record<string, number>> = {
   internal: 500,
 };
 
-/** Codes beyond the table that docs/decisions.md records (the spec leaves rate limits open). */
+/** Codes beyond the table that docs/decisions.md records, each where the spec leaves room. */
 export const DECIDED_ERROR_CODES: Readonly<Record<string, number>> = {
+  // rate limits: "not shown" in the spec
   rate_limited: 429,
+  // the bound on hot wallets per partner and chain
+  too_many_hot_wallets: 422,
 };
 
 export interface Answer {
