@@ -46,11 +46,11 @@ const ODD_VALUES: unknown[] = [
   [], [1, 2], ["a"], {}, { a: 1 }, JSON.parse('{"__proto__": {"polluted": true}}'), [[[[[]]]]],
 ];
 
-/** Raw JSON texts that are not JSON, or JSON that is not an object. */
+/** Raw JSON texts that are not JSON, or JSON that is not an object (a leading BOM is not here: RFC 8259 lets a parser ignore it). */
 const BAD_JSON = [
   "", "{", "}", "{\"a\":", "{'a': 1}", "{\"a\": 1,}", "[1,]", "nul", "NaN", "{\"a\": NaN}", "{\"a\": Infinity}", "{\"a\": 01}",
   "{\"a\": 1e99999}", "{\"a\": -}", "{\"a\": \"\\u12\"}", "{\"a\": \"\\x41\"}", "\"just a string\"", "42", "null", "true", "[]", "[{}]",
-  "{\"a\":1}{\"b\":2}", "{\"a\": \"unterminated}", "\uFEFF{}", "{\"__proto__\": {\"admin\": true}}", "{\"constructor\": {\"prototype\": {}}}",
+  "{\"a\":1}{\"b\":2}", "{\"a\": \"unterminated}", "{\"__proto__\": {\"admin\": true}}", "{\"constructor\": {\"prototype\": {}}}",
   "/* comment */ {}", "{\"a\": 1} // trailing", "\u0000", "{\"a\":\"\u0000\"}",
 ];
 
