@@ -25,6 +25,8 @@ export const gatewayEnv = z.object({
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(defaultRateLimits.perKeyPerSecond),
   /** requests a key may make over RATE_LIMIT_PER_KEY per 10 s window */
   RATE_LIMIT_PER_KEY_BURST: z.coerce.number().int().min(0).default(defaultRateLimits.perKeyBurst),
+  /** POST /v1/webhook/test per partner per minute; 0 turns the limit off */
+  RATE_LIMIT_WEBHOOK_TESTS: z.coerce.number().int().min(0).default(defaultRateLimits.webhookTestsPerMinute),
   /** hot wallets a partner may register on one chain (bounds GET /v1/hot-wallets too); more is 422 too_many_hot_wallets */
   HOT_WALLETS_MAX_PER_CHAIN: z.coerce.number().int().min(1).max(10_000).default(100),
   /** a connection gets this long to send a request's headers: slow-loris clients are cut (408) */

@@ -49,6 +49,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
       perAddressPerSecond: config.RATE_LIMIT_PER_ADDRESS,
       perKeyPerSecond: config.RATE_LIMIT_PER_KEY,
       perKeyBurst: config.RATE_LIMIT_PER_KEY_BURST,
+      webhookTestsPerMinute: config.RATE_LIMIT_WEBHOOK_TESTS,
     },
     publicUrl: config.PUBLIC_URL,
     onOutbox: () => messaging.relay?.wake(),

@@ -350,6 +350,20 @@ describe("the webhook", () => {
       expect(Date.parse(log.body.items[0].next_attempt_at)).toBeLessThanOrEqual(Date.now());
     });
 
+    it("takes 10 a minute from a partner, then answers 429 rate_limited with Retry-After and records nothing; another partner is not held back", async () => {
+      const [partner, other] = [await createTestPartner(gateway.db), await createTestPartner(gateway.db)];
+      await put(partner, { url });
+      await put(other, { url });
+      for (let i = 0; i < 10; i++) expect((await sendTest(partner)).status).toBe(202);
+      const refused = await sendTest(partner);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: { code: "rate_limited", message: expect.stringContaining("POST /v1/webhook/test") } });
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(60);
+      expect(await gateway.db.event.count({ where: { partnerId: partner.partnerId, type: "webhook.test" } })).toBe(10);
+      expect((await sendTest(other)).status).toBe(202);
+    });
+
     it("records a new event for every request", async () => {
       const partner = await createTestPartner(gateway.db);
       await put(partner, { url });

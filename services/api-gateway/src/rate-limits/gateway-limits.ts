@@ -10,6 +10,8 @@ export interface RateLimitSettings {
   perKeyPerSecond: number;
   /** requests a key may make over its rate per 10 s window (fixed windows, counted in Redis) */
   perKeyBurst: number;
+  /** POST /v1/webhook/test per partner per minute: each one is an event recorded and delivered */
+  webhookTestsPerMinute: number;
   /** Redis key prefix */
   keyPrefix: string;
 }
@@ -19,6 +21,7 @@ export const defaultRateLimits: RateLimitSettings = {
   perAddressPerSecond: 5_000,
   perKeyPerSecond: 2_000,
   perKeyBurst: 2_000,
+  webhookTestsPerMinute: 10,
   keyPrefix: "ratelimit",
 };
 
@@ -34,5 +37,6 @@ export function gatewayLimits(redis: Redis, settings: RateLimitSettings, logger:
       { name: "key", points: settings.perKeyPerSecond, windowSeconds: 1, burst: { points: settings.perKeyBurst, windowSeconds: BURST_WINDOW_SECONDS }, keyPrefix },
       logger,
     ),
+    webhookTests: new RequestLimit(redis, { name: "webhook_test", points: settings.webhookTestsPerMinute, windowSeconds: 60, keyPrefix }, logger),
   };
 }

@@ -8,6 +8,8 @@ import { requestLog } from "../http/request-log";
 import { parseRequest } from "../http/validation";
 import { webhookDeliveryCursors } from "../lists/cursor";
 import { parsePageRequest } from "../lists/page";
+import { limitPerPartner } from "../rate-limits/limit-requests";
+import type { RequestLimit } from "../rate-limits/request-limit";
 import { listDeliveries } from "./deliveries";
 import { queueTestEvent } from "./test-event";
 import { webhookBody, webhookBodyCodes } from "./webhook-body";
@@ -21,6 +23,8 @@ export interface WebhookRoutesDeps {
   onOutbox: () => void;
   /** local development only: URLs may name private or loopback hosts */
   allowPrivate: boolean;
+  /** POST /v1/webhook/test per partner: each test is an event delivered to the partner's receiver */
+  testEventLimit: RequestLimit;
 }
 
 const noWebhook = () => new ApiError("not_found", "no webhook is set");
@@ -52,7 +56,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps): Router {
     res.json({ items: page.items.map(presentWebhookDelivery), next_cursor: page.nextCursor });
   });
 
-  router.post("/v1/webhook/test", async (_req, res) => {
+  router.post("/v1/webhook/test", limitPerPartner(deps.testEventLimit, "of POST /v1/webhook/test"), async (_req, res) => {
     const id = await queueTestEvent(deps.db, deps.names, partnerOf(res).partnerId);
     if (!id) throw noWebhook();
     deps.onOutbox();
