@@ -48,6 +48,7 @@ describe("the fuzzer's requests", () => {
     ["garbage under a Content-Encoding", (r: FuzzRequest) => ["gzip", "deflate", "br"].includes(String(r.headers["content-encoding"])) && r.mutations.includes("garbage Content-Encoding")],
     ["a gzip bomb", (r: FuzzRequest) => r.mutations.includes("over 64 KiB inflated") && r.headers["content-encoding"] === "gzip" && gunzipSync(r.body!).length > MAX_BODY_BYTES],
     ["repeated query parameters", (r: FuzzRequest) => /[?&](\w+)=[^&]*&(?:.*&)?\1=/.test(r.target)],
+    ["number literals beyond float64", (r: FuzzRequest) => r.mutations.includes("extreme number literal") && /[:,[]1e400[,}\]]/.test(r.body!.toString())],
     ["bad cursors", (r: FuzzRequest) => /[?&]cursor=/.test(r.target)],
     ["a wrong charset", (r: FuzzRequest) => /charset=(latin1|utf-16)/.test(String(r.headers["content-type"]))],
   ])("include %s", (_what, is) => {

@@ -46,6 +46,9 @@ const ODD_VALUES: unknown[] = [
   [], [1, 2], ["a"], {}, { a: 1 }, JSON.parse('{"__proto__": {"polluted": true}}'), [[[[[]]]]],
 ];
 
+const RAW_NUMBER = "\u0000raw number\u0000";
+const EXTREME_NUMBERS = ["1e400", "-1e400", "-0", "123456789012345678901234567890", "-123456789012345678901234567890", "0.0000000000000000000001", "1E+2", "9007199254740993", "18446744073709551616", "1.0", "-1", "4.9e-324"];
+
 /** Raw JSON texts that are not JSON, or JSON that is not an object (a leading BOM is not here: RFC 8259 lets a parser ignore it). */
 const BAD_JSON = [
   "", "{", "}", "{\"a\":", "{'a': 1}", "{\"a\": 1,}", "[1,]", "nul", "NaN", "{\"a\": NaN}", "{\"a\": Infinity}", "{\"a\": 01}",
@@ -196,6 +199,16 @@ const MUTATIONS: Record<string, { applies: (op: Operation) => boolean; spoilsBod
       const paths = fieldPaths(base);
       if (paths.length > 0) setAt(base, random.pick(paths), random.pick(ODD_VALUES));
       jsonBody(draft, JSON.stringify(base));
+    },
+  },
+  "extreme number literal": {
+    applies: (op) => op.body !== undefined,
+    mutate: (random, draft) => {
+      const base = sampleOf(draft.operation.body!, random) as Record<string, unknown>;
+      const paths = fieldPaths(base);
+      if (paths.length > 0) setAt(base, random.pick(paths), RAW_NUMBER);
+      // Literals no JavaScript number writes: beyond float64, negative zero, 30 digits, exponents.
+      jsonBody(draft, JSON.stringify(base).replace(JSON.stringify(RAW_NUMBER), random.pick(EXTREME_NUMBERS)));
     },
   },
   "missing field": {
