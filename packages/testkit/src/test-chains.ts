@@ -82,7 +82,8 @@ export async function startTestChain(chainId = 97, options: TestChainOptions = {
     provider,
     usdt: { address: usdt.address, decimals: usdt.decimals },
     node,
-    env: { [`RPC_URL_${chainId}`]: node.rpcUrl },
+    // No balance cache in the gateway: tests set a balance (hardhat_setBalance, no block) and read it at once.
+    env: { [`RPC_URL_${chainId}`]: node.rpcUrl, [`BALANCE_CACHE_MS_${chainId}`]: "0" },
     setBalance: async (address, wei) => {
       // Both nodes take hardhat's name for it.
       await provider.send("hardhat_setBalance", [address, "0x" + wei.toString(16)]);

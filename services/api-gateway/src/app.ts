@@ -9,6 +9,7 @@ import { ApiKeyLookup, defaultLookupLimits, type ApiKeyLookupLimits } from "./au
 import { authenticate } from "./auth/authenticate";
 import { CacheSeal, DEVELOPMENT_CACHE_SECRET } from "./auth/cache-seal";
 import type { BalanceNode } from "./balance/node-balance";
+import { BalanceCache } from "./balance/balance-cache";
 import { balanceRoutes } from "./balance/routes";
 import type { GatewayChain } from "./chains";
 import { DEFAULT_MAX_HOT_WALLETS_PER_CHAIN, hotWalletRoutes } from "./hot-wallets/routes";
@@ -40,6 +41,8 @@ export interface AppDeps {
   nodes: ReadonlyMap<number, BalanceNode>;
   /** GET /v1/balance: a node slower than this shows chain_unavailable */
   balanceRpcTimeoutMs: number;
+  /** GET /v1/balance: how long a node's answer is kept, per chain (about a block's time) */
+  balanceCacheMs: ReadonlyMap<number, number>;
   /** local development only: webhook URLs may name private or loopback hosts */
   webhookAllowPrivate?: boolean;
   /** messaging's topology names, so outbox rows follow AMQP_PREFIX */
@@ -88,7 +91,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   const chains = new Map(deps.chains.map((chain) => [chain.chainId, chain]));
   const onOutbox = deps.onOutbox ?? (() => {});
-  app.use(balanceRoutes({ db: deps.db, chains, nodes: deps.nodes, rpcTimeoutMs: deps.balanceRpcTimeoutMs }));
+  app.use(balanceRoutes({ db: deps.db, chains, nodes: deps.nodes, rpcTimeoutMs: deps.balanceRpcTimeoutMs, cache: new BalanceCache(deps.balanceCacheMs) }));
   app.use(tariffRoutes({ db: deps.db, chains }));
   app.use(settingsRoutes({ db: deps.db }));
   app.use(ledgerRoutes({ db: deps.db, chains }));

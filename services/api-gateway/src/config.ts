@@ -1,6 +1,7 @@
 import { loadWithChains } from "@sweep/chain";
 import { baseEnv, loadConfig, port } from "@sweep/common";
 import { z } from "zod";
+import { balanceCacheTtls } from "./balance/block-time";
 import { defaultRateLimits } from "./rate-limits/gateway-limits";
 
 export const gatewayEnv = z.object({
@@ -49,5 +50,6 @@ export type GatewayConfig = z.infer<typeof gatewayEnv>;
 
 /** The gateway's variables and every chain's of its environment (loadChainConfigs): the API lists them all. */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
-  return loadWithChains(() => loadConfig(gatewayEnv, env), () => undefined, env);
+  const config = loadWithChains(() => loadConfig(gatewayEnv, env), () => undefined, env);
+  return { ...config, balanceCacheMs: balanceCacheTtls(config.chains.map((chain) => chain.chainId), env) };
 }

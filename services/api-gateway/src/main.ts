@@ -38,6 +38,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     chains,
     nodes: new Map(nodes.map((node) => [node.chainId, node.provider])),
     balanceRpcTimeoutMs: config.BALANCE_RPC_TIMEOUT_MS,
+    balanceCacheMs: config.balanceCacheMs,
     webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     names: messaging.topology.names,
     apiKeyCacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,

@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { randomUUID } from "node:crypto";
 import { Balance } from "@sweep/api-contract";
 import { toDecimal } from "@sweep/db";
+import { rpcCalls } from "@sweep/metrics";
 import { startTestChain, type TestChain, type TestPartner } from "@sweep/testkit";
 import { getAddress, parseEther } from "ethers";
 import request from "supertest";
@@ -70,6 +71,28 @@ describe("GET /v1/balance", () => {
     expect((await balance(partner)).chains[0]).toMatchObject({ balance: "1", available: "1" });
     await sepolia.setBalance(partner.gasWallet, 2n);
     expect((await balance(partner)).chains[0]).toMatchObject({ balance: "2", available: "2" });
+  });
+
+  it("with a cache of a block's time, answers two reads within it with one node call and reads anew after it", async () => {
+    const ttlMs = 2_000;
+    const cached = await startTestGateway({ env: { ...sepolia.env, ...bsc.env }, balanceCacheMs: new Map([[SEPOLIA, ttlMs], [BSC_TESTNET, ttlMs]]) });
+    const balanceReads = async () =>
+      (await rpcCalls.get()).values.filter((v) => String(v.labels.chain_id) === String(SEPOLIA) && v.labels.method === "eth_getBalance").reduce((sum, v) => sum + v.value, 0);
+    try {
+      const partner = await createTestPartner(cached.db);
+      await sepolia.setBalance(partner.gasWallet, 1n);
+      const before = await balanceReads();
+      expect((await balance(partner, cached)).chains[0]).toMatchObject({ balance: "1" });
+      await sepolia.setBalance(partner.gasWallet, 2n);
+      expect((await balance(partner, cached)).chains[0]).toMatchObject({ balance: "1" });
+      expect((await balanceReads()) - before).toBe(1);
+
+      await new Promise((resolve) => setTimeout(resolve, ttlMs + 100));
+      expect((await balance(partner, cached)).chains[0]).toMatchObject({ balance: "2", available: "2" });
+      expect((await balanceReads()) - before).toBe(2);
+    } finally {
+      await cached.close();
+    }
   });
 
   it("shows nothing accrued or due when credits exceed the fees, and the whole balance available", async () => {

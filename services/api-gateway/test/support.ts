@@ -33,6 +33,8 @@ export interface TestGatewayOptions {
   /** the gateway's environment variables, e.g. a test chain's RPC_URL_<chain_id>; a chain without one has a node that refuses connections */
   env?: Record<string, string>;
   balanceRpcTimeoutMs?: number;
+  /** GET /v1/balance's cache per chain; none unless given, as tests set a balance and read it at once */
+  balanceCacheMs?: ReadonlyMap<number, number>;
   /** the defaults unless given (a test of a limit gives a keyPrefix of its own) */
   rateLimits?: Partial<RateLimitSettings>;
 }
@@ -58,6 +60,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     chains,
     nodes: new Map(nodes.map((node) => [node.chainId, node.provider])),
     balanceRpcTimeoutMs: options.balanceRpcTimeoutMs ?? 3_000,
+    balanceCacheMs: options.balanceCacheMs ?? new Map(),
     names,
     apiKeyCacheTtlSeconds: 30,
     rateLimits: { ...defaultRateLimits, ...options.rateLimits },

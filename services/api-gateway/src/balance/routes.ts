@@ -4,6 +4,7 @@ import { Router } from "express";
 import { partnerOf } from "../auth/authenticate";
 import type { GatewayChain } from "../chains";
 import { requestLog, type RequestLog } from "../http/request-log";
+import type { BalanceCache } from "./balance-cache";
 import { readNodeBalance, type BalanceNode } from "./node-balance";
 
 export interface BalanceRoutesDeps {
@@ -12,6 +13,7 @@ export interface BalanceRoutesDeps {
   /** one per chain */
   nodes: ReadonlyMap<number, BalanceNode>;
   rpcTimeoutMs: number;
+  cache: BalanceCache;
 }
 
 export function balanceRoutes(deps: BalanceRoutesDeps): Router {
@@ -22,7 +24,7 @@ export function balanceRoutes(deps: BalanceRoutesDeps): Router {
     const node = deps.nodes.get(chainId);
     if (!node) throw new Error(`no node for chain ${chainId}`);
     try {
-      return await readNodeBalance(node, address, deps.rpcTimeoutMs);
+      return await deps.cache.read(chainId, address, () => readNodeBalance(node, address, deps.rpcTimeoutMs));
     } catch (err) {
       log.logger.warn("balance not read from the node", { chainId, err: err instanceof Error ? err.message : String(err) });
       return null;
