@@ -25,6 +25,10 @@ const errorResponse = (description: string) => ({ description, ...jsonContent(Er
 export const authenticatedResponses = {
   401: errorResponse("unauthorized: no API key, unknown, revoked, or of the other environment"),
   403: errorResponse("partner_disabled: the account is disabled"),
+  429: {
+    ...errorResponse("rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds"),
+    headers: { "Retry-After": { description: "seconds to wait before the next request", schema: { type: "integer", minimum: 1 } } },
+  },
   500: errorResponse("internal: retry later with the same external_id"),
 } satisfies RouteConfig["responses"];
 

@@ -15,6 +15,7 @@ export type ApiErrorCode =
   | "invalid_authorization"
   | "invalid_url"
   | "too_many_hot_wallets"
+  | "rate_limited"
   | "internal"
   | (string & {});
 

@@ -1,4 +1,4 @@
-import { isRetryableAnswer, isTransientFailure, retryingFetch } from "./retry";
+import { isRetryableAnswer, isTransientFailure, retryAfterMs, retryingFetch } from "./retry";
 
 describe("isRetryableAnswer", () => {
   it.each([
@@ -77,6 +77,15 @@ describe("retryingFetch", () => {
     await expect(retryingFetch(fetch, { ...fast, attempts: 2 })(post("/v1/sweeps", {}))).rejects.toThrow("fetch failed");
   });
 
+  it("waits as long as a 429's Retry-After says before asking again", async () => {
+    const limited = new Response(JSON.stringify({ error: { code: "rate_limited", message: "slow down" } }), { status: 429, headers: { "retry-after": "1" } });
+    const { fetch, bodies } = scripted(limited, json(200, { ok: true }));
+    const started = Date.now();
+    expect((await retryingFetch(fetch, fast)(post("/v1/sweeps", {}))).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(bodies).toHaveLength(2);
+  });
+
   it("never repeats a test event", async () => {
     const { fetch, bodies } = scripted(json(500, {}), json(202, {}));
     expect((await retryingFetch(fetch, fast)(post("/v1/webhook/test", {}))).status).toBe(500);
@@ -92,5 +101,18 @@ describe("retryingFetch", () => {
     const request = new Request("http://api.test/v1/balance", { signal: controller.signal });
     await expect(retryingFetch(fake as unknown as typeof fetch, fast)(request)).rejects.toThrow("fetch failed");
     expect(fake).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("retryAfterMs", () => {
+  it.each([
+    ["absent", null, 0],
+    ["seconds", "2", 2000],
+    ["more than a minute", "3600", 60_000],
+    ["an HTTP date", "Wed, 21 Oct 2026 07:28:00 GMT", 0],
+    ["zero", "0", 0],
+    ["negative", "-5", 0],
+  ])("%s", (_case, header, expected) => {
+    expect(retryAfterMs(header)).toBe(expected);
   });
 });

@@ -30,6 +30,12 @@ export function isTransientFailure(error: unknown): boolean {
   return name === "TypeError" || name === "TimeoutError";
 }
 
+/** Retry-After in seconds (an HTTP date is not sent by the API), capped at a minute; 0 when absent or unreadable. */
+export function retryAfterMs(header: string | null): number {
+  const seconds = Number(header);
+  return header !== null && Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 60) * 1000 : 0;
+}
+
 class RetryableAnswer extends Error {
   constructor(readonly response: Response) {
     super(`HTTP ${response.status}`);
@@ -43,6 +49,7 @@ class RetryableAnswer extends Error {
  */
 export function retryingFetch(fetchImpl: typeof fetch, options: RetryOptions = {}): (request: Request) => Promise<Response> {
   const attemptTimeoutMs = options.attemptTimeoutMs ?? 30_000;
+  const attempts = options.attempts ?? 5;
   return async (request) => {
     const pathname = new URL(request.url).pathname;
     // The answer given up on, whose body is let go when the next attempt starts (the last one is returned whole).
@@ -58,12 +65,18 @@ export function retryingFetch(fetchImpl: typeof fetch, options: RetryOptions = {
           throw new RetryableAnswer(response);
         },
         {
-          numOfAttempts: options.attempts ?? 5,
+          numOfAttempts: attempts,
           startingDelay: options.initialDelayMs ?? 500,
           maxDelay: options.maxDelayMs ?? 10_000,
           timeMultiple: 2,
           jitter: "full",
-          retry: (error) => !request.signal.aborted && (error instanceof RetryableAnswer || isTransientFailure(error)),
+          retry: async (error, attemptsMade) => {
+            if (request.signal.aborted || !(error instanceof RetryableAnswer || isTransientFailure(error))) return false;
+            // A 429 says how long to wait: on top of the backoff, up to a minute.
+            const wait = error instanceof RetryableAnswer ? retryAfterMs(error.response.headers.get("retry-after")) : 0;
+            if (wait > 0 && attemptsMade < attempts) await new Promise((resolve) => setTimeout(resolve, wait));
+            return true;
+          },
         },
       );
     } catch (error) {

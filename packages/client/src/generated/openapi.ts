@@ -1144,6 +1144,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal: retry later with the same external_id */
             500: {
                 headers: {
@@ -1198,6 +1210,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal: retry later with the same external_id */
             500: {
                 headers: {
@@ -1245,6 +1269,18 @@ export interface operations {
             /** @description partner_disabled: the account is disabled */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -1313,6 +1349,18 @@ export interface operations {
             /** @description partner_disabled: the account is disabled */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -1392,6 +1440,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal: retry later with the same external_id */
             500: {
                 headers: {
@@ -1461,6 +1521,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal: retry later with the same external_id */
             500: {
                 headers: {
@@ -1508,6 +1580,18 @@ export interface operations {
             /** @description partner_disabled: the account is disabled */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -1603,6 +1687,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal: retry later with the same external_id */
             500: {
                 headers: {
@@ -1671,6 +1767,18 @@ export interface operations {
             /** @description partner_disabled: the account is disabled */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -1776,6 +1884,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal: retry later with the same external_id */
             500: {
                 headers: {
@@ -1835,6 +1955,18 @@ export interface operations {
             /** @description not_found: no such sweep in the account */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -1908,6 +2040,18 @@ export interface operations {
             /** @description partner_disabled: the account is disabled */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2003,6 +2147,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal: retry later with the same external_id */
             500: {
                 headers: {
@@ -2069,6 +2225,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal: retry later with the same external_id */
             500: {
                 headers: {
@@ -2126,6 +2294,18 @@ export interface operations {
             /** @description not_found: no webhook is set */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2211,6 +2391,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal: retry later with the same external_id */
             500: {
                 headers: {
@@ -2266,6 +2458,18 @@ export interface operations {
             /** @description not_found: no webhook is set */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2342,6 +2546,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal: retry later with the same external_id */
             500: {
                 headers: {
@@ -2399,6 +2615,18 @@ export interface operations {
             /** @description not_found: no webhook is set */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
