@@ -55,6 +55,8 @@ export interface AppDeps {
   /** hot wallets a partner may register per chain; DEFAULT_MAX_HOT_WALLETS_PER_CHAIN without */
   maxHotWalletsPerChain?: number;
   rateLimits: RateLimitSettings;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For names the client; none without */
+  trustProxy?: number | string;
   publicUrl?: string;
   /** called after a transaction wrote outbox rows (the relay publishes them at once) */
   onOutbox?: () => void;
@@ -64,7 +66,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", false);
+  app.set("trust proxy", deps.trustProxy ?? false);
   app.use(requestLogging(deps.logger));
   app.use(requestMetrics);
 

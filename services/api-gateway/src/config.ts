@@ -20,6 +20,17 @@ export const gatewayEnv = z.object({
   API_KEY_LOOKUP_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(2),
   /** such look-ups waiting; beyond, 500 internal (retry later) */
   API_KEY_LOOKUP_QUEUE: z.coerce.number().int().min(0).max(10_000).default(100),
+  /**
+   * Which proxies in front of the API to believe about the client's address (X-Forwarded-For), as
+   * express's "trust proxy": a hop count ("1" behind one load balancer) or addresses and CIDRs
+   * ("10.0.0.0/8, loopback"). Unset, none: the client address is the TCP peer.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^(\d{1,2}|[0-9A-Za-z.:/,\s]+)$/, "a hop count, or comma-separated addresses, CIDRs, loopback, linklocal or uniquelocal")
+    .transform((value): number | string => (/^\d+$/.test(value) ? Number(value) : value))
+    .optional(),
   /** requests a second from one client address (an IPv6 /64), counted before the key is checked; 0 turns it off */
   RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(0).default(defaultRateLimits.perAddressPerSecond),
   /** requests a second with one API key; 0 turns it off */

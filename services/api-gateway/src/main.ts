@@ -53,6 +53,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
       webhookTestsPerMinute: config.RATE_LIMIT_WEBHOOK_TESTS,
     },
     publicUrl: config.PUBLIC_URL,
+    trustProxy: config.TRUST_PROXY,
     onOutbox: () => messaging.relay?.wake(),
   });
   const server = await listen(app, config.PORT, config.HOST, {

@@ -28,6 +28,21 @@ describe("rate limits", () => {
     });
   });
 
+  describe("per client address behind a load balancer (TRUST_PROXY)", () => {
+    let gateway: TestGateway;
+    beforeAll(async () => (gateway = await startTestGateway({ rateLimits: { perAddressPerSecond: 2, keyPrefix: prefix() }, trustProxy: 1 })));
+    afterAll(() => gateway.close());
+
+    const from = (client: string) => request(gateway.app).get("/v1/hot-wallets").set({ Authorization: `Bearer ${generateApiKey("testnet")}`, "X-Forwarded-For": client });
+
+    it("counts each client the proxy names, not the proxy", async () => {
+      const first = await Promise.all(Array.from({ length: 4 }, () => from("203.0.113.7")));
+      expect(first.map((res) => res.status).sort()).toEqual([401, 401, 429, 429]);
+      // Another client behind the same proxy has its own count.
+      expect((await from("198.51.100.9")).status).toBe(401);
+    });
+  });
+
   describe("per API key, after authentication", () => {
     let gateway: TestGateway;
     beforeAll(async () => (gateway = await startTestGateway({ rateLimits: { perKeyPerSecond: 2, perKeyBurst: 2, keyPrefix: prefix() } })));

@@ -37,6 +37,8 @@ export interface TestGatewayOptions {
   balanceCacheMs?: ReadonlyMap<number, number>;
   /** the defaults unless given (a test of a limit gives a keyPrefix of its own) */
   rateLimits?: Partial<RateLimitSettings>;
+  /** TRUST_PROXY */
+  trustProxy?: number | string;
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -64,6 +66,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     names,
     apiKeyCacheTtlSeconds: 30,
     rateLimits: { ...defaultRateLimits, ...options.rateLimits },
+    trustProxy: options.trustProxy,
     onOutbox: options.onOutbox,
   });
   return {

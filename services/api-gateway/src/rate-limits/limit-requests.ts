@@ -17,8 +17,8 @@ export function limitRequests(limit: RequestLimit, keyOf: (req: Request, res: Re
   };
 }
 
-/** Before the key is checked, so a flood of made-up keys is limited too: the TCP peer (trust proxy is off). */
-export const limitPerAddress = (limit: RequestLimit) => limitRequests(limit, (req) => clientAddressKey(req.socket.remoteAddress), "from this address");
+/** Before the key is checked, so a flood of made-up keys is limited too: the client as TRUST_PROXY lets express read it (the TCP peer without). */
+export const limitPerAddress = (limit: RequestLimit) => limitRequests(limit, (req) => clientAddressKey(req.ip), "from this address");
 
 /** After authenticate: the key's hash, never the key, names it in Redis. */
 export const limitPerKey = (limit: RequestLimit) => limitRequests(limit, (req) => hashApiKey(bearerKey(req.get("authorization")) ?? ""), "with this API key");
