@@ -75,6 +75,16 @@ describe("settings", () => {
     expect((await read(partner)).body).toEqual({ keep_one_unit: false });
   });
 
+  it("PATCH refuses an empty body that claims to be JSON with 400 invalid_json, as one without a Content-Type", async () => {
+    const partner = await createTestPartner(gateway.db);
+    for (const contentType of ["application/json", undefined]) {
+      const req = request(gateway.app).patch("/v1/settings").set(partner.auth);
+      const res = await (contentType ? req.set("content-type", contentType) : req).send("");
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: { code: "invalid_json", message: "request body must be a JSON object" } });
+    }
+  });
+
   it("PATCH refuses a body that is not JSON with 400 invalid_json", async () => {
     const partner = await createTestPartner(gateway.db);
     const res = await request(gateway.app).patch("/v1/settings").set(partner.auth).set("content-type", "application/json").send("{keep_one_unit: true}");

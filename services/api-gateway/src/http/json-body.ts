@@ -11,7 +11,17 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 const ACCEPTED_ENCODINGS = new Set(["identity", "gzip", "deflate", "br"]);
 
-const parseJson = express.json({ limit: MAX_BODY_BYTES, strict: true, type: ["application/json", "application/*+json"] });
+/** Requests whose body arrived empty: body-parser makes `{}` of those, which is not what was sent. */
+const emptyBodies = new WeakSet<object>();
+
+const parseJson = express.json({
+  limit: MAX_BODY_BYTES,
+  strict: true,
+  type: ["application/json", "application/*+json"],
+  verify: (req, _res, raw) => {
+    if (raw.length === 0) emptyBodies.add(req);
+  },
+});
 
 /** Body-parser failures carry a `type`; each becomes invalid_json with a message a person can act on. */
 export function bodyError(err: { type?: string }): ApiError {
@@ -42,5 +52,10 @@ export const jsonBody: RequestHandler = (req, res, next) => {
     next(new ApiError("invalid_json", `Content-Encoding ${encoding.slice(0, 40)} is not supported; send identity, gzip, deflate or br`));
     return;
   }
-  parseJson(req, res, (err?: unknown) => next(err ? bodyError(err as { type?: string }) : undefined));
+  parseJson(req, res, (err?: unknown) => {
+    if (err) return next(bodyError(err as { type?: string }));
+    // An empty body is no body (no JSON at all), as without a Content-Type: a route that needs an object refuses it.
+    if (emptyBodies.has(req)) req.body = undefined;
+    next();
+  });
 };
