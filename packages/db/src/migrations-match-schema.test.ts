@@ -27,9 +27,17 @@ describe("the migrations", () => {
   it("build the database schema.prisma describes: tables, columns, enums, indexes and constraints", async () => {
     const [migrated, described] = await Promise.all([withClient(migratedUrl, catalog), withClient(scratchUrl, catalog)]);
     expect(migrated.columns.length).toBeGreaterThan(100);
-    expect(migrated).toEqual(described);
+    const { checks, ...shape } = migrated;
+    const { checks: describedChecks, ...describedShape } = described;
+    expect(shape).toEqual(describedShape);
+    // schema.prisma cannot declare a CHECK: the migrations' own are listed here, so one is added on purpose.
+    expect(describedChecks).toEqual([]);
+    expect(checks.map((check) => `${check.table_name}.${check.conname}`)).toEqual(MIGRATION_CHECKS);
   });
 });
+
+/** CHECK constraints written in the migrations' SQL (each keeps a row whole where the schema cannot say how). */
+const MIGRATION_CHECKS = ["gas_wallets.gas_wallets_key_custody_check"];
 
 async function withClient<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
@@ -57,7 +65,9 @@ async function catalog(client: Client) {
                           ORDER BY tablename, indexname`),
     constraints: await rows(`SELECT conrelid::regclass::text AS table_name, conname, pg_get_constraintdef(oid) AS definition
                                FROM pg_constraint
-                              WHERE connamespace = 'public'::regnamespace AND conrelid::regclass::text <> '_prisma_migrations'
+                              WHERE connamespace = 'public'::regnamespace AND conrelid::regclass::text <> '_prisma_migrations' AND contype <> 'c'
                               ORDER BY 1, 2`),
+    checks: await rows(`SELECT conrelid::regclass::text AS table_name, conname FROM pg_constraint
+                         WHERE connamespace = 'public'::regnamespace AND contype = 'c' ORDER BY 1, 2`),
   };
 }
