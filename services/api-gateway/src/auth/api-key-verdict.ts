@@ -15,6 +15,8 @@ export interface ApiKeyRecord {
 export interface AuthenticatedPartner {
   partnerId: string;
   gasWallet: string | null;
+  /** the hash of the key the request came with, which names it in Redis (the per-key rate limit) */
+  keyHash: string;
 }
 
 export type KeyVerdict = { ok: true; partner: AuthenticatedPartner } | { ok: false; code: "unauthorized" | "partner_disabled"; message: string };
@@ -35,5 +37,5 @@ export function keyVerdict(record: ApiKeyRecord | null, environment: Environment
   if (!record || record.revoked) return { ok: false, code: "unauthorized", message: "the API key is unknown or revoked" };
   if (record.environment !== environment) return { ok: false, code: "unauthorized", message: `the API key is not a key of the ${environment} API` };
   if (!record.enabled) return { ok: false, code: "partner_disabled", message: "the account is disabled" };
-  return { ok: true, partner: { partnerId: record.partnerId, gasWallet: record.gasWallet } };
+  return { ok: true, partner: { partnerId: record.partnerId, gasWallet: record.gasWallet, keyHash: record.hash } };
 }

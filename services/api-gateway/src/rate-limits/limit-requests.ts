@@ -1,6 +1,5 @@
-import { ApiError, hashApiKey } from "@sweep/common";
+import { ApiError } from "@sweep/common";
 import type { Request, RequestHandler, Response } from "express";
-import { bearerKey } from "../auth/api-key-verdict";
 import { partnerOf } from "../auth/authenticate";
 import { clientAddressKey } from "./client-address";
 import type { RequestLimit } from "./request-limit";
@@ -20,8 +19,8 @@ export function limitRequests(limit: RequestLimit, keyOf: (req: Request, res: Re
 /** Before the key is checked, so a flood of made-up keys is limited too: the client as TRUST_PROXY lets express read it (the TCP peer without). */
 export const limitPerAddress = (limit: RequestLimit) => limitRequests(limit, (req) => clientAddressKey(req.ip), "from this address");
 
-/** After authenticate: the key's hash, never the key, names it in Redis. */
-export const limitPerKey = (limit: RequestLimit) => limitRequests(limit, (req) => hashApiKey(bearerKey(req.get("authorization")) ?? ""), "with this API key");
+/** After authenticate: the key's hash (authenticate's, not computed again), never the key, names it in Redis. */
+export const limitPerKey = (limit: RequestLimit) => limitRequests(limit, (_req, res) => partnerOf(res).keyHash, "with this API key");
 
 /** Per partner, whichever of its keys asks. */
 export const limitPerPartner = (limit: RequestLimit, what: string) => limitRequests(limit, (_req, res) => partnerOf(res).partnerId, what);
