@@ -16,3 +16,4 @@ export * from "./ecdsa-signature";
 export * from "./pkcs11-signer";
 export * from "./pkcs11-token";
 export * from "./key-custody-config";
+export * from "./stored-authorization";

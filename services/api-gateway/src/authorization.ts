@@ -1,4 +1,5 @@
 import type { Authorization } from "@sweep/api-contract";
+import type { StoredAuthorization } from "@sweep/chain";
 import { ApiError } from "@sweep/common";
 import { recoverAuthorizationSigner } from "./authorization-signer";
 import { checksumAddress } from "./chains";
@@ -6,18 +7,6 @@ import { checksumAddress } from "./chains";
 /** secp256k1's curve order; EIP-2 refuses s above half of it. */
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const HALF_CURVE_ORDER = CURVE_ORDER / 2n;
-
-/** The authorization as a sweep or a revocation stores it and the chain-sender signs it into the transaction. */
-export interface StoredAuthorization {
-  chain_id: number;
-  /** EIP-55 */
-  address: string;
-  nonce: number;
-  y_parity: number;
-  /** 0x and 64 lowercase hex digits */
-  r: string;
-  s: string;
-}
 
 export interface AuthorizationExpectation {
   /** the request's chain */
@@ -53,10 +42,11 @@ export function verifyAuthorization(auth: Authorization, expected: Authorization
   if (s === 0n || s >= CURVE_ORDER) return refuse("invalid authorization: signature s is out of range (0 < s < secp256k1n)");
   if (s > HALF_CURVE_ORDER) return refuse("invalid authorization: signature s is in the upper half of the curve order (EIP-2)");
 
-  const stored: StoredAuthorization = { chain_id: auth.chain_id, address, nonce: auth.nonce, y_parity: auth.y_parity, r: word(auth.r), s: word(auth.s) };
+  // The request's schema holds y_parity to 0 or 1.
+  const stored: StoredAuthorization = { chain_id: auth.chain_id, address, nonce: auth.nonce, y_parity: auth.y_parity as 0 | 1, r: word(auth.r), s: word(auth.s) };
   let recovered: string;
   try {
-    recovered = recoverAuthorizationSigner({ address, nonce: BigInt(auth.nonce), chainId: BigInt(auth.chain_id) }, { r: stored.r, s: stored.s, yParity: auth.y_parity as 0 | 1 });
+    recovered = recoverAuthorizationSigner({ address, nonce: BigInt(auth.nonce), chainId: BigInt(auth.chain_id) }, { r: stored.r, s: stored.s, yParity: stored.y_parity });
   } catch {
     // r is not the x-coordinate of any curve point: no key signed this.
     return refuse("invalid authorization: signature does not recover to any signer");

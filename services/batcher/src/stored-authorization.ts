@@ -1,23 +1,12 @@
-import { z } from "zod";
+import { readStoredAuthorization } from "@sweep/chain";
 import type { AuthorizationClaim } from "./pre-send-checks";
-
-/** An authorization as the API stores it (a sweep's or a revocation's): {chain_id, address, nonce, y_parity, r, s}. */
-const storedAuthorization = z.object({
-  chain_id: z.number().int(),
-  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
-  nonce: z.number().int().min(0),
-  y_parity: z.union([z.literal(0), z.literal(1)]),
-  r: z.string(),
-  s: z.string(),
-});
 
 const ZERO_ADDRESS = /^0x0{40}$/;
 
 /** The delegate and nonce of a stored authorization; null when there is none or it cannot be read (then it is never carried). */
 export function authorizationClaim(stored: unknown): AuthorizationClaim | null {
-  if (stored === null || stored === undefined) return null;
-  const parsed = storedAuthorization.safeParse(stored);
-  return parsed.success ? { address: parsed.data.address, nonce: parsed.data.nonce } : null;
+  const parsed = readStoredAuthorization(stored);
+  return parsed ? { address: parsed.address, nonce: parsed.nonce } : null;
 }
 
 /**
@@ -27,7 +16,7 @@ export function authorizationClaim(stored: unknown): AuthorizationClaim | null {
  * anyway is rejected invalid_authorization rather than sent.
  */
 export function revocationAuthorizationNonce(stored: unknown, chainId: number): number | null {
-  const parsed = storedAuthorization.safeParse(stored);
-  if (!parsed.success || parsed.data.chain_id !== chainId || !ZERO_ADDRESS.test(parsed.data.address)) return null;
-  return parsed.data.nonce;
+  const parsed = readStoredAuthorization(stored);
+  if (!parsed || parsed.chain_id !== chainId || !ZERO_ADDRESS.test(parsed.address)) return null;
+  return parsed.nonce;
 }

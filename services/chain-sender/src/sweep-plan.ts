@@ -1,22 +1,15 @@
+import { readStoredAuthorization } from "@sweep/chain";
 import { NATIVE_TOKEN, type SweepItem, type SweepOutcome } from "@sweep/contracts";
 import { Signature, getAddress, type Authorization } from "ethers";
-import { z } from "zod";
 
-/** A sweep's authorization as the API stores it. */
-const storedAuthorization = z.object({
-  chain_id: z.number().int().positive(),
-  address: z.string(),
-  nonce: z.number().int().min(0),
-  y_parity: z.union([z.literal(0), z.literal(1)]),
-  r: z.string(),
-  s: z.string(),
-});
-
-/** The EIP-7702 authorization in a stored sweep, or null when there is none or it cannot be read. */
+/**
+ * The EIP-7702 authorization in a stored sweep or revocation, or null when there is none or it
+ * cannot be read. Stricter than the stored shape: chain 0 (any chain) is never carried, nor an
+ * address or signature ethers refuses.
+ */
 export function parseStoredAuthorization(json: unknown): Authorization | null {
-  const parsed = storedAuthorization.safeParse(json);
-  if (!parsed.success) return null;
-  const a = parsed.data;
+  const a = readStoredAuthorization(json);
+  if (!a || a.chain_id <= 0) return null;
   try {
     return {
       address: getAddress(a.address),

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { StoredAuthorization } from "@sweep/chain";
 import type { OutboxDraft } from "@sweep/db";
 import type { Pool } from "pg";
-import type { StoredAuthorization } from "../authorization";
 import { DuplicateExternalId, violatesUnique } from "../external-id-conflict";
 
 /** A new sweep as the request resolved it; the database adds the times and the account's keep_one_unit setting. */
