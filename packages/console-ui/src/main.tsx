@@ -1,0 +1,49 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { createBrowserRouter, RouterProvider } from "react-router";
+import { Layout } from "./layout";
+import { SessionProvider } from "./session";
+import { SignInPage } from "./pages/sign-in";
+import { OverviewPage } from "./pages/overview";
+import { KeysPage } from "./pages/keys";
+import { HotWalletsPage } from "./pages/hot-wallets";
+import { SweepsPage, SweepPage } from "./pages/sweeps";
+import { RevocationsPage, RevocationPage } from "./pages/revocations";
+import { LedgerPage } from "./pages/ledger";
+import { TariffPage } from "./pages/tariff";
+import { WebhookPage } from "./pages/webhook";
+import { SettingsPage } from "./pages/settings";
+import { NotFoundPage } from "./pages/not-found";
+import "./styles.css";
+
+const router = createBrowserRouter(
+  [
+    { path: "/sign-in", element: <SignInPage /> },
+    {
+      element: <Layout />,
+      children: [
+        { index: true, element: <OverviewPage /> },
+        { path: "keys", element: <KeysPage /> },
+        { path: "hot-wallets", element: <HotWalletsPage /> },
+        { path: "sweeps", element: <SweepsPage /> },
+        { path: "sweeps/:id", element: <SweepPage /> },
+        { path: "revocations", element: <RevocationsPage /> },
+        { path: "revocations/:id", element: <RevocationPage /> },
+        { path: "ledger", element: <LedgerPage /> },
+        { path: "tariff", element: <TariffPage /> },
+        { path: "webhook", element: <WebhookPage /> },
+        { path: "settings", element: <SettingsPage /> },
+        { path: "*", element: <NotFoundPage /> },
+      ],
+    },
+  ],
+  { basename: "/console" },
+);
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <SessionProvider>
+      <RouterProvider router={router} />
+    </SessionProvider>
+  </StrictMode>,
+);

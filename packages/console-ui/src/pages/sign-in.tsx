@@ -1,0 +1,91 @@
+import { useState, type FormEvent } from "react";
+import { Navigate, useNavigate } from "react-router";
+import { consoleCall } from "../api";
+import { FailureMessage, useAction } from "../loading";
+import { PageHeading } from "../page-heading";
+import { useSession } from "../session";
+
+/** The one-time link's token, from `#token=…`: kept in the fragment so it never reaches a server log. */
+function linkToken(): string | undefined {
+  const token = new URLSearchParams(window.location.hash.slice(1)).get("token");
+  return token || undefined;
+}
+
+const MIN_PASSWORD = 12;
+
+/** Sign-in with email and password, or, from a one-time link, setting the password first. */
+export function SignInPage() {
+  const { session, refresh } = useSession();
+  const navigate = useNavigate();
+  const [token] = useState(linkToken);
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [repeated, setRepeated] = useState("");
+  const [mismatch, setMismatch] = useState(false);
+  const action = useAction();
+
+  if (session) return <Navigate to="/" replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (token && password !== repeated) {
+      setMismatch(true);
+      return;
+    }
+    setMismatch(false);
+    const signedIn = await action.run(async () => {
+      await (token ? consoleCall("POST", "/sign-in/link", { token, password }) : consoleCall("POST", "/sign-in", { email, password }));
+      return true;
+    });
+    if (!signedIn) return;
+    // The link is spent: drop it from the address bar and history.
+    window.history.replaceState(null, "", window.location.pathname);
+    if (await refresh()) navigate("/", { replace: true });
+  };
+
+  return (
+    <main id="content" className="sign-in">
+      <PageHeading title={token ? "Set your password" : "Sign in"} />
+      <form onSubmit={(event) => void submit(event)} aria-describedby="sign-in-help">
+        <p id="sign-in-help">
+          {token
+            ? `Choose a password of at least ${MIN_PASSWORD} characters. The link works once and for 24 hours.`
+            : "Sign in with the email your operator registered and your password."}
+        </p>
+        {!token && (
+          <div className="field">
+            <label htmlFor="email">Email</label>
+            <input id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          </div>
+        )}
+        <div className="field">
+          <label htmlFor="password">{token ? "New password" : "Password"}</label>
+          <input
+            id="password"
+            type="password"
+            autoComplete={token ? "new-password" : "current-password"}
+            required
+            minLength={token ? MIN_PASSWORD : undefined}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </div>
+        {token && (
+          <div className="field">
+            <label htmlFor="repeated">Repeat the password</label>
+            <input id="repeated" type="password" autoComplete="new-password" required value={repeated} onChange={(e) => setRepeated(e.target.value)} />
+          </div>
+        )}
+        {mismatch && (
+          <p className="failure" role="alert">
+            The two passwords differ.
+          </p>
+        )}
+        <FailureMessage failure={action.failure} />
+        <button type="submit" disabled={action.pending}>
+          {token ? "Set password and sign in" : "Sign in"}
+        </button>
+      </form>
+    </main>
+  );
+}

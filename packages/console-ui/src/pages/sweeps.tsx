@@ -1,0 +1,183 @@
+import { Link, useParams } from "react-router";
+import { api, unwrap, type Schemas } from "../api";
+import { readChains } from "../chains";
+import { DetailList } from "../detail-list";
+import { compareFee } from "../fee-comparison";
+import { formatGas, formatTime, formatUnits, percentOf, shorten } from "../format";
+import { LoadedView, useLoad } from "../loading";
+import { ListFilters, PAGE_SIZE, Pager, useListQuery } from "../list-query";
+import { PageHeading } from "../page-heading";
+
+const STATUSES = ["queued", "processing", "swept", "failed", "rejected"] as const;
+type SweepStatus = (typeof STATUSES)[number];
+
+/** Sweeps with the API's filters (chain, status, deposit address, hot wallet) and cursor paging. */
+export function SweepsPage() {
+  const query = useListQuery(["chain_id", "status", "account", "hot_wallet"]);
+  const { filters, cursor } = query;
+  const loaded = useLoad(async () => {
+    const [chains, page] = await Promise.all([
+      readChains(),
+      unwrap(
+        api.GET("/v1/sweeps", {
+          params: {
+            query: {
+              limit: PAGE_SIZE,
+              cursor,
+              chain_id: filters.chain_id ? Number(filters.chain_id) : undefined,
+              status: (filters.status || undefined) as SweepStatus | undefined,
+              account: filters.account || undefined,
+              hot_wallet: filters.hot_wallet || undefined,
+            },
+          },
+        }),
+      ),
+    ]);
+    return { chains, page };
+  }, [cursor, filters.chain_id, filters.status, filters.account, filters.hot_wallet]);
+
+  return (
+    <>
+      <PageHeading title="Sweeps" />
+      <LoadedView loaded={loaded}>
+        {({ chains, page }) => (
+          <>
+            <ListFilters
+              key={JSON.stringify(filters)}
+              filters={filters}
+              statuses={STATUSES}
+              addresses={[
+                ["account", "Deposit address"],
+                ["hot_wallet", "Hot wallet"],
+              ]}
+              chains={chains}
+              onApply={query.apply}
+            />
+            {page.items.length === 0 ? (
+              <p>No sweeps match.</p>
+            ) : (
+              <table data-testid="sweeps">
+                <caption className="visually-hidden">Sweeps, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Sweep</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Chain</th>
+                    <th scope="col">Deposit address</th>
+                    <th scope="col">Token</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Swept amount</th>
+                    <th scope="col">Fee (wei)</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.items.map((sweep) => (
+                    <tr key={sweep.id} data-sweep-id={sweep.id}>
+                      <th scope="row">
+                        <Link to={`/sweeps/${sweep.id}`} aria-label={`Sweep ${sweep.id}`}>
+                          {sweep.external_id ?? shorten(sweep.id)}
+                        </Link>
+                      </th>
+                      <td>{formatTime(sweep.created_at)}</td>
+                      <td>{sweep.chain_id}</td>
+                      <td>
+                        <code title={sweep.account}>{shorten(sweep.account)}</code>
+                      </td>
+                      <td>{sweep.token}</td>
+                      <td data-testid="sweep-status">
+                        <span className={`status status-${sweep.status}`}>{sweep.status}</span>
+                        {sweep.reason && ` (${sweep.reason})`}
+                      </td>
+                      <td>{sweep.swept_amount ?? "—"}</td>
+                      <td data-testid="sweep-fee">{sweep.fee ?? "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <Pager nextCursor={page.next_cursor} cursor={cursor} nextPage={query.nextPage} firstPage={query.firstPage} />
+          </>
+        )}
+      </LoadedView>
+    </>
+  );
+}
+
+async function readSweep(id: string) {
+  const [sweep, tariff] = await Promise.all([unwrap(api.GET("/v1/sweeps/{id}", { params: { path: { id } } })), unwrap(api.GET("/v1/tariff"))]);
+  return { sweep, tariff: tariff.chains.find((chain) => chain.chain_id === sweep.chain_id) };
+}
+
+/** One sweep: every field, its transaction and gas, and its fee against the classic benchmark of the tariff. */
+export function SweepPage() {
+  const { id = "" } = useParams();
+  const loaded = useLoad(() => readSweep(id), [id]);
+  return (
+    <>
+      <PageHeading title="Sweep" />
+      <p>
+        <Link to="/sweeps">All sweeps</Link>
+      </p>
+      <LoadedView loaded={loaded}>{({ sweep, tariff }) => <SweepDetail sweep={sweep} tariff={tariff} />}</LoadedView>
+    </>
+  );
+}
+
+function SweepDetail({ sweep, tariff }: { sweep: Schemas["Sweep"]; tariff: Schemas["ChainTariff"] | undefined }) {
+  const native = tariff ? ` (${tariff.name})` : "";
+  const comparison = compareFee(sweep);
+  const benchmark = tariff?.classic_gas?.[sweep.token];
+  return (
+    <>
+      <h2>Fields</h2>
+      <DetailList
+        testId="sweep-detail"
+        rows={[
+          ["id", <code key="id">{sweep.id}</code>],
+          ["external_id", sweep.external_id],
+          ["chain_id", `${sweep.chain_id}${native}`],
+          ["hot_wallet", <code key="hw">{sweep.hot_wallet}</code>],
+          ["account (deposit address)", <code key="acc">{sweep.account}</code>],
+          ["token", sweep.token],
+          ["token_address", sweep.token_address && <code key="ta">{sweep.token_address}</code>],
+          ["amount requested", sweep.amount ?? "the whole balance"],
+          ["keep_one_unit", sweep.keep_one_unit ? "yes" : "no"],
+          ["status", <span key="st" data-testid="detail-status" className={`status status-${sweep.status}`}>{sweep.status}</span>],
+          ["reason", sweep.reason],
+          ["attempts", String(sweep.attempts)],
+          ["swept_amount", sweep.swept_amount],
+          ["created_at", formatTime(sweep.created_at)],
+          ["updated_at", formatTime(sweep.updated_at)],
+        ]}
+      />
+      <h2>Transaction and gas</h2>
+      <DetailList
+        rows={[
+          ["tx_hash", sweep.tx_hash && <code key="tx" className="hash">{sweep.tx_hash}</code>],
+          ["kind", sweep.kind && `${sweep.kind}${sweep.kind === "repeat" ? " (already delegated)" : " (bears the delegation" + (sweep.kind === "first_new" ? " and the account's creation)" : ")")}`],
+          ["gas (its share of the batch)", formatGas(sweep.gas)],
+          ["gas_cost (wei)", sweep.gas_cost],
+        ]}
+      />
+      <h2>Fee against the classic benchmark</h2>
+      {comparison ? (
+        <>
+          <DetailList
+            testId="fee-comparison"
+            rows={[
+              ["fee (wei)", <span key="fee" data-testid="detail-fee">{sweep.fee}</span>],
+              ["rate", sweep.rate_bps === undefined ? undefined : `${sweep.rate_bps} bps (${sweep.rate_bps / 100}%)`],
+              ["classic benchmark", `${formatGas(sweep.classic_gas)} gas = ${formatUnits(comparison.classicCost.toString())} at ${comparison.gasPrice} wei/gas`],
+              ["this sweep: gas + fee", `${formatUnits(comparison.total.toString())} (${percentOf(comparison.total, comparison.classicCost)} of the classic cost)`],
+              ["saved against the classic transfer", formatUnits(comparison.saved.toString())],
+              ["tariff benchmark for " + sweep.token, benchmark ? `${formatGas(benchmark.new)} gas for a new address, ${formatGas(benchmark.existing)} for an existing one` : undefined],
+            ]}
+          />
+          <p className="muted">Amounts in the chain's native coin. Token fee = max(0, rate × classic benchmark − the sweep's gas); native coin fee = a markup on gas, never more than the sweep saves.</p>
+        </>
+      ) : (
+        <p>The fee and its comparison are known once the sweep is swept.</p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,206 @@
+import { useState, type FormEvent } from "react";
+import { api, csrfToken, unwrap, type Schemas } from "../api";
+import { ApiFailure, failureOf } from "../api-error";
+import { readChains } from "../chains";
+import { formatTime } from "../format";
+import { FailureMessage, LoadedView, useAction, useLoad } from "../loading";
+import { PageHeading } from "../page-heading";
+
+// POST /v1/webhook/deliveries/{id}/resend is being added to the OpenAPI document; typed through `api` once it is there.
+async function resendDelivery(id: string): Promise<Schemas["WebhookDelivery"]> {
+  const response = await fetch(`/v1/webhook/deliveries/${encodeURIComponent(id)}/resend`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken() },
+  });
+  if (!response.ok) throw await failureOf(response);
+  return (await response.json()) as Schemas["WebhookDelivery"];
+}
+
+async function readWebhook() {
+  const [chains, webhook, deliveries] = await Promise.all([
+    readChains(),
+    unwrap(api.GET("/v1/webhook")).catch((failure: unknown) => {
+      if (failure instanceof ApiFailure && failure.code === "not_found") return undefined;
+      throw failure;
+    }),
+    unwrap(api.GET("/v1/webhook/deliveries", { params: { query: { limit: 50 } } })),
+  ]);
+  return { chains, webhook, deliveries: deliveries.items };
+}
+
+/** The webhook: its URL and low-balance thresholds, the secret on demand, a test event, and the delivery log with Resend. */
+export function WebhookPage() {
+  const loaded = useLoad(readWebhook, []);
+  return (
+    <>
+      <PageHeading title="Webhook" />
+      <LoadedView loaded={loaded}>
+        {({ chains, webhook, deliveries }) => (
+          <>
+            <WebhookForm key={webhook ? JSON.stringify(webhook) : "none"} chains={chains} webhook={webhook} onSaved={loaded.reload} />
+            {webhook && <Secret secret={webhook.secret} />}
+            <Deliveries deliveries={deliveries} canSend={webhook !== undefined} onChange={loaded.reload} />
+          </>
+        )}
+      </LoadedView>
+    </>
+  );
+}
+
+function WebhookForm({ chains, webhook, onSaved }: { chains: { chain_id: number; name: string }[]; webhook: Schemas["Webhook"] | undefined; onSaved: () => void }) {
+  const [url, setUrl] = useState(webhook?.url ?? "");
+  const [thresholds, setThresholds] = useState<Record<number, string>>(() =>
+    Object.fromEntries((webhook?.low_balance ?? []).map((alert) => [alert.chain_id, alert.threshold])),
+  );
+  const action = useAction();
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const low_balance = Object.entries(thresholds)
+      .filter(([, threshold]) => threshold.trim() !== "")
+      .map(([chain_id, threshold]) => ({ chain_id: Number(chain_id), threshold: threshold.trim() }));
+    if (await action.run(() => unwrap(api.PUT("/v1/webhook", { body: { url: url.trim(), low_balance } })))) onSaved();
+  };
+  const remove = async () => {
+    if (!window.confirm("Delete the webhook? Undelivered events are dropped, and a new webhook gets a new secret.")) return;
+    const deleted = await action.run(async () => {
+      await unwrap(api.DELETE("/v1/webhook"));
+      return true;
+    });
+    if (deleted) onSaved();
+  };
+  return (
+    <form onSubmit={(event) => void save(event)} aria-labelledby="webhook-settings">
+      <h2 id="webhook-settings">Where events go</h2>
+      <div className="field">
+        <label htmlFor="webhook-url">URL</label>
+        <input id="webhook-url" type="url" required placeholder="https://hooks.example.com/sweep" value={url} onChange={(e) => setUrl(e.target.value)} aria-describedby="webhook-url-help" />
+        <p id="webhook-url-help" className="muted">
+          A public https address without credentials; redirects are not followed.
+        </p>
+      </div>
+      <fieldset>
+        <legend>Low-balance alerts (wei; empty for none)</legend>
+        {chains.map((chain) => {
+          const alert = webhook?.low_balance.find((entry) => entry.chain_id === chain.chain_id);
+          return (
+            <div className="field" key={chain.chain_id}>
+              <label htmlFor={`threshold-${chain.chain_id}`}>
+                {chain.name} ({chain.chain_id}){alert?.low ? " — low now" : ""}
+              </label>
+              <input
+                id={`threshold-${chain.chain_id}`}
+                inputMode="numeric"
+                pattern="[0-9]*"
+                value={thresholds[chain.chain_id] ?? ""}
+                onChange={(e) => setThresholds({ ...thresholds, [chain.chain_id]: e.target.value })}
+              />
+            </div>
+          );
+        })}
+      </fieldset>
+      <FailureMessage failure={action.failure} />
+      <button type="submit" disabled={action.pending}>
+        Save webhook
+      </button>{" "}
+      {webhook && (
+        <button type="button" className="danger" onClick={() => void remove()} disabled={action.pending}>
+          Delete webhook
+        </button>
+      )}
+    </form>
+  );
+}
+
+/** The signing secret stays hidden until asked for: it signs every delivery. */
+function Secret({ secret }: { secret: string }) {
+  const [shown, setShown] = useState(false);
+  return (
+    <section aria-labelledby="secret-heading">
+      <h2 id="secret-heading">Signing secret</h2>
+      <p>
+        <code data-testid="webhook-secret">{shown ? secret : "whsec_••••••••••••••••"}</code>{" "}
+        <button type="button" className="secondary" onClick={() => setShown(!shown)} aria-pressed={shown}>
+          {shown ? "Hide" : "Show"}
+        </button>
+      </p>
+    </section>
+  );
+}
+
+function Deliveries({ deliveries, canSend, onChange }: { deliveries: Schemas["WebhookDelivery"][]; canSend: boolean; onChange: () => void }) {
+  const action = useAction();
+  const [notice, setNotice] = useState("");
+  const test = async () => {
+    const queued = await action.run(() => unwrap(api.POST("/v1/webhook/test")));
+    if (queued) {
+      setNotice(`Test event ${queued.id} queued.`);
+      onChange();
+    }
+  };
+  const resend = async (delivery: Schemas["WebhookDelivery"]) => {
+    const sent = await action.run(() => resendDelivery(delivery.id));
+    if (sent) {
+      setNotice(`${delivery.event} ${delivery.id} queued again.`);
+      onChange();
+    }
+  };
+  return (
+    <section aria-labelledby="deliveries-heading">
+      <h2 id="deliveries-heading">Deliveries</h2>
+      <button type="button" onClick={() => void test()} disabled={!canSend || action.pending}>
+        Send a test event
+      </button>{" "}
+      <button type="button" className="secondary" onClick={onChange}>
+        Refresh
+      </button>
+      <p role="status" data-testid="webhook-notice">
+        {notice}
+      </p>
+      <FailureMessage failure={action.failure} />
+      {deliveries.length === 0 ? (
+        <p>No deliveries yet.</p>
+      ) : (
+        <table data-testid="deliveries">
+          <caption className="visually-hidden">Webhook deliveries, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Event id</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Last outcome</th>
+              <th scope="col">Created</th>
+              <th scope="col">Delivered / next attempt</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((delivery, index) => (
+              <tr key={`${delivery.id}-${index}`} data-event-id={delivery.id} data-status={delivery.status}>
+                <th scope="row">{delivery.event}</th>
+                <td>
+                  <code>{delivery.id}</code>
+                </td>
+                <td>
+                  <span className={`status status-${delivery.status}`}>{delivery.status}</span>
+                </td>
+                <td className="number">{delivery.attempts}</td>
+                <td>{delivery.last_error ?? (delivery.last_status_code === null ? "—" : `HTTP ${delivery.last_status_code}`)}</td>
+                <td>{formatTime(delivery.created_at)}</td>
+                <td>{delivery.delivered_at ? formatTime(delivery.delivered_at) : delivery.next_attempt_at ? `next ${formatTime(delivery.next_attempt_at)}` : "—"}</td>
+                <td>
+                  {delivery.status !== "pending" && canSend && (
+                    <button type="button" className="secondary" onClick={() => void resend(delivery)} disabled={action.pending} aria-label={`Resend ${delivery.event} ${delivery.id}`}>
+                      Resend
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
