@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
+import { SigningKey, computeAddress, getBytes, hexlify } from "ethers";
 import * as pkcs11js from "pkcs11js";
-import { SECP256K1_EC_PARAMS, ecPointAddress, signatureParts } from "./ecdsa-signature";
+import { SECP256K1_EC_PARAMS, ecPointAddress, ethereumSignature, signatureParts } from "./ecdsa-signature";
 
 /** Where gas wallet keys are held when GAS_WALLET_KEYS=pkcs11. The PIN is a secret: no message carries it. */
 export interface Pkcs11Config {
@@ -55,7 +57,7 @@ function returnValue(err: unknown): string {
 }
 
 /**
- * A logged-in session with one token: generates gas wallet keys in it (never extractable) and
+ * A logged-in session with one token: generates gas wallet keys in it (never extractable), or imports them, and
  * signs digests with them. Calls are synchronous: a C_SignInit and its C_Sign never interleave
  * with another signature's on the one session.
  */
@@ -116,6 +118,58 @@ export class Pkcs11Token {
     return { label, address: this.addressOf(publicKey), privateKey, publicKey };
   }
 
+  /**
+   * An existing secp256k1 private key (the 32-byte scalar) written into the token under `label`, with
+   * its public key beside it, protected as generated keys are from now on. The token marks it
+   * CKA_LOCAL, CKA_ALWAYS_SENSITIVE and CKA_NEVER_EXTRACTABLE false: it was once outside. Before it
+   * is returned the token signs a digest with it that must recover to the scalar's address; any
+   * failure leaves nothing under `label`.
+   */
+  importKeyPair(label: string, privateKey: Uint8Array): TokenKey {
+    if (privateKey.length !== 32) throw new Error(`a secp256k1 private key is 32 bytes, not ${privateKey.length}`);
+    if (this.findObject(pkcs11js.CKO_PRIVATE_KEY, label) || this.findObject(pkcs11js.CKO_PUBLIC_KEY, label)) {
+      throw new Error(`token "${this.label}" already holds an object labelled ${label}`);
+    }
+    const point = getBytes(SigningKey.computePublicKey(privateKey, false));
+    const address = computeAddress(hexlify(point));
+    const common = [
+      { type: pkcs11js.CKA_KEY_TYPE, value: pkcs11js.CKK_EC },
+      { type: pkcs11js.CKA_TOKEN, value: true },
+      { type: pkcs11js.CKA_LABEL, value: label },
+      { type: pkcs11js.CKA_EC_PARAMS, value: SECP256K1_EC_PARAMS },
+    ];
+    const created: pkcs11js.Handle[] = [];
+    try {
+      const privateHandle = this.module.C_CreateObject(this.session, [
+        ...common,
+        { type: pkcs11js.CKA_CLASS, value: pkcs11js.CKO_PRIVATE_KEY },
+        { type: pkcs11js.CKA_VALUE, value: Buffer.from(privateKey) },
+        { type: pkcs11js.CKA_PRIVATE, value: true },
+        { type: pkcs11js.CKA_SENSITIVE, value: true },
+        { type: pkcs11js.CKA_EXTRACTABLE, value: false },
+        { type: pkcs11js.CKA_SIGN, value: true },
+      ]);
+      created.push(privateHandle);
+      const publicHandle = this.module.C_CreateObject(this.session, [
+        ...common,
+        { type: pkcs11js.CKA_CLASS, value: pkcs11js.CKO_PUBLIC_KEY },
+        // DER OCTET STRING of the uncompressed point, as PKCS#11 specifies (and C_GenerateKeyPair gives).
+        { type: pkcs11js.CKA_EC_POINT, value: Buffer.concat([Buffer.from([0x04, point.length]), point]) },
+        { type: pkcs11js.CKA_VERIFY, value: true },
+      ]);
+      created.push(publicHandle);
+      const key = { label, address: this.addressOf(publicHandle), privateKey: privateHandle, publicKey: publicHandle };
+      if (key.address !== address) throw new Error(`the public key written to token "${this.label}" is ${key.address}, not ${address}`);
+      // The token's own signature is the proof that the object it holds is this key.
+      const digest = randomBytes(32);
+      ethereumSignature(hexlify(digest), this.signDigest(key, digest), address);
+      return key;
+    } catch (err) {
+      for (const handle of created) this.module.C_DestroyObject(this.session, handle);
+      throw err;
+    }
+  }
+
   /** The key pair labelled `label`, as a restarted process finds it. */
   findKey(label: string): TokenKey {
     const privateKey = this.findObject(pkcs11js.CKO_PRIVATE_KEY, label);
@@ -134,6 +188,19 @@ export class Pkcs11Token {
   protection(key: TokenKey): { extractable: boolean; sensitive: boolean } {
     const [extractable, sensitive] = this.module.C_GetAttributeValue(this.session, key.privateKey, [{ type: pkcs11js.CKA_EXTRACTABLE }, { type: pkcs11js.CKA_SENSITIVE }]);
     return { extractable: extractable!.value[0] === 1, sensitive: sensitive!.value[0] === 1 };
+  }
+
+  /**
+   * CKA_LOCAL, CKA_ALWAYS_SENSITIVE and CKA_NEVER_EXTRACTABLE of a private key, as the token reports
+   * them: all true for a key generated in the token, false for one written into it.
+   */
+  origin(key: TokenKey): { local: boolean; alwaysSensitive: boolean; neverExtractable: boolean } {
+    const [local, alwaysSensitive, neverExtractable] = this.module.C_GetAttributeValue(this.session, key.privateKey, [
+      { type: pkcs11js.CKA_LOCAL },
+      { type: pkcs11js.CKA_ALWAYS_SENSITIVE },
+      { type: pkcs11js.CKA_NEVER_EXTRACTABLE },
+    ]);
+    return { local: local!.value[0] === 1, alwaysSensitive: alwaysSensitive!.value[0] === 1, neverExtractable: neverExtractable!.value[0] === 1 };
   }
 
   /** Removes a key pair, e.g. one generated for a gas wallet whose row could not be stored. */

@@ -23,10 +23,16 @@ export function createSealedGasWalletKey(kek: KeyEncryptionKey): SealedGasWallet
   return { address: wallet.address, encryptedKey: encryptSecret(kek, Buffer.from(wallet.privateKey.slice(2), "hex")), kekId: kek.id };
 }
 
-export function storedKeySigner(sealed: SealedGasWalletKey, keks: KeyEncryptionKey[]): GasWalletSigner {
+/** The sealed key decrypted under its KEK and checked against its address: for signing, or for an import into a token. */
+export function unsealGasWalletKey(sealed: SealedGasWalletKey, keks: KeyEncryptionKey[]): Wallet {
   const kek = keks.find((k) => k.id === sealed.kekId);
   if (!kek) throw new Error(`no key-encryption key with id ${sealed.kekId} for gas wallet ${sealed.address}`);
   const wallet = new Wallet("0x" + decryptSecret(kek, sealed.encryptedKey).toString("hex"));
   if (wallet.address !== sealed.address) throw new Error(`gas wallet key does not match ${sealed.address}`);
+  return wallet;
+}
+
+export function storedKeySigner(sealed: SealedGasWalletKey, keks: KeyEncryptionKey[]): GasWalletSigner {
+  const wallet = unsealGasWalletKey(sealed, keks);
   return { address: wallet.address, connect: (provider) => wallet.connect(provider) };
 }
