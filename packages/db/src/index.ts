@@ -6,5 +6,6 @@ export * from "./decimal";
 export * from "./fee-reserve";
 export * from "./outbox";
 export * from "./withdrawals";
+export * from "./gas-wallet-drain";
 export * from "./presented-rows";
 export * from "./work-backlog";

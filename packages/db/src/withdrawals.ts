@@ -78,7 +78,7 @@ async function createWithdrawalBatch(
  * the fees due still count what it withdrew, and a new withdrawal would send them a second time.
  * Only the last one can be under way, since none is created while another is.
  */
-async function withdrawalUnderWay(tx: Tx, gasWalletId: string, chainId: number): Promise<boolean> {
+export async function withdrawalUnderWay(tx: Tx, gasWalletId: string, chainId: number): Promise<boolean> {
   const last = await tx.batch.findFirst({
     where: { gasWalletId, chainId, purpose: "withdrawal" },
     orderBy: { createdAt: "desc" },

@@ -13,7 +13,7 @@ import { AttemptFailure, failureReason } from "./attempt-failure";
 import { revocationAuthorizations } from "./revocation-plan";
 import { signTransaction, type TransactionContent } from "./signing";
 import { authorizationList, planItems, splitBySimulation } from "./sweep-plan";
-import { withdrawalValue } from "./withdrawal-plan";
+import { drainValue, withdrawalValue } from "./withdrawal-plan";
 
 export interface BatchSenderOptions {
   db: Db;
@@ -36,7 +36,8 @@ type Content = Pick<TransactionContent, "to" | "data" | "authorizationList">;
 /**
  * Sends one open batch as one transaction of its gas wallet: simulate (sweeps), drop the items that
  * would fail, estimate, price, check the balance, then sign and store before broadcasting. A
- * withdrawal is a plain transfer of the fees due to the treasury, less its own gas. Watching the
+ * withdrawal is a plain transfer of the fees due to the treasury, less its own gas; a drain, of all
+ * the balance but the fees due to the address it names. Watching the
  * transaction afterwards is the watcher's work.
  */
 export class BatchSender {
@@ -96,6 +97,10 @@ export class BatchSender {
         // The gas wallet sends the authorizations to itself; no eth_simulateV1, as nothing would report per-item outcomes.
         content = { to: from, data: "0x", authorizationList: authorizations };
         gasLimit = await this.estimatedGasLimit(client, from, content, await reads.market);
+      } else if (batch.purpose === "withdrawal" && batch.drainTo !== null) {
+        content = { to: batch.drainTo, data: "0x", authorizationList: [] };
+        // The recipient may be a contract (a smart account): its receive is estimated, not assumed 21,000.
+        gasLimit = await this.estimatedGasLimit(client, from, content, await reads.market);
       } else if (batch.purpose === "withdrawal") {
         const treasury = this.options.treasury;
         if (!treasury) {
@@ -110,11 +115,11 @@ export class BatchSender {
         gasLimit = await this.estimatedGasLimit(client, from, content, await reads.market);
       }
       const fees = initialFees(await reads.market);
-      const value = batch.purpose === "withdrawal" ? withdrawalValue(batch.feesDue, fees.maxFeePerGas) : 0n;
+      const balance = await reads.balance;
+      const value = this.value(batch, balance, gasLimit, fees.maxFeePerGas);
       if (value === null) return { type: "empty", dropped };
       // A withdrawal spends the fees due themselves (value + gas limit × max fee = fees due), so they are not kept back from it as well.
-      const kept = batch.purpose === "withdrawal" ? 0n : batch.feesDue;
-      const balance = await reads.balance;
+      const kept = batch.purpose === "withdrawal" && batch.drainTo === null ? 0n : batch.feesDue;
       const needed = value + gasLimit * fees.maxFeePerGas;
       const available = balance - kept - batch.inFlightCost;
       if (available < needed) {
@@ -132,6 +137,13 @@ export class BatchSender {
       logger.warn("attempt failed", { reason, error: err instanceof Error ? err.message : String(err) });
       return { type: "failed", reason, dropped };
     }
+  }
+
+  /** The value the transaction sends: the fees due (a withdrawal) or the rest of the balance (a drain); null when nothing is left. */
+  private value(batch: BatchToSend, balance: bigint, gasLimit: bigint, maxFeePerGas: bigint): bigint | null {
+    if (batch.purpose !== "withdrawal") return 0n;
+    if (batch.drainTo === null) return withdrawalValue(batch.feesDue, maxFeePerGas);
+    return drainValue({ balance, feesDue: batch.feesDue, inFlightCost: batch.inFlightCost }, gasLimit, maxFeePerGas);
   }
 
   /**

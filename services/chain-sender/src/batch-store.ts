@@ -24,7 +24,8 @@ interface BatchBase {
 export type SweepBatchToSend = BatchBase & { purpose: "sweep"; hotWalletId: string; delegate: string; items: BatchItemRow[] };
 export type DeployBatchToSend = BatchBase & { purpose: "deploy_delegate"; hotWalletId: string; hotWallet: string };
 export type RevocationBatchToSend = BatchBase & { purpose: "revocation"; items: RevocationItemRow[] };
-export type WithdrawalBatchToSend = BatchBase & { purpose: "withdrawal"; hotWalletId: null };
+/** `drainTo` null: the fees due to the treasury; else everything but the fees due to that address (a drain). */
+export type WithdrawalBatchToSend = BatchBase & { purpose: "withdrawal"; hotWalletId: null; drainTo: string | null };
 export type BatchToSend = SweepBatchToSend | DeployBatchToSend | RevocationBatchToSend | WithdrawalBatchToSend;
 
 /** An open batch this sender can send, or why there is nothing to do. */
@@ -36,7 +37,7 @@ export async function loadOpenBatch(db: Db, batchId: string, chainId: number): P
   if (batch.purpose === "revocation") {
     return { batch: { ...(await batchBase(db, batch)), hotWalletId: null, purpose: "revocation", items: await openRevocationItems(db, batchId) } };
   }
-  if (batch.purpose === "withdrawal") return { batch: { ...(await batchBase(db, batch)), hotWalletId: null, purpose: "withdrawal" } };
+  if (batch.purpose === "withdrawal") return { batch: { ...(await batchBase(db, batch)), hotWalletId: null, purpose: "withdrawal", drainTo: batch.drainTo } };
   const hotWallet = batch.hotWallet;
   if (!hotWallet) return { skip: `a ${batch.purpose} batch without a hot wallet` };
   if (batch.purpose !== "sweep" && batch.purpose !== "deploy_delegate") return { skip: `${batch.purpose} batches are not sent by this version` };

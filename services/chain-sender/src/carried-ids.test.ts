@@ -11,7 +11,7 @@ describe("carriedIds", () => {
     ["a sweep batch less the dropped", { ...base, purpose: "sweep", hotWalletId: "h", delegate: "0xd", items: [sweepItem("s1", 0), sweepItem("s2", 1), sweepItem("s3", 2)] }, ["s2"], { sweepIds: ["s1", "s3"] }],
     ["a revocation batch", { ...base, purpose: "revocation", hotWalletId: null, items: [revocationItem("r1", 0), revocationItem("r2", 1)] }, [], { revocationIds: ["r1", "r2"] }],
     ["a deployment", { ...base, purpose: "deploy_delegate", hotWalletId: "h", hotWallet: "0xh" }, [], { hotWalletId: "h" }],
-    ["a withdrawal", { ...base, purpose: "withdrawal", hotWalletId: null }, [], {}],
+    ["a withdrawal", { ...base, purpose: "withdrawal", hotWalletId: null, drainTo: null }, [], {}],
   ])("%s", (_what, batch, dropped, expected) => {
     expect(carriedIds(batch, dropped)).toEqual(expected);
   });

@@ -1,4 +1,4 @@
-import { withdrawalValue } from "./withdrawal-plan";
+import { drainValue, withdrawalValue } from "./withdrawal-plan";
 
 describe("withdrawal value", () => {
   it.each([
@@ -9,5 +9,18 @@ describe("withdrawal value", () => {
     ["no fees due", 0n, 7n, null],
   ])("%s", (_name, feesDue, maxFeePerGas, expected) => {
     expect(withdrawalValue(feesDue, maxFeePerGas)).toBe(expected);
+  });
+});
+
+describe("drain value", () => {
+  it.each([
+    ["the whole balance less the gas", { balance: 10n ** 18n, feesDue: 0n, inFlightCost: 0n }, 21_000n, 5n, 10n ** 18n - 105_000n],
+    ["fees due stay on the wallet", { balance: 1_000_000n, feesDue: 400_000n, inFlightCost: 0n }, 21_000n, 5n, 495_000n],
+    ["what transactions in flight may cost stays too", { balance: 1_000_000n, feesDue: 0n, inFlightCost: 300_000n }, 21_000n, 5n, 595_000n],
+    ["a recipient that costs more gas leaves less", { balance: 1_000_000n, feesDue: 0n, inFlightCost: 0n }, 30_000n, 5n, 850_000n],
+    ["a balance that only pays the gas", { balance: 105_000n, feesDue: 0n, inFlightCost: 0n }, 21_000n, 5n, null],
+    ["an empty wallet", { balance: 0n, feesDue: 0n, inFlightCost: 0n }, 21_000n, 5n, null],
+  ])("%s", (_name, wallet, gasLimit, maxFeePerGas, expected) => {
+    expect(drainValue(wallet, gasLimit, maxFeePerGas)).toBe(expected);
   });
 });

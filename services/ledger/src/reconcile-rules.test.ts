@@ -62,6 +62,7 @@ describe("reconcile rules", () => {
     ["no transactions", [], [gas("0xa", -5n)], 0n],
     ["gas entries of the given transactions only", ["0xa", "0xb"], [gas("0xa", -5n), gas("0xb", -7n), gas("0xc", -11n)], -12n],
     ["a withdrawal's entry includes its gas, which is not counted again", ["0xa", "0xw"], [gas("0xa", -5n), gas("0xw", -3n), withdrawal("0xw", -1_003n)], -1_008n],
+    ["a drain's value and its gas both count", ["0xa", "0xd"], [gas("0xa", -5n), gas("0xd", -3n), { kind: "topup", txHash: "0xd", amount: -990n }], -998n],
     ["a hash listed twice counts once", ["0xa", "0xa"], [gas("0xa", -5n)], -5n],
     ["amounts near 2^256", ["0xa", "0xb"], [gas("0xa", -MAX_UINT256), gas("0xb", -MAX_UINT256)], -2n * MAX_UINT256],
   ])("explained change: %s", (_name, hashes, entries, expected) => {

@@ -63,15 +63,17 @@ export function topupDedupeKey(chainId: number, gasWallet: string, upTo: number)
 }
 
 export interface ChainMovingEntry {
-  kind: "gas" | "withdrawal";
+  /** a topup of one of our transactions is the value a drain sent away */
+  kind: "gas" | "withdrawal" | "topup";
   txHash: string;
   amount: bigint;
 }
 
 /**
  * What the ledger explains of the balance change from the given transactions: a transaction with
- * withdrawal entries moved their amount (value and gas together), any other its gas entry. Fee,
- * charge and credit entries move nothing on chain and are never passed here.
+ * withdrawal entries moved their amount (value and gas together), any other its gas entry and, a
+ * drain, the value it sent away. Fee, charge and credit entries move nothing on chain and are
+ * never passed here.
  */
 export function explainedChange(hashes: readonly string[], entries: readonly ChainMovingEntry[]): bigint {
   const byHash = new Map<string, ChainMovingEntry[]>();

@@ -34,14 +34,14 @@ export async function walletsToReconcile(db: Db, environment: Environment, chain
   });
 }
 
-/** The gas and withdrawal entries of the given transactions of the partner on the chain. */
+/** The gas, withdrawal and drain entries of the given transactions of the partner on the chain. */
 async function chainMovingEntries(db: Db | Tx, partnerId: string, chainId: number, hashes: string[]): Promise<ChainMovingEntry[]> {
   if (hashes.length === 0) return [];
-  // Gas entries through their unique key, withdrawals through the (partner, chain, kind) index.
+  // Gas and drain entries through their unique key, withdrawals through the (partner, chain, kind) index.
   const rows = await db.ledgerEntry.findMany({
     where: {
       OR: [
-        { dedupeKey: { in: hashes.map((hash) => `gas:${hash}`) } },
+        { dedupeKey: { in: hashes.flatMap((hash) => [`gas:${hash}`, `drain:${hash}`]) } },
         { partnerId, chainId, kind: "withdrawal", txHash: { in: hashes } },
       ],
     },

@@ -11,7 +11,7 @@ import { applyRevocationSettlements } from "./revocation-writes";
 import { revocationIdsByStatus, sweepIdsByStatus } from "./settlement-log";
 import { countRevocationSettlements, countSweepSettlements } from "./settlement-metrics";
 import { applySweepSettlements } from "./sweep-writes";
-import { bookWithdrawal } from "./withdrawal-entry";
+import { bookDrain, bookWithdrawal } from "./withdrawal-entry";
 
 /** A node that does not answer the code check is asked again after this pause, without using up deliveries. */
 const CODE_CHECK_RETRY_MS = 5_000;
@@ -65,14 +65,20 @@ export async function settleTransaction(deps: LedgerDeps, payload: MessagePayloa
 
 /**
  * A withdrawal that went through is one withdrawal entry (its value and its gas), with no gas entry
- * beside it. A failed one sent nothing to the treasury: only its gas, as a plain gas entry, and the
- * fees stay due for the next withdrawal.
+ * beside it; a drain, its gas and the value it sent away. A failed one sent nothing: only its gas,
+ * as a plain gas entry, and the fees stay due for the next withdrawal.
  */
 async function settleWithdrawal(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
   const { partnerId, chainId, receipt, rawTx, batch } = settled;
   if (!receipt.succeeded) {
     await deps.db.$transaction((tx) => bookTransactionGas(tx, gasEntry(settled)));
     logger.warn("withdrawal reverted: only its gas is booked, the fees stay due", { batchId: batch.id, hash: receipt.hash });
+    return;
+  }
+  const drainTo = batch.drainTo;
+  if (drainTo !== null) {
+    await deps.db.$transaction((tx) => bookDrain(tx, { partnerId, chainId, rawTx, receipt }, drainTo));
+    logger.info("gas wallet drained", { batchId: batch.id, hash: receipt.hash, to: drainTo });
     return;
   }
   await deps.db.$transaction((tx) => bookWithdrawal(tx, { partnerId, chainId, rawTx, receipt }));

@@ -1,5 +1,5 @@
 import { Transaction, Wallet } from "ethers";
-import { withdrawalEntry } from "./withdrawal-entry";
+import { drainEntries, withdrawalEntry } from "./withdrawal-entry";
 
 const key = new Wallet(`0x${"42".repeat(32)}`);
 const treasury = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
@@ -33,5 +33,24 @@ describe("withdrawal entry", () => {
   it("refuses a stored transaction without a recipient", async () => {
     const rawTx = await sign(5n, null);
     expect(() => withdrawalEntry({ partnerId: "p", chainId: 97, rawTx, receipt: receiptOf(rawTx) })).toThrow(/no recipient/);
+  });
+});
+
+describe("drain entries", () => {
+  const newGasWallet = "0x1CBd3b2770909D4e10f157cABC84C7264073C9Ec";
+
+  it("books the drain's gas and, as a negative topup naming the recipient, the value it sent", async () => {
+    const rawTx = await sign(10n ** 17n, newGasWallet);
+    const receipt = receiptOf(rawTx, 21_000n, 3n);
+    const scope = { partnerId: "p", chainId: 97, txHash: receipt.hash };
+    expect(drainEntries({ partnerId: "p", chainId: 97, rawTx, receipt }, newGasWallet.toLowerCase())).toEqual([
+      { ...scope, kind: "gas", amount: -63_000n, note: null, dedupeKey: `gas:${receipt.hash}` },
+      { ...scope, kind: "topup", amount: -(10n ** 17n), note: `drained to ${newGasWallet}`, dedupeKey: `drain:${receipt.hash}` },
+    ]);
+  });
+
+  it("refuses a transaction that went elsewhere than the batch's drain address", async () => {
+    const rawTx = await sign(5n, treasury);
+    expect(() => drainEntries({ partnerId: "p", chainId: 97, rawTx, receipt: receiptOf(rawTx) }, newGasWallet)).toThrow(/not 0x1CBd/);
   });
 });

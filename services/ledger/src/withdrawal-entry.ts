@@ -29,3 +29,24 @@ export async function bookWithdrawal(tx: Tx, withdrawal: ConfirmedWithdrawal): P
   const entry = withdrawalEntry(withdrawal);
   await tx.ledgerEntry.createMany({ data: [{ ...entry, amount: toDecimal(entry.amount) }], skipDuplicates: true });
 }
+
+/**
+ * The entries of a drain that went through: its gas, and the value that left for `drainTo` as a
+ * negative topup naming the recipient. Not a withdrawal: the fees due are not what it moved, and
+ * counting it as withdrawn would let later fees go unpaid.
+ */
+export function drainEntries({ partnerId, chainId, rawTx, receipt }: ConfirmedWithdrawal, drainTo: string) {
+  const transaction = Transaction.from(rawTx);
+  if (transaction.hash !== receipt.hash) throw new Error(`the stored transaction of ${receipt.hash} hashes to ${transaction.hash}`);
+  if (transaction.to?.toLowerCase() !== drainTo.toLowerCase()) throw new Error(`drain ${receipt.hash} went to ${transaction.to}, not ${drainTo}`);
+  const scope = { partnerId, chainId, txHash: receipt.hash };
+  return [
+    { ...scope, kind: "gas" as const, amount: -(receipt.gasUsed * receipt.effectiveGasPrice), note: null, dedupeKey: `gas:${receipt.hash}` },
+    { ...scope, kind: "topup" as const, amount: -transaction.value, note: `drained to ${transaction.to}`, dedupeKey: `drain:${receipt.hash}` },
+  ];
+}
+
+export async function bookDrain(tx: Tx, drain: ConfirmedWithdrawal, drainTo: string): Promise<void> {
+  const data = drainEntries(drain, drainTo).map((entry) => ({ ...entry, amount: toDecimal(entry.amount) }));
+  await tx.ledgerEntry.createMany({ data, skipDuplicates: true });
+}
