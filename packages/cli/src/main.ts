@@ -8,6 +8,7 @@ import { openContext, type CommandContext } from "./context";
 import { showDevnetInfo, resetDevnetCommand } from "./devnet-commands";
 import { withdrawFees } from "./fees-commands";
 import { listDeadLetterQueues, purgeDeadLetters, replayDeadLetters, showDeadLetters } from "./dlq-commands";
+import { importGasWalletKey } from "./gas-wallet-commands";
 import { createKey, revokeKey } from "./key-commands";
 import { bookAdjustment, type Adjustment, type AdjustmentOptions } from "./ledger-commands";
 import { consoleOutput } from "./output";
@@ -34,6 +35,13 @@ partner
   .command("enable <partner-id>")
   .description("accept the partner's requests again")
   .action((id: string) => run((ctx) => setPartnerEnabled(ctx, id, true)));
+
+const gasWallet = program.command("gas-wallet").description("partners' gas wallets and where their keys are held");
+gasWallet
+  .command("import")
+  .description("move the partner's sealed gas wallet key into the PKCS#11 token (GAS_WALLET_KEYS=pkcs11): same address, the sealed copy cleared from the database")
+  .requiredOption("--partner <partner-id>", "the partner whose gas wallet it is")
+  .action((options: { partner: string }) => run((ctx) => importGasWalletKey(ctx, options.partner)));
 
 const key = program.command("key").description("partners' API keys");
 key
