@@ -1,7 +1,7 @@
 import Redis from "ioredis";
 import { z } from "zod";
 import { environmentChainIds, keyCustodyEnv, requirePkcs11Variables } from "@sweep/chain";
-import { baseEnv, loadConfig } from "@sweep/common";
+import { baseEnv, DEFAULT_CONSOLE_URL, loadConfig } from "@sweep/common";
 import { createDb, type Db } from "@sweep/db";
 import { defineTopology, openDeadLetters, type DeadLetters } from "@sweep/messaging";
 import type { Output } from "./output";
@@ -12,6 +12,8 @@ export const cliEnv = z
     ...keyCustodyEnv,
     KEY_ENCRYPTION_KEY: z.string().optional(),
     KEY_ENCRYPTION_KEYS_OLD: z.string().optional(),
+    /** where the gateway serves the console, for the sign-in links of `console-user create` */
+    CONSOLE_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_CONSOLE_URL),
   })
   .superRefine(requirePkcs11Variables);
 export type CliConfig = z.infer<typeof cliEnv>;

@@ -1,4 +1,5 @@
-import { apiKeyDisplayPrefix, apiKeyEnvironment, apiKeyPrefix, generateApiKey, hashApiKey } from "@sweep/common";
+import { apiKeyEnvironment, apiKeyPrefix, hashApiKey } from "@sweep/common";
+import { issueApiKey, revokeApiKey } from "@sweep/db";
 import type { CommandContext } from "./context";
 import { isUuid } from "./ids";
 import { dropCachedKeys, findPartner } from "./partner-commands";
@@ -6,15 +7,14 @@ import { dropCachedKeys, findPartner } from "./partner-commands";
 /** `key create ID`: another API key for the partner, printed only here. */
 export async function createKey(ctx: CommandContext, partnerId: string): Promise<void> {
   const partner = await findPartner(ctx.db, partnerId);
-  const apiKey = generateApiKey(partner.environment);
-  const key = await ctx.db.apiKey.create({ data: { partnerId: partner.id, hash: hashApiKey(apiKey), prefix: apiKeyDisplayPrefix(apiKey) } });
+  const key = await issueApiKey(ctx.db, partner.id, partner.environment);
   const lines = [
-    `api key ${apiKey} (id ${key.id}) for partner ${partner.id}`,
+    `api key ${key.key} (id ${key.id}) for partner ${partner.id}`,
     "The API key is shown only this once: hand it to the partner now.",
     `Revoke it by its id: sweepctl key revoke ${key.id}`,
   ];
   if (!partner.enabled) lines.push(`Note: partner ${partner.id} is disabled; its keys are refused until it is enabled.`);
-  ctx.out.result({ partner_id: partner.id, key_id: key.id, api_key: apiKey }, lines);
+  ctx.out.result({ partner_id: partner.id, key_id: key.id, api_key: key.key }, lines);
 }
 
 /** The length of what apiKeyDisplayPrefix shows: the environment's prefix and six characters. */
@@ -28,11 +28,10 @@ export async function revokeKey(ctx: CommandContext, keyOrId: string): Promise<v
   const key = await findKey(ctx, keyOrId);
 
   const revokedAt = new Date();
-  // Guarded by revokedAt in the same UPDATE, so two revocations cannot both claim the key.
-  const { count } = await ctx.db.apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt } });
+  const revoked = await revokeApiKey(ctx.db, key.id, revokedAt);
   // Also when it was revoked before: a retry after Redis failed must still drop the cached look-up.
   await dropCachedKeys(ctx, [key.hash], `API key ${key.prefix}… is revoked`);
-  if (count === 0) {
+  if (!revoked) {
     const when = key.revokedAt ? ` at ${key.revokedAt.toISOString()}` : "";
     throw new Error(`API key ${key.prefix}… (id ${key.id}) was already revoked${when}`);
   }

@@ -4,11 +4,13 @@
  * JSON on stdout. Errors are one line on stderr: exit code 1, or 2 for a malformed command line.
  */
 import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { createConsoleUser } from "./console-user-commands";
 import { openContext, type CommandContext } from "./context";
 import { showDevnetInfo, resetDevnetCommand } from "./devnet-commands";
 import { withdrawFees } from "./fees-commands";
 import { listDeadLetterQueues, purgeDeadLetters, replayDeadLetters, showDeadLetters } from "./dlq-commands";
 import { importGasWalletKey } from "./gas-wallet-commands";
+import { drainGasWallet } from "./gas-wallet-drain";
 import { createKey, revokeKey } from "./key-commands";
 import { bookAdjustment, type Adjustment, type AdjustmentOptions } from "./ledger-commands";
 import { consoleOutput } from "./output";
@@ -17,7 +19,7 @@ import { deployPlatform } from "./platform-commands";
 import { measureTariff } from "./tariff-commands";
 
 const program = new Command("sweepctl")
-  .description("operate the sweep service: partners, API keys, ledgers, fee withdrawals, tariffs, the platform's contracts, the local devnet, dead letters")
+  .description("operate the sweep service: partners, API keys, console users, ledgers, fee withdrawals, tariffs, the platform's contracts, the local devnet, dead letters")
   .option("--json", "print machine-readable JSON on stdout")
   .exitOverride();
 
@@ -42,6 +44,13 @@ gasWallet
   .description("move the partner's sealed gas wallet key into the PKCS#11 token (GAS_WALLET_KEYS=pkcs11): same address, the sealed copy cleared from the database")
   .requiredOption("--partner <partner-id>", "the partner whose gas wallet it is")
   .action((options: { partner: string }) => run((ctx) => importGasWalletKey(ctx, options.partner)));
+gasWallet
+  .command("drain")
+  .description("send all a disabled partner's gas wallet holds but the fees due to an address (the partner's new gas wallet after a key rotation), on every chain or one")
+  .requiredOption("--partner <partner-id>", "the partner whose gas wallet it is")
+  .requiredOption("--to <address>", "where the balance goes")
+  .option("--chain <chain-id>", "only this chain of the environment")
+  .action((options: { partner: string; to: string; chain?: string }) => run((ctx) => drainGasWallet(ctx, options)));
 
 const key = program.command("key").description("partners' API keys");
 key
@@ -61,6 +70,14 @@ for (const [adjustment, description] of [
   ledger
     .command(`${adjustment} <partner-id>`)
     .description(description)
+const consoleUser = program.command("console-user").description("people who sign in to the partner console");
+consoleUser
+  .command("create")
+  .description("a console user of the partner (or, for an existing email, a password reset) and its one-time sign-in link, valid 24 h; CONSOLE_URL names the console")
+  .requiredOption("--partner <partner-id>", "the partner whose console the user signs in to")
+  .requiredOption("--email <email>", "the user's email address, which signs in")
+  .action((options: { partner: string; email: string }) => run((ctx) => createConsoleUser(ctx, options.partner, options.email)));
+
     .requiredOption("--chain <chain-id>", "a chain of the partner's environment")
     .requiredOption("--amount <wei>", "a positive whole number of wei")
     .requiredOption("--note <text>", "why, for the partner's ledger")

@@ -2,6 +2,7 @@ export * from "./amount";
 export * from "./api-key";
 export * from "./api-key-cache";
 export * from "./config";
+export * from "./console-sign-in";
 export * from "./errors";
 export * from "./health-server";
 export * from "./http-server";

@@ -1,5 +1,6 @@
 export { Prisma } from "@prisma/client";
 export type * from "@prisma/client";
+export * from "./api-keys";
 export * from "./client";
 export * from "./database";
 export * from "./decimal";

@@ -8,10 +8,14 @@ import type { Pool } from "pg";
 import { ApiKeyLookup, defaultLookupLimits, type ApiKeyLookupLimits } from "./auth/api-key-lookup";
 import { authenticate } from "./auth/authenticate";
 import { CacheSeal, DEVELOPMENT_CACHE_SECRET } from "./auth/cache-seal";
+import { KeyUsage } from "./auth/key-usage";
 import type { BalanceNode } from "./balance/node-balance";
 import { BalanceCache } from "./balance/balance-cache";
 import { balanceRoutes } from "./balance/routes";
 import type { GatewayChain } from "./chains";
+import { DEFAULT_CONSOLE_DIST } from "./console/pages";
+import { consoleRoutes } from "./console/routes";
+import { ConsoleSessions } from "./console/session-store";
 import { DEFAULT_MAX_HOT_WALLETS_PER_CHAIN, hotWalletRoutes } from "./hot-wallets/routes";
 import { errorHandler } from "./http/errors";
 import { jsonBody } from "./http/json-body";
@@ -19,7 +23,7 @@ import { requestLogging } from "./http/request-log";
 import { requestMetrics } from "./http/request-metrics";
 import { notFound, refuseOptions } from "./http/unrouted";
 import { gatewayLimits, type RateLimitSettings } from "./rate-limits/gateway-limits";
-import { limitPerAddress, limitPerKey } from "./rate-limits/limit-requests";
+import { limitPerAddress, limitPerKey, limitSignIns } from "./rate-limits/limit-requests";
 import { ledgerRoutes } from "./ledger/routes";
 import { revocationRoutes } from "./revocations/routes";
 import { settingsRoutes } from "./settings/routes";
@@ -60,6 +64,8 @@ export interface AppDeps {
   publicUrl?: string;
   /** called after a transaction wrote outbox rows (the relay publishes them at once) */
   onOutbox?: () => void;
+  /** the console's built pages; packages/console-ui/dist without */
+  consoleDist?: string;
 }
 
 /** The partner API as an express app; main.ts gives it its connections. */
@@ -85,7 +91,8 @@ export function createApp(deps: AppDeps): express.Express {
   // A request without a valid key is refused before its body is read; outside /v1 no body is read at all.
   const seal = new CacheSeal(deps.apiKeyCacheSecret ?? DEVELOPMENT_CACHE_SECRET);
   const keys = new ApiKeyLookup(deps.db, deps.redis, deps.apiKeyCacheTtlSeconds, deps.logger, deps.apiKeyLookupLimits ?? defaultLookupLimits, seal);
-  app.use("/v1", authenticate(keys, deps.environment));
+  const sessions = new ConsoleSessions(deps.db);
+  app.use("/v1", authenticate(keys, deps.environment, sessions, new KeyUsage(deps.db, deps.logger)));
   app.use("/v1", limitPerKey(limits.perKey));
   app.use("/v1", jsonBody);
 
@@ -102,6 +109,19 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(sweepRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, hotWallets: new HotWalletDirectory(deps.db), onOutbox }));
   app.use(revocationRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, onOutbox }));
   app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox, allowPrivate: deps.webhookAllowPrivate ?? false, testEventLimit: limits.webhookTests }));
+  app.use(
+    consoleRoutes({
+      db: deps.db,
+      redis: deps.redis,
+      logger: deps.logger,
+      environment: deps.environment,
+      chains,
+      sessions,
+      perAddressLimit: limitPerAddress(limits.perAddress),
+      signInLimit: limitSignIns(limits.consoleSignIns),
+      distDir: deps.consoleDist ?? DEFAULT_CONSOLE_DIST,
+    }),
+  );
 
   app.use(notFound(app));
   app.use(errorHandler);

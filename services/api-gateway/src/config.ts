@@ -39,6 +39,8 @@ export const gatewayEnv = z.object({
   RATE_LIMIT_PER_KEY_BURST: z.coerce.number().int().min(0).default(defaultRateLimits.perKeyBurst),
   /** POST /v1/webhook/test per partner per minute; 0 turns the limit off */
   RATE_LIMIT_WEBHOOK_TESTS: z.coerce.number().int().min(0).default(defaultRateLimits.webhookTestsPerMinute),
+  /** console sign-ins per client address per minute (each a password guess and a slow hash); 0 turns the limit off */
+  RATE_LIMIT_CONSOLE_SIGN_INS: z.coerce.number().int().min(0).default(defaultRateLimits.consoleSignInsPerMinute),
   /** hot wallets a partner may register on one chain (bounds GET /v1/hot-wallets too); more is 422 too_many_hot_wallets */
   HOT_WALLETS_MAX_PER_CHAIN: z.coerce.number().int().min(1).max(10_000).default(100),
   /** a connection gets this long to send a request's headers: slow-loris clients are cut (408) */

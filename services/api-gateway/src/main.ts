@@ -51,6 +51,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
       perKeyPerSecond: config.RATE_LIMIT_PER_KEY,
       perKeyBurst: config.RATE_LIMIT_PER_KEY_BURST,
       webhookTestsPerMinute: config.RATE_LIMIT_WEBHOOK_TESTS,
+      consoleSignInsPerMinute: config.RATE_LIMIT_CONSOLE_SIGN_INS,
     },
     publicUrl: config.PUBLIC_URL,
     trustProxy: config.TRUST_PROXY,

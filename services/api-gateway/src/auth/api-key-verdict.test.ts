@@ -43,6 +43,6 @@ describe("keyVerdict", () => {
   });
 
   it("admits a live key of an enabled partner of this environment", () => {
-    expect(keyVerdict(record, "testnet")).toEqual({ ok: true, partner: { partnerId: "p", gasWallet: "0xG", keyHash: "ab" } });
+    expect(keyVerdict(record, "testnet")).toEqual({ ok: true, partner: { partnerId: "p", gasWallet: "0xG", limitKey: "ab" } });
   });
 });

@@ -15,8 +15,11 @@ export interface ApiKeyRecord {
 export interface AuthenticatedPartner {
   partnerId: string;
   gasWallet: string | null;
-  /** the hash of the key the request came with, which names it in Redis (the per-key rate limit) */
-  keyHash: string;
+  /**
+   * Names the caller in Redis for the per-key rate limit: the hash of the key the request came
+   * with, or `console:<session id>` for a console session (whose requests carry no key).
+   */
+  limitKey: string;
 }
 
 export type KeyVerdict = { ok: true; partner: AuthenticatedPartner } | { ok: false; code: "unauthorized" | "partner_disabled"; message: string };
@@ -37,5 +40,5 @@ export function keyVerdict(record: ApiKeyRecord | null, environment: Environment
   if (!record || record.revoked) return { ok: false, code: "unauthorized", message: "the API key is unknown or revoked" };
   if (record.environment !== environment) return { ok: false, code: "unauthorized", message: `the API key is not a key of the ${environment} API` };
   if (!record.enabled) return { ok: false, code: "partner_disabled", message: "the account is disabled" };
-  return { ok: true, partner: { partnerId: record.partnerId, gasWallet: record.gasWallet, keyHash: record.hash } };
+  return { ok: true, partner: { partnerId: record.partnerId, gasWallet: record.gasWallet, limitKey: record.hash } };
 }

@@ -12,6 +12,8 @@ export interface RateLimitSettings {
   perKeyBurst: number;
   /** POST /v1/webhook/test per partner per minute: each one is an event recorded and delivered */
   webhookTestsPerMinute: number;
+  /** console sign-ins (password or link) per client address per minute: each costs a slow hash */
+  consoleSignInsPerMinute: number;
   /** Redis key prefix */
   keyPrefix: string;
 }
@@ -22,6 +24,7 @@ export const defaultRateLimits: RateLimitSettings = {
   perKeyPerSecond: 2_000,
   perKeyBurst: 2_000,
   webhookTestsPerMinute: 10,
+  consoleSignInsPerMinute: 20,
   keyPrefix: "ratelimit",
 };
 
@@ -38,5 +41,6 @@ export function gatewayLimits(redis: Redis, settings: RateLimitSettings, logger:
       logger,
     ),
     webhookTests: new RequestLimit(redis, { name: "webhook_test", points: settings.webhookTestsPerMinute, windowSeconds: 60, keyPrefix }, logger),
+    consoleSignIns: new RequestLimit(redis, { name: "console_sign_in", points: settings.consoleSignInsPerMinute, windowSeconds: 60, keyPrefix }, logger),
   };
 }

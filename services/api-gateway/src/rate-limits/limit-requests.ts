@@ -19,8 +19,11 @@ export function limitRequests(limit: RequestLimit, keyOf: (req: Request, res: Re
 /** Before the key is checked, so a flood of made-up keys is limited too: the client as TRUST_PROXY lets express read it (the TCP peer without). */
 export const limitPerAddress = (limit: RequestLimit) => limitRequests(limit, (req) => clientAddressKey(req.ip), "from this address");
 
-/** After authenticate: the key's hash (authenticate's, not computed again), never the key, names it in Redis. */
-export const limitPerKey = (limit: RequestLimit) => limitRequests(limit, (_req, res) => partnerOf(res).keyHash, "with this API key");
+/** After authenticate: the key's hash (authenticate's, not computed again), never the key, or the console session names it in Redis. */
+export const limitPerKey = (limit: RequestLimit) => limitRequests(limit, (_req, res) => partnerOf(res).limitKey, "with this API key or console session");
+
+/** A console sign-in per client address: each is a slow hash, and a guess at a password. */
+export const limitSignIns = (limit: RequestLimit) => limitRequests(limit, (req) => clientAddressKey(req.ip), "to sign in from this address");
 
 /** Per partner, whichever of its keys asks. */
 export const limitPerPartner = (limit: RequestLimit, what: string) => limitRequests(limit, (_req, res) => partnerOf(res).partnerId, what);

@@ -4,7 +4,7 @@ import type Redis from "ioredis";
 import { BurstyRateLimiter, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 
 /** The metric label and Redis key space of a limit. */
-export type LimitName = "address" | "key" | "webhook_test";
+export type LimitName = "address" | "key" | "webhook_test" | "console_sign_in";
 
 export type LimitVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 

@@ -1,0 +1,40 @@
+import { consoleTokenHash, newConsoleToken, SIGN_IN_LINK_TTL_MS, signInUrl } from "@sweep/common";
+import { z } from "zod";
+import type { CommandContext } from "./context";
+import { findPartner } from "./partner-commands";
+
+const email = z.email().max(254);
+
+/**
+ * `console-user create --partner ID --email E`: the partner's console user with this email (made
+ * now, or found: then this is a password reset) and a one-time sign-in link, valid 24 h. Only the
+ * link's hash is stored; the links issued before for the user stop working.
+ */
+export async function createConsoleUser(ctx: CommandContext, partnerId: string, address: string): Promise<void> {
+  const partner = await findPartner(ctx.db, partnerId);
+  const parsed = email.safeParse(address.trim().toLowerCase());
+  if (!parsed.success) throw new Error(`not an email address: ${JSON.stringify(address.slice(0, 80))}`);
+  const token = newConsoleToken();
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_TTL_MS);
+
+  const { user, created } = await ctx.db.$transaction(async (tx) => {
+    const existing = await tx.consoleUser.findUnique({ where: { email: parsed.data } });
+    if (existing && existing.partnerId !== partner.id) throw new Error(`${parsed.data} is a console user of another partner (${existing.partnerId})`);
+    const user = existing ?? (await tx.consoleUser.create({ data: { partnerId: partner.id, email: parsed.data } }));
+    await tx.consoleSignInToken.updateMany({ where: { userId: user.id, usedAt: null, expiresAt: { gt: now } }, data: { expiresAt: now } });
+    await tx.consoleSignInToken.create({ data: { userId: user.id, hash: consoleTokenHash(token), expiresAt } });
+    return { user, created: !existing };
+  });
+
+  const url = signInUrl(ctx.config.CONSOLE_URL, token);
+  const lines = [
+    `${created ? "console user" : "new sign-in link for console user"} ${user.email} (id ${user.id}) of partner ${partner.id}`,
+    `sign-in link (once, until ${expiresAt.toISOString()}): ${url}`,
+    "Hand the link to the user only: whoever opens it first sets the password.",
+  ];
+  if (!created) lines.push("Earlier links of this user no longer work; the password stays until the link is used.");
+  if (user.disabledAt) lines.push(`Note: this console user is disabled since ${user.disabledAt.toISOString()}; the link will be refused.`);
+  if (!partner.enabled) lines.push(`Note: partner ${partner.id} is disabled; the console shows it as such.`);
+  ctx.out.result({ user_id: user.id, email: user.email, partner_id: partner.id, sign_in_url: url, expires_at: expiresAt.toISOString() }, lines);
+}
