@@ -113,4 +113,33 @@ describe.each(NODE_KINDS)("on %s, the partner's money adds up to the wei", (node
     expect(BigInt(reported.fees_due)).toBe(accrued - withdrawn > 0n ? accrued - withdrawn : 0n);
     expect(BigInt(reported.available)).toBe(balance - BigInt(reported.fees_due) > 0n ? balance - BigInt(reported.fees_due) : 0n);
   }, 150_000);
+
+  // A key rotation's last step (docs/key-custody.md): the old gas wallet's balance moves to the new one, fees due aside.
+  it("drains the partner's gas wallet into its successor's, both ledgers still adding up to the wei", async () => {
+    const successor = await createTestPartner(stack.db, "money, rotated key");
+    const drain = () => sweepctl("gas-wallet", "drain", "--partner", partner.partnerId, "--to", successor.gasWallet, "--chain", String(CHAIN_ID), "--json");
+
+    const whileEnabled = await drain();
+    expect(whileEnabled.code).toBe(1);
+    expect(whileEnabled.stderr).toMatch(/is enabled: disable it first/);
+
+    expect((await sweepctl("partner", "disable", partner.partnerId)).code).toBe(0);
+    const drained = await drain();
+    expect(drained.code).toBe(0);
+    const feesKept = BigInt(JSON.parse(drained.stdout).drains[0].fees_due_kept);
+
+    const old = await settledGasWallet(stack.db, chain(), partner.partnerId);
+    const moved = await eventually("the drain booked", async () => (await stack.db.ledgerEntry.findFirst({ where: { partnerId: partner.partnerId, chainId: CHAIN_ID, dedupeKey: { startsWith: "drain:" } } })) ?? undefined);
+    expect(moved.note).toBe(`drained to ${successor.gasWallet}`);
+    expect(old.entries.gas + old.entries.withdrawal + old.entries.topup).toBe(old.balance);
+    // What stays is the fees due and what the transfer's gas limit reserved beyond its gas: under 0.001 ether here.
+    expect(old.balance).toBeGreaterThanOrEqual(feesKept);
+    expect(old.balance - feesKept).toBeLessThan(parseEther("0.001"));
+
+    const sent = -BigInt(moved.amount.toFixed());
+    expect(sent).toBeGreaterThan(parseEther("50"));
+    const received = await settledGasWallet(stack.db, chain(), successor.partnerId);
+    expect(received.balance).toBe(sent);
+    expect(received.entries.topup).toBe(sent);
+  }, 120_000);
 });

@@ -62,14 +62,6 @@ key
   .description("revoke an API key, given by its id or display prefix (svc_test_ab12cd), which keep it out of shell history, or as the key itself")
   .action((keyOrId: string) => run((ctx) => revokeKey(ctx, keyOrId)));
 
-const ledger = program.command("ledger").description("partners' ledgers: charges and credits under their agreements");
-for (const [adjustment, description] of [
-  ["charge", "charge the partner: a fee_charge entry that adds WEI to its fees due"],
-  ["credit", "credit the partner: a fee_credit entry that takes WEI from its fees due"],
-] as Array<[Adjustment, string]>) {
-  ledger
-    .command(`${adjustment} <partner-id>`)
-    .description(description)
 const consoleUser = program.command("console-user").description("people who sign in to the partner console");
 consoleUser
   .command("create")
@@ -78,6 +70,14 @@ consoleUser
   .requiredOption("--email <email>", "the user's email address, which signs in")
   .action((options: { partner: string; email: string }) => run((ctx) => createConsoleUser(ctx, options.partner, options.email)));
 
+const ledger = program.command("ledger").description("partners' ledgers: charges and credits under their agreements");
+for (const [adjustment, description] of [
+  ["charge", "charge the partner: a fee_charge entry that adds WEI to its fees due"],
+  ["credit", "credit the partner: a fee_credit entry that takes WEI from its fees due"],
+] as Array<[Adjustment, string]>) {
+  ledger
+    .command(`${adjustment} <partner-id>`)
+    .description(description)
     .requiredOption("--chain <chain-id>", "a chain of the partner's environment")
     .requiredOption("--amount <wei>", "a positive whole number of wei")
     .requiredOption("--note <text>", "why, for the partner's ledger")
