@@ -39,6 +39,8 @@ export interface TestGatewayOptions {
   rateLimits?: Partial<RateLimitSettings>;
   /** TRUST_PROXY */
   trustProxy?: number | string;
+  /** the console's built pages; a folder that does not exist unless given (the pages are built by prepare-workspace, not for these tests) */
+  consoleDist?: string;
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -68,6 +70,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     rateLimits: { ...defaultRateLimits, ...options.rateLimits },
     trustProxy: options.trustProxy,
     onOutbox: options.onOutbox,
+    consoleDist: options.consoleDist ?? "/nonexistent/console-ui/dist",
   });
   return {
     app,

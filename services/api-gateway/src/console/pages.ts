@@ -35,7 +35,7 @@ export function consolePages(distDir: string, logger: Logger): Router {
   let missingLogged = false;
 
   router.use("/console/assets", express.static(path.join(distDir, "assets"), { index: false, fallthrough: true, immutable: true, maxAge: "365d" }));
-  router.use("/console", express.static(distDir, { index: false, fallthrough: true, maxAge: 0 }));
+  router.use("/console", express.static(distDir, { index: false, fallthrough: true, redirect: false, maxAge: 0 }));
   router.get("/console{/*page}", (req, res, next) => {
     if (req.path === "/console/api" || req.path.startsWith("/console/api/")) return next();
     if (!existsSync(index)) {
