@@ -82,6 +82,8 @@ describe("the webhook endpoints", () => {
     expect(Object.keys(doc.paths["/v1/webhook/deliveries"])).toEqual(["get"]);
     expect(Object.keys(doc.paths["/v1/webhook/test"])).toEqual(["post"]);
     expect(doc.paths["/v1/webhook/test"].post.requestBody).toBeUndefined();
+    expect(Object.keys(doc.paths["/v1/webhook/deliveries/{id}/resend"])).toEqual(["post"]);
+    expect(doc.paths["/v1/webhook/deliveries/{id}/resend"].post.requestBody).toBeUndefined();
     expect(Object.keys(doc.paths["/v1/webhook"].delete.responses)).toEqual(expect.arrayContaining(["204", "404"]));
   });
 

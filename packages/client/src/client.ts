@@ -92,6 +92,8 @@ export class SweepClient {
     /** Queues a webhook.test event; resolves to its id. Never retried: each call is a new event. */
     test: async (): Promise<string> => (await body(this.api.POST("/v1/webhook/test"))).id,
     deliveries: (): AsyncIterable<WebhookDelivery> => paginate((cursor) => body(this.api.GET("/v1/webhook/deliveries", { params: { query: { cursor, limit: 200 } } }))),
+    /** Delivers the event of this delivery (its id is the event's) again, signed anew; resolves to the delivery, pending again. */
+    resend: (id: string): Promise<WebhookDelivery> => body(this.api.POST("/v1/webhook/deliveries/{id}/resend", { params: { path: { id } } })),
   };
 
   readonly settings = {

@@ -39,13 +39,16 @@ export interface TestGatewayOptions {
   rateLimits?: Partial<RateLimitSettings>;
   /** TRUST_PROXY */
   trustProxy?: number | string;
+  /** a database of the test's own (createTestDatabase), for tests that run services on it; the shared test database without */
+  databaseUrl?: string;
   /** the console's built pages; a folder that does not exist unless given (the pages are built by prepare-workspace, not for these tests) */
   consoleDist?: string;
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
-  const db = createDb(process.env.DATABASE_URL!, { poolSize: 10 });
-  const pool = new Pool({ connectionString: process.env.DATABASE_URL!, max: 10 });
+  const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL!;
+  const db = createDb(databaseUrl, { poolSize: 10 });
+  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
   const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
   const names = queueNames(`gw-test-${randomBytes(4).toString("hex")}`);

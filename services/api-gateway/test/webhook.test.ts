@@ -383,6 +383,68 @@ describe("the webhook", () => {
     });
   });
 
+  describe("POST /v1/webhook/deliveries/{id}/resend", () => {
+    const resend = (who: TestPartner, id: string) => request(gateway.app).post(`/v1/webhook/deliveries/${id}/resend`).set(who.auth);
+
+    it.each(["delivered", "failed"] as const)("starts a %s delivery over: pending now, attempts from 0, outcome cleared, at the top of the log, a dispatcher woken", async (status) => {
+      const partner = await createTestPartner(gateway.db);
+      await put(partner, { url });
+      const resent = await delivery(partner, { status });
+      const newer = await delivery(partner, { status: "delivered" });
+      const before = wakes;
+
+      const res = await resend(partner, resent.eventId);
+      expect(res.status).toBe(202);
+      expect(WebhookDelivery.parse(res.body)).toEqual(res.body);
+      expect(res.body).toEqual({
+        id: resent.eventId,
+        event: "sweep.swept",
+        status: "pending",
+        attempts: 0,
+        last_status_code: null,
+        last_error: null,
+        created_at: (await gateway.db.event.findUniqueOrThrow({ where: { id: resent.eventId } })).createdAt.toISOString(),
+        delivered_at: null,
+        next_attempt_at: expect.any(String),
+      });
+      expect(Date.parse(res.body.next_attempt_at)).toBeLessThanOrEqual(Date.now());
+      expect((await deliveries(partner)).body.items.map((d: WebhookDelivery) => d.id)).toEqual([resent.eventId, newer.eventId]);
+      expect(wakes).toBe(before + 1);
+      const wake = await gateway.db.outboxMessage.findFirst({ where: { type: "event.recorded", payload: { equals: { eventId: resent.eventId } } } });
+      expect(wake).not.toBeNull();
+    });
+
+    it("answers a pending delivery as it is, changing nothing", async () => {
+      const partner = await createTestPartner(gateway.db);
+      await put(partner, { url });
+      const pending = await delivery(partner, { status: "pending" });
+      const res = await resend(partner, pending.eventId);
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ id: pending.eventId, status: "pending", attempts: 1, last_error: "status 500", next_attempt_at: pending.nextAttemptAt!.toISOString() });
+      expect((await gateway.db.webhookDelivery.findUniqueOrThrow({ where: { eventId: pending.eventId } })).seq).toBe(pending.seq);
+    });
+
+    it("answers another partner's delivery, an unknown id and a malformed one with 404 not_found, resending nothing", async () => {
+      const [mine, theirs] = await Promise.all([createTestPartner(gateway.db), createTestPartner(gateway.db)]);
+      await Promise.all([put(mine, { url }), put(theirs, { url })]);
+      const theirDelivery = await delivery(theirs, { status: "failed" });
+      for (const id of [theirDelivery.eventId, "0b0f6a0e-9d43-4a53-9d0a-0f3d3cf5c2a1", "not-a-uuid"]) {
+        const res = await resend(mine, id);
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ error: { code: "not_found", message: "no such delivery in the account" } });
+      }
+      expect((await gateway.db.webhookDelivery.findUniqueOrThrow({ where: { eventId: theirDelivery.eventId } })).status).toBe("failed");
+    });
+
+    it("answers 404 not_found when no webhook is set", async () => {
+      const partner = await createTestPartner(gateway.db);
+      const failed = await delivery(partner, { status: "failed" });
+      const res = await resend(partner, failed.eventId);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: { code: "not_found", message: "no webhook is set" } });
+    });
+  });
+
   describe("partner isolation", () => {
     it("keeps each account's webhook, alerts and delivery log to itself", async () => {
       const [mine, theirs] = await Promise.all([createTestPartner(gateway.db), createTestPartner(gateway.db)]);

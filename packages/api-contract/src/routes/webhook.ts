@@ -1,6 +1,7 @@
 import { authenticatedResponses, errorResponse, jsonContent, registry } from "../registry";
 import { WebhookDeliveryListQuery, WebhookRequest } from "../requests";
-import { Webhook, WebhookDeliveryList, WebhookTestAccepted } from "../responses";
+import { Webhook, WebhookDelivery, WebhookDeliveryList, WebhookTestAccepted } from "../responses";
+import { z } from "../zod";
 
 const noWebhook = errorResponse("not_found: no webhook is set");
 
@@ -63,4 +64,20 @@ registry.registerPath({
   description: "No body. Queues a webhook.test event, signed and delivered like any other and shown in the delivery log.",
   security: [{ bearer: [] }],
   responses: { 202: { description: "queued; the event's id", ...jsonContent(WebhookTestAccepted) }, 404: noWebhook, ...authenticatedResponses },
+});
+
+registry.registerPath({
+  method: "post",
+  path: "/v1/webhook/deliveries/{id}/resend",
+  operationId: "resendDelivery",
+  summary: "Resend a delivery",
+  description:
+    "No body. Delivers the event again: its delivery starts over (pending, attempts from 0, the last outcome cleared, signed anew at each attempt) and moves to the top of the delivery log; the event's id, type and data are the same, so a receiver that handled it ignores it. A delivery still pending is answered as it is.",
+  security: [{ bearer: [] }],
+  request: { params: z.object({ id: z.uuid() }) },
+  responses: {
+    202: { description: "the delivery, pending again", ...jsonContent(WebhookDelivery) },
+    404: errorResponse("not_found: no such delivery in the account, or no webhook is set"),
+    ...authenticatedResponses,
+  },
 });

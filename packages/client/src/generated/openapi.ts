@@ -310,6 +310,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook/deliveries/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend a delivery
+         * @description No body. Delivers the event again: its delivery starts over (pending, attempts from 0, the last outcome cleared, signed anew at each attempt) and moves to the top of the delivery log; the event's id, type and data are the same, so a receiver that handled it ignores it. A delivery still pending is answered as it is.
+         */
+        post: operations["resendDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "sweep.swept": {
@@ -2613,6 +2633,84 @@ export interface operations {
                 };
             };
             /** @description not_found: no webhook is set */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the delivery, pending again */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such delivery in the account, or no webhook is set */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -10,7 +10,8 @@ import { webhookDeliveryCursors } from "../lists/cursor";
 import { parsePageRequest } from "../lists/page";
 import { limitPerPartner } from "../rate-limits/limit-requests";
 import type { RequestLimit } from "../rate-limits/request-limit";
-import { listDeliveries } from "./deliveries";
+import { isUuid } from "../http/uuid";
+import { listDeliveries, resendDelivery } from "./deliveries";
 import { queueTestEvent } from "./test-event";
 import { webhookBody, webhookBodyCodes } from "./webhook-body";
 import { deleteWebhook, readWebhook, setWebhook } from "./webhook-store";
@@ -54,6 +55,17 @@ export function webhookRoutes(deps: WebhookRoutesDeps): Router {
   router.get("/v1/webhook/deliveries", async (req, res) => {
     const page = await listDeliveries(deps.db, partnerOf(res).partnerId, parsePageRequest(WebhookDeliveryListQuery, req.query, webhookDeliveryCursors, deps.chains));
     res.json({ items: page.items.map(presentWebhookDelivery), next_cursor: page.nextCursor });
+  });
+
+  router.post("/v1/webhook/deliveries/:id/resend", async (req, res) => {
+    const noDelivery = new ApiError("not_found", "no such delivery in the account");
+    if (!isUuid(req.params.id)) throw noDelivery;
+    const delivery = await resendDelivery(deps.db, deps.names, partnerOf(res).partnerId, req.params.id.toLowerCase());
+    if (delivery === "no_webhook") throw noWebhook();
+    if (!delivery) throw noDelivery;
+    deps.onOutbox();
+    requestLog(res).note({ eventId: delivery.eventId });
+    res.status(202).json(presentWebhookDelivery(delivery));
   });
 
   router.post("/v1/webhook/test", limitPerPartner(deps.testEventLimit, "of POST /v1/webhook/test"), async (_req, res) => {
