@@ -49,7 +49,7 @@ export const httpRequestDuration = new Histogram({
 
 export const rateLimitedTotal = new Counter({
   name: "sweep_rate_limited_total",
-  help: "Partner API requests refused 429 rate_limited, by the limit they hit: address (per client address, before the key is checked), key (per API key), webhook_test (POST /v1/webhook/test per partner)",
+  help: "Partner API requests refused 429 rate_limited, by the limit they hit: address (per client address, before the key is checked), key (per API key), webhook_test (POST /v1/webhook/test per partner), console_sign_in (console sign-ins per client address)",
   labelNames: ["limit"] as const,
   registers,
 });

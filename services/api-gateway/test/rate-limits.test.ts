@@ -4,6 +4,7 @@ import { rateLimiterErrors } from "@sweep/metrics";
 import Redis from "ioredis";
 import request from "supertest";
 import { RequestLimit } from "../src/rate-limits/request-limit";
+import { consoleUserWithLink, signedInConsole } from "./console-support";
 import { createTestPartner, startTestGateway, type TestGateway } from "./support";
 
 // Each gateway counts under a prefix of its own: the suite's other tests share this Redis and 127.0.0.1.
@@ -59,6 +60,36 @@ describe("rate limits", () => {
       expect(refused.headers["retry-after"]).toBe("1");
       expect(refused.body).toEqual(rateLimited);
       expect((await request(gateway.app).get("/v1/settings").set(other.auth)).status).toBe(200);
+    });
+
+    it("counts a console session as a key of its own: its partner's keys are not held back by it", async () => {
+      const partner = await createTestPartner(gateway.db);
+      const browser = await signedInConsole(gateway.app, gateway.db, partner.partnerId);
+      const statuses = [(await request(gateway.app).get("/v1/settings").set("Cookie", browser.cookie)).status];
+      const rest = await Promise.all(Array.from({ length: 5 }, () => request(gateway.app).get("/v1/settings").set("Cookie", browser.cookie)));
+      statuses.push(...rest.map((res) => res.status));
+      expect(statuses.sort()).toEqual([200, 200, 200, 200, 429, 429]);
+      expect(rest.find((res) => res.status === 429)!.body).toEqual(rateLimited);
+      expect((await request(gateway.app).get("/v1/settings").set(partner.auth)).status).toBe(200);
+    });
+  });
+
+  describe("console sign-ins per client address", () => {
+    let gateway: TestGateway;
+    beforeAll(async () => (gateway = await startTestGateway({ rateLimits: { consoleSignInsPerMinute: 2, keyPrefix: prefix() } })));
+    afterAll(() => gateway.close());
+
+    it("refuses a third sign-in within the minute with 429 before checking anything, links and passwords alike", async () => {
+      const partner = await createTestPartner(gateway.db);
+      const { email, token } = await consoleUserWithLink(gateway.db, partner.partnerId);
+      expect((await request(gateway.app).post("/console/api/sign-in").send({ email, password: "a wrong guess here" })).status).toBe(401);
+      expect((await request(gateway.app).post("/console/api/sign-in").send({ email, password: "another wrong guess" })).status).toBe(401);
+      const refused = await request(gateway.app).post("/console/api/sign-in/link").send({ token, password: "the right new password" });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: { code: "rate_limited", message: expect.stringMatching(/^too many requests to sign in from this address; retry after \d+ s$/) } });
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      // The link was not spent by the refused request.
+      expect((await gateway.db.consoleSignInToken.findFirstOrThrow({ where: { user: { email } } })).usedAt).toBeNull();
     });
   });
 });
