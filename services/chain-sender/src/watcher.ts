@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { NATIVE_TRANSFER_GAS, countsAsSent, type ChainClient, type Receipt } from "@sweep/chain";
+import { NATIVE_TRANSFER_GAS, countsAsSent, type BroadcastVerdict, type ChainClient, type Receipt } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
@@ -8,6 +8,7 @@ import { broadcastStored } from "./broadcast";
 import { sinceFirstBroadcast } from "./confirmation-time";
 import { bumpFees, highestFees, initialFees, type Fees } from "./fees";
 import type { GasWalletRow, GasWalletSigners } from "./gas-wallet-signers";
+import { decideNonce, type NonceObservations } from "./nonce-decision";
 import { nonceGaps } from "./nonces";
 import { revocationOutcome } from "./revocation-plan";
 import { contentOf, signTransaction, type SignedTransaction } from "./signing";
@@ -25,7 +26,7 @@ import {
   type RevocationItemOutcome,
 } from "./transaction-store";
 import { SettledReorgs } from "./settled-reorgs";
-import { depthBlock, isFinal, isStuck, nonceState } from "./watch-rules";
+import { depthBlock } from "./watch-rules";
 
 export interface WatcherOptions {
   db: Db;
@@ -177,62 +178,83 @@ export class ChainWatcher {
     await this.fillGaps(view, [...byNonce.keys()]);
   }
 
+  /** Observes what the decision asks for (receipts first, the pool and a rebroadcast only when they decide something) and acts on it. */
   private async watchNonce(view: WalletView, nonce: bigint, group: InFlightTransaction[], logger: Logger): Promise<void> {
-    const { db, names, client } = this.options;
+    const { client } = this.options;
     // One batch: the receipts and the head of the one node that answered them.
     const { head: receiptsHead, receipts } = await client.receiptsWithHead(group.map((row) => row.hash));
     const minedAt = receipts.findIndex((r) => r !== null);
-    const state = nonceState({ nonce, mined: minedAt >= 0, countAtDepth: view.atDepth, countedAt: view.countedAt, receiptsHead });
-    if (state === "mined") {
-      const receipt = receipts[minedAt]!;
-      const mined = group[minedAt]!;
-      if (!isFinal(receipt.blockNumber, receiptsHead, client.chain.confirmations)) return;
-      const revocations = await this.revocationOutcomes(mined, receipt, logger);
-      if (!revocations) return;
-      if (await settleMined(db, names, mined, receipt, logger, revocations)) {
-        this.options.outboxWritten?.();
-        confirmationSeconds.observe({ chain_id: client.chainId, purpose: mined.batch?.purpose ?? "none" }, sinceFirstBroadcast(group, Date.now()));
-        logger.info("transaction confirmed", { transactionId: mined.id, hash: mined.hash, blockNumber: receipt.blockNumber, succeeded: receipt.succeeded });
-      }
-      return;
-    }
-    if (state === "unknown") {
-      logger.debug("no receipt from a node behind the nonce count; decided next round", { receiptsHead, countedAt: view.countedAt });
-      return;
-    }
-    if (state === "taken") {
-      const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason: "nonce_conflict" });
-      if (abandoned) {
-        this.options.outboxWritten?.();
-        noncesAbandonedTotal.inc({ chain_id: client.chainId, reason: "nonce_conflict" });
-        logger.warn("another transaction took the nonce; batch failed", { batchIds: abandoned.batchIds, reason: "nonce_conflict" });
-      }
-      return;
-    }
-
     const current = group[group.length - 1]!;
-    const txLogger = logger.child({ transactionId: current.id, hash: current.hash });
-    const stuck = nonce === view.latest && isStuck(current.broadcastAt ?? current.createdAt, new Date(view.now), this.options.replaceAfterMs);
-    if (current.status === "broadcast" && (await client.isKnown(current.hash))) {
-      if (stuck) await this.replace(view, current, txLogger);
-      return;
-    }
     const key = nonceKey(view.wallet.id, nonce);
-    const verdict = await broadcastStored(db, client, current, txLogger);
-    if (countsAsSent(verdict)) {
-      this.refusedSince.delete(key);
-      return;
+    const seen: NonceObservations = {
+      nonce,
+      latest: view.latest,
+      atDepth: view.atDepth,
+      countedAt: view.countedAt,
+      minedBlock: minedAt >= 0 ? receipts[minedAt]!.blockNumber : null,
+      receiptsHead,
+      current: { status: current.status, sentAt: current.broadcastAt ?? current.createdAt, gapFill: current.batch?.purpose === "gap_fill" },
+      now: view.now,
+      refusedSince: this.refusedSince.get(key) ?? view.now,
+    };
+    const rules = { confirmations: client.chain.confirmations, replaceAfterMs: this.options.replaceAfterMs, dropAfterMs: this.options.dropAfterMs };
+    const txLogger = logger.child({ transactionId: current.id, hash: current.hash });
+    for (;;) {
+      const decision = decideNonce(seen, rules);
+      switch (decision.do) {
+        case "ask_pool":
+          seen.inPool = await client.isKnown(current.hash);
+          continue;
+        case "rebroadcast":
+          seen.rebroadcast = await broadcastStored(this.options.db, client, current, txLogger);
+          if (countsAsSent(seen.rebroadcast)) this.refusedSince.delete(key);
+          continue;
+        case "ask_earlier_pool":
+          seen.earlierInPool = await this.anyInPool(group.slice(0, -1));
+          // No version of the nonce in the pool: from now on the node refuses every transaction of it.
+          if (!seen.earlierInPool) this.refusedSince.set(key, seen.refusedSince);
+          continue;
+        case "settle":
+          return this.settle(group[minedAt]!, receipts[minedAt]!, group, logger);
+        case "abandon":
+          return this.abandonTaken(view, nonce, logger);
+        case "replace":
+          return this.replace(view, current, txLogger);
+        case "fill":
+          return this.dropAndFill(view, nonce, decision.reason, seen.rebroadcast!, txLogger);
+        case "wait":
+          if (decision.why === "lagging_node") logger.debug("no receipt from a node behind the nonce count; decided next round", { receiptsHead, countedAt: view.countedAt });
+          return;
+      }
     }
-    if (verdict === "unavailable") return;
-    // An earlier version of this nonce still in the pool holds it: nothing is blocked (say, a replacement the gas wallet cannot pay for).
-    for (const earlier of group.slice(0, -1)) if (await client.isKnown(earlier.hash)) return;
-    const since = this.refusedSince.get(key) ?? view.now;
-    this.refusedSince.set(key, since);
-    // Only the next nonce to mine blocks the others; a gap filler is never given up (another would take its place).
-    if (nonce !== view.latest) return;
-    if (current.batch?.purpose !== "gap_fill" && view.now - since >= this.options.dropAfterMs) await this.dropAndFill(view, nonce, verdict, txLogger);
-    // Higher fees may be what the node wants (a fee cap below the base fee); they cannot help a gas wallet that cannot pay.
-    else if (verdict === "refused" && stuck) await this.replace(view, current, txLogger);
+  }
+
+  private async anyInPool(transactions: readonly InFlightTransaction[]): Promise<boolean> {
+    for (const transaction of transactions) if (await this.options.client.isKnown(transaction.hash)) return true;
+    return false;
+  }
+
+  /** A transaction of ours mined at the confirmation depth: its batch settled (a revocation's once its accounts' code is read). */
+  private async settle(mined: InFlightTransaction, receipt: Receipt, group: InFlightTransaction[], logger: Logger): Promise<void> {
+    const { db, names, client } = this.options;
+    const revocations = await this.revocationOutcomes(mined, receipt, logger);
+    if (!revocations) return;
+    if (await settleMined(db, names, mined, receipt, logger, revocations)) {
+      this.options.outboxWritten?.();
+      confirmationSeconds.observe({ chain_id: client.chainId, purpose: mined.batch?.purpose ?? "none" }, sinceFirstBroadcast(group, Date.now()));
+      logger.info("transaction confirmed", { transactionId: mined.id, hash: mined.hash, blockNumber: receipt.blockNumber, succeeded: receipt.succeeded });
+    }
+  }
+
+  /** The chain counted past the nonce with no receipt of ours: another transaction took it, and its batches fail. */
+  private async abandonTaken(view: WalletView, nonce: bigint, logger: Logger): Promise<void> {
+    const { db, names, client } = this.options;
+    const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason: "nonce_conflict" });
+    if (abandoned) {
+      this.options.outboxWritten?.();
+      noncesAbandonedTotal.inc({ chain_id: client.chainId, reason: "nonce_conflict" });
+      logger.warn("another transaction took the nonce; batch failed", { batchIds: abandoned.batchIds, reason: "nonce_conflict" });
+    }
   }
 
   /**
@@ -267,13 +289,12 @@ export class ChainWatcher {
   }
 
   /**
-   * The node keeps refusing the transaction that blocks the others: it is given up (its batch fails:
-   * insufficient_gas_balance when the gas wallet cannot pay, nonce_conflict otherwise) and a
+   * The node keeps refusing the transaction that blocks the others: it is given up (its batch fails
+   * for `reason`: insufficient_gas_balance when the gas wallet cannot pay, nonce_conflict otherwise) and a
    * self-transfer takes its nonce, stored in the same database transaction.
    */
-  private async dropAndFill(view: WalletView, nonce: bigint, verdict: "insufficient_funds" | "refused", logger: Logger): Promise<void> {
+  private async dropAndFill(view: WalletView, nonce: bigint, reason: "insufficient_gas_balance" | "nonce_conflict", verdict: "accepted" | BroadcastVerdict, logger: Logger): Promise<void> {
     const { db, names, client } = this.options;
-    const reason = verdict === "insufficient_funds" ? "insufficient_gas_balance" : "nonce_conflict";
     const { fees, replacement } = await this.nextAtNonce(view, nonce);
     const signed = await this.signGapFill(view, nonce, fees);
     const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason, gapFill: { signed, replacement } });

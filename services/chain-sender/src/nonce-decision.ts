@@ -1,0 +1,95 @@
+import { countsAsSent, type BroadcastVerdict } from "@sweep/chain";
+import { isFinal, isStuck, nonceState } from "./watch-rules";
+
+/** What the watcher has seen of one nonce of a gas wallet this round. */
+export interface NonceObservations {
+  nonce: bigint;
+  /** the chain's nonce count at the latest block: the nonce it mines next */
+  latest: bigint;
+  /** the chain's nonce count at the confirmation depth, and the block it was read at */
+  atDepth: bigint;
+  countedAt: number;
+  /** the block of the nonce's transaction of ours that has a receipt (null: none), and the head of the node that answered the receipts */
+  minedBlock: number | null;
+  receiptsHead: number;
+  /** the nonce's newest stored transaction */
+  current: { status: "signed" | "broadcast"; sentAt: Date; gapFill: boolean };
+  now: number;
+  /** since when the node refuses every transaction of the nonce (now, when it did not so far) */
+  refusedSince: number;
+  /** the node's pool holds the current transaction (asked of a broadcast one) */
+  inPool?: boolean;
+  /** the node's answer to the current transaction sent again */
+  rebroadcast?: "accepted" | BroadcastVerdict;
+  /** the pool holds an earlier transaction of the nonce (asked once the node refused the current one) */
+  earlierInPool?: boolean;
+}
+
+export interface NonceRules {
+  confirmations: number;
+  replaceAfterMs: number;
+  dropAfterMs: number;
+}
+
+/** Why nothing is done with the nonce this round. */
+export type WaitReason =
+  | "not_final"
+  | "lagging_node"
+  | "in_pool"
+  | "sent"
+  | "node_unavailable"
+  | "earlier_in_pool"
+  | "not_next"
+  | "refused";
+
+/**
+ * What to do with a nonce, or which observation the decision needs next (`ask_pool`, `rebroadcast`,
+ * `ask_earlier_pool`: each costs a call to the node, so it is made only when it decides something;
+ * the watcher records the answer and decides again).
+ */
+export type NonceDecision =
+  | { do: "settle" }
+  | { do: "wait"; why: WaitReason }
+  | { do: "abandon" }
+  | { do: "replace" }
+  | { do: "fill"; reason: "insufficient_gas_balance" | "nonce_conflict" }
+  | { do: "rebroadcast" }
+  | { do: "ask_pool" }
+  | { do: "ask_earlier_pool" };
+
+/**
+ * The watcher's decision for one nonce. A receipt of ours settles it at the confirmation depth; the
+ * chain counting past it with no receipt of ours gives it up, unless the receipts came from a node
+ * behind the count (nonceState). Otherwise ours is still to mine: left alone in the pool, replaced
+ * with higher fees when stuck as the next nonce, sent again when the node does not hold it. A node
+ * that keeps refusing the next nonce (no earlier version of it in the pool) has it filled with a
+ * self-transfer after `dropAfterMs` (never a gap filler: another would take its place), or, refused
+ * for its fees and stuck, replaced.
+ */
+export function decideNonce(o: NonceObservations, rules: NonceRules): NonceDecision {
+  const state = nonceState({ nonce: o.nonce, mined: o.minedBlock !== null, countAtDepth: o.atDepth, countedAt: o.countedAt, receiptsHead: o.receiptsHead });
+  if (state === "mined") return isFinal(o.minedBlock!, o.receiptsHead, rules.confirmations) ? { do: "settle" } : { do: "wait", why: "not_final" };
+  if (state === "unknown") return { do: "wait", why: "lagging_node" };
+  if (state === "taken") return { do: "abandon" };
+
+  const next = o.nonce === o.latest;
+  const stuck = next && isStuck(o.current.sentAt, new Date(o.now), rules.replaceAfterMs);
+  if (o.current.status === "broadcast" && o.rebroadcast === undefined) {
+    if (o.inPool === undefined) return { do: "ask_pool" };
+    if (o.inPool) return stuck ? { do: "replace" } : { do: "wait", why: "in_pool" };
+  }
+  if (o.rebroadcast === undefined) return { do: "rebroadcast" };
+  if (countsAsSent(o.rebroadcast)) return { do: "wait", why: "sent" };
+  if (o.rebroadcast === "unavailable") return { do: "wait", why: "node_unavailable" };
+  // An earlier version of this nonce still in the pool holds it: nothing is blocked (say, a replacement the gas wallet cannot pay for).
+  if (o.earlierInPool === undefined) return { do: "ask_earlier_pool" };
+  if (o.earlierInPool) return { do: "wait", why: "earlier_in_pool" };
+  // Only the next nonce to mine blocks the others.
+  if (!next) return { do: "wait", why: "not_next" };
+  if (!o.current.gapFill && o.now - o.refusedSince >= rules.dropAfterMs) {
+    return { do: "fill", reason: o.rebroadcast === "insufficient_funds" ? "insufficient_gas_balance" : "nonce_conflict" };
+  }
+  // Higher fees may be what the node wants (a fee cap below the base fee); they cannot help a gas wallet that cannot pay.
+  if (o.rebroadcast === "refused" && stuck) return { do: "replace" };
+  return { do: "wait", why: "refused" };
+}
