@@ -1,8 +1,7 @@
 import type { Logger } from "@sweep/common";
 import { Consumer, type Handlers, type Messaging } from "@sweep/messaging";
 import type { LedgerDeps } from "./ledger-deps";
-import { settleFailedBatch } from "./settle-failed-batch";
-import { settleTransaction } from "./settle-transaction";
+import { settleFailedBatch, settleTransaction } from "./batch-purposes";
 
 export function ledgerHandlers(deps: LedgerDeps): Handlers {
   return {

@@ -16,7 +16,7 @@ import { bookDrain, bookWithdrawal } from "./withdrawal-entry";
 /** A node that does not answer the code check is asked again after this pause, without using up deliveries. */
 const CODE_CHECK_RETRY_MS = 5_000;
 
-interface Settled {
+export interface Settled {
   partnerId: string;
   chainId: number;
   receipt: Receipt;
@@ -27,7 +27,8 @@ interface Settled {
   batch: Batch & { items: BatchItem[]; hotWallet: HotWallet | null };
 }
 
-async function loadTransaction(deps: LedgerDeps, payload: MessagePayload<"tx.outcome">) {
+/** A confirmed transaction with its batch (none for a gap filler without one), as its purpose's settlement needs it. */
+export async function loadTransaction(deps: LedgerDeps, payload: MessagePayload<"tx.outcome">) {
   const transaction = await deps.db.chainTransaction.findUnique({
     where: { id: payload.transactionId },
     include: { gasWallet: { select: { partnerId: true } }, batch: { include: { items: true, hotWallet: true } } },
@@ -45,22 +46,9 @@ function gasEntry({ partnerId, chainId, receipt }: Pick<Settled, "partnerId" | "
   return { partnerId, chainId, hash: receipt.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice };
 }
 
-/**
- * tx.outcome: books the transaction's gas and settles what it carried, in one database transaction
- * per outcome (a withdrawal's one entry holds its gas); the guards inside make a redelivery change nothing.
- */
-export async function settleTransaction(deps: LedgerDeps, payload: MessagePayload<"tx.outcome">, logger: Logger): Promise<void | RetryLater> {
-  const { batch, ...settled } = await loadTransaction(deps, payload);
-  // A transaction without a batch (a gap filler) and a gap filler's batch carry nothing but their gas.
-  if (!batch || batch.purpose === "gap_fill") {
-    await deps.db.$transaction((tx) => bookTransactionGas(tx, gasEntry(settled)));
-    return;
-  }
-  if (batch.purpose === "sweep") return settleSweepTransaction(deps, { ...settled, batch }, logger);
-  if (batch.purpose === "deploy_delegate") return settleDeployment(deps, { ...settled, batch }, logger);
-  if (batch.purpose === "revocation") return settleRevocationTransaction(deps, { ...settled, batch }, logger);
-  if (batch.purpose === "withdrawal") return settleWithdrawal(deps, { ...settled, batch }, logger);
-  throw new Error(`outcomes of ${batch.purpose} batches are not settled by this ledger yet`);
+/** A transaction that carried nothing but its gas: a gap filler, with or without its batch. */
+export async function bookGasOnly(deps: LedgerDeps, settled: Omit<Settled, "batch">): Promise<void> {
+  await deps.db.$transaction((tx) => bookTransactionGas(tx, gasEntry(settled)));
 }
 
 /**
@@ -68,7 +56,7 @@ export async function settleTransaction(deps: LedgerDeps, payload: MessagePayloa
  * beside it; a drain, its gas and the value it sent away. A failed one sent nothing: only its gas,
  * as a plain gas entry, and the fees stay due for the next withdrawal.
  */
-async function settleWithdrawal(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
+export async function settleWithdrawal(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
   const { partnerId, chainId, receipt, rawTx, batch } = settled;
   if (!receipt.succeeded) {
     await deps.db.$transaction((tx) => bookTransactionGas(tx, gasEntry(settled)));
@@ -85,7 +73,7 @@ async function settleWithdrawal(deps: LedgerDeps, settled: Settled, logger: Logg
   logger.info("withdrawal booked", { batchId: batch.id, hash: receipt.hash });
 }
 
-async function settleSweepTransaction(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
+export async function settleSweepTransaction(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
   const { partnerId, chainId, receipt, batch } = settled;
   const configured = deps.tariffs.get(chainId);
   if (!configured) throw new Error(`no tariff for chain ${chainId}`);
@@ -117,7 +105,7 @@ async function settleSweepTransaction(deps: LedgerDeps, settled: Settled, logger
   countSweepSettlements(chainId, changed);
 }
 
-async function settleRevocationTransaction(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
+export async function settleRevocationTransaction(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
   const { partnerId, chainId, receipt, batch } = settled;
   const changed = await deps.db.$transaction(async (tx) => {
     await bookTransactionGas(tx, gasEntry(settled));
@@ -135,7 +123,7 @@ async function settleRevocationTransaction(deps: LedgerDeps, settled: Settled, l
   countRevocationSettlements(chainId, changed);
 }
 
-async function settleDeployment(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void | RetryLater> {
+export async function settleDeployment(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void | RetryLater> {
   const { partnerId, chainId, receipt, blockNumber, batch } = settled;
   const hotWallet = batch.hotWallet;
   if (!hotWallet) throw new Error(`deployment batch ${batch.id} has no hot wallet`);

@@ -18,7 +18,7 @@ import { ZeroAddress } from "ethers";
 import { codeCheck } from "../src/chain-code";
 import { ledgerHandlers, startLedgerConsumer } from "../src/ledger-consumer";
 import type { LedgerDeps } from "../src/ledger-deps";
-import { settleTransaction } from "../src/settle-transaction";
+import { settleTransaction } from "../src/batch-purposes";
 import {
   createConfirmedTransaction,
   createDeployBatch,
