@@ -1,7 +1,7 @@
 import { consoleTokenHash } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type Redis from "ioredis";
-import { createConsoleUser } from "./console-user-commands";
+import { createConsoleUser, setConsoleUserEnabled } from "./console-user-commands";
 import { openTestConnections, testContext } from "./test-support";
 
 interface Created {
@@ -78,5 +78,28 @@ describe("console-user create", () => {
     await create(email);
     const other = (await db.partner.create({ data: { name: "other", environment: "testnet" } })).id;
     await expect(create(email, {}, other)).rejects.toThrow(`${email} is a console user of another partner (${partnerId})`);
+  });
+
+  it("disables a user, ending its sessions at once, and enables it again", async () => {
+    const { created } = await create(unique());
+    await db.consoleSession.create({ data: { userId: created.user_id, hash: `h-${created.user_id}`, csrfToken: "c", expiresAt: new Date(Date.now() + 60_000) } });
+
+    const ctx = testContext(db, redis);
+    await setConsoleUserEnabled(ctx, created.email.toUpperCase(), false);
+    expect(ctx.out.results[0]).toEqual({ user_id: created.user_id, email: created.email, partner_id: partnerId, enabled: false, sessions_ended: 1 });
+    expect(await db.consoleSession.count({ where: { userId: created.user_id } })).toBe(0);
+    const disabledAt = (await db.consoleUser.findUniqueOrThrow({ where: { id: created.user_id } })).disabledAt;
+    expect(disabledAt).toBeInstanceOf(Date);
+
+    // Disabling again keeps the first time.
+    await setConsoleUserEnabled(testContext(db, redis), created.email, false);
+    expect((await db.consoleUser.findUniqueOrThrow({ where: { id: created.user_id } })).disabledAt).toEqual(disabledAt);
+
+    await setConsoleUserEnabled(testContext(db, redis), created.email, true);
+    expect((await db.consoleUser.findUniqueOrThrow({ where: { id: created.user_id } })).disabledAt).toBeNull();
+  });
+
+  it("refuses to disable an unknown user", async () => {
+    await expect(setConsoleUserEnabled(testContext(db, redis), "nobody@example.com", false)).rejects.toThrow("no console user nobody@example.com");
   });
 });

@@ -4,7 +4,7 @@
  * JSON on stdout. Errors are one line on stderr: exit code 1, or 2 for a malformed command line.
  */
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { createConsoleUser } from "./console-user-commands";
+import { createConsoleUser, setConsoleUserEnabled } from "./console-user-commands";
 import { openContext, type CommandContext } from "./context";
 import { showDevnetInfo, resetDevnetCommand } from "./devnet-commands";
 import { withdrawFees } from "./fees-commands";
@@ -69,6 +69,16 @@ consoleUser
   .requiredOption("--partner <partner-id>", "the partner whose console the user signs in to")
   .requiredOption("--email <email>", "the user's email address, which signs in")
   .action((options: { partner: string; email: string }) => run((ctx) => createConsoleUser(ctx, options.partner, options.email)));
+consoleUser
+  .command("disable")
+  .description("end the console user's sessions at once and refuse its sign-ins and links")
+  .requiredOption("--email <email>", "the user's email address")
+  .action((options: { email: string }) => run((ctx) => setConsoleUserEnabled(ctx, options.email, false)));
+consoleUser
+  .command("enable")
+  .description("let a disabled console user sign in again")
+  .requiredOption("--email <email>", "the user's email address")
+  .action((options: { email: string }) => run((ctx) => setConsoleUserEnabled(ctx, options.email, true)));
 
 const ledger = program.command("ledger").description("partners' ledgers: charges and credits under their agreements");
 for (const [adjustment, description] of [
