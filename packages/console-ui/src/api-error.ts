@@ -40,16 +40,16 @@ export function describeFailure(failure: unknown): string {
 }
 
 /** The spec's error body, read defensively: a proxy's HTML page or an empty body still yields a code. */
-export async function failureOf(response: Response): Promise<ApiFailure> {
+export function failureFromBody(response: Response, body: unknown): ApiFailure {
   const retryAfter = Number(response.headers.get("Retry-After"));
   const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
-  try {
-    const body = (await response.clone().json()) as { error?: { code?: unknown; message?: unknown } };
-    if (typeof body.error?.code === "string" && typeof body.error.message === "string") {
-      return new ApiFailure(response.status, body.error.code, body.error.message, retryAfterSeconds);
-    }
-  } catch {
-    // not JSON: fall through to the status
-  }
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null | undefined)?.error;
+  if (typeof error?.code === "string" && typeof error.message === "string") return new ApiFailure(response.status, error.code, error.message, retryAfterSeconds);
   return new ApiFailure(response.status, "internal", `HTTP ${response.status}`, retryAfterSeconds);
+}
+
+/** The failure a response whose body is not read yet stands for. */
+export async function failureOf(response: Response): Promise<ApiFailure> {
+  const body: unknown = await response.json().catch(() => undefined);
+  return failureFromBody(response, body);
 }

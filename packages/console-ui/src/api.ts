@@ -1,6 +1,6 @@
 import createClient from "openapi-fetch";
 import type { components, paths } from "@sweep/client/src/generated/openapi";
-import { ApiFailure, failureOf } from "./api-error";
+import { ApiFailure, failureFromBody, failureOf } from "./api-error";
 
 export type Schemas = components["schemas"];
 
@@ -34,9 +34,6 @@ export function setCsrfToken(token: string): void {
   sessionCsrfToken = token;
 }
 
-export function csrfToken(): string {
-  return sessionCsrfToken;
-}
 
 function isChange(method: string): boolean {
   return !["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase());
@@ -54,10 +51,10 @@ api.use({
   },
 });
 
-/** The data of an openapi-fetch answer, or the API's failure thrown. */
+/** The data of an openapi-fetch answer, or the API's failure thrown (openapi-fetch has read the body into `error`). */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call;
-  if (error !== undefined || !response.ok) throw await failureOf(response);
+  if (error !== undefined || !response.ok) throw failureFromBody(response, error);
   return data as T;
 }
 

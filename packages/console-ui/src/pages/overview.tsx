@@ -21,7 +21,7 @@ async function readOverview(days: number) {
       throw failure;
     }),
   ]);
-  return { balance, usage, webhook };
+  return { days, balance, usage, webhook };
 }
 
 /** Money per chain, low-balance alerts, and the last 30 or 90 days of usage drawn per chain. */
@@ -32,7 +32,7 @@ export function OverviewPage() {
     <>
       <PageHeading title="Overview" />
       <LoadedView loaded={loaded}>
-        {({ balance, usage, webhook }) => (
+        {({ days: shownDays, balance, usage, webhook }) => (
           <>
             <p>
               Gas wallet (the same on every chain): <code>{balance.gas_wallet}</code>
@@ -49,7 +49,7 @@ export function OverviewPage() {
               <ChainOverview
                 key={chain.chain_id}
                 chain={chain}
-                days={days}
+                days={shownDays}
                 usage={usage.days}
                 alert={webhook?.low_balance.find((alert) => alert.chain_id === chain.chain_id)}
               />

@@ -61,7 +61,7 @@ export function RevocationsPage() {
                   {page.items.map((revocation) => (
                     <tr key={revocation.id}>
                       <th scope="row">
-                        <Link to={`/revocations/${revocation.id}`} aria-label={`Revocation ${revocation.id}`}>
+                        <Link to={`/revocations/${revocation.id}`}>
                           {revocation.external_id ?? shorten(revocation.id)}
                         </Link>
                       </th>

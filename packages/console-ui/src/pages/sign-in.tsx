@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from "react";
-import { Navigate, useNavigate } from "react-router";
+import { Navigate, useLocation, useNavigate } from "react-router";
 import { consoleCall } from "../api";
 import { FailureMessage, useAction } from "../loading";
 import { PageHeading } from "../page-heading";
 import { useSession } from "../session";
 
 /** The one-time link's token, from `#token=…`: kept in the fragment so it never reaches a server log. */
-function linkToken(): string | undefined {
-  const token = new URLSearchParams(window.location.hash.slice(1)).get("token");
+function linkToken(hash: string): string | undefined {
+  const token = new URLSearchParams(hash.slice(1)).get("token");
   return token || undefined;
 }
 
@@ -17,7 +17,8 @@ const MIN_PASSWORD = 12;
 export function SignInPage() {
   const { session, refresh } = useSession();
   const navigate = useNavigate();
-  const [token] = useState(linkToken);
+  // From the router's location, so opening the link over the sign-in page (only the fragment changes) shows the password form.
+  const token = linkToken(useLocation().hash);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [repeated, setRepeated] = useState("");
@@ -38,8 +39,7 @@ export function SignInPage() {
       return true;
     });
     if (!signedIn) return;
-    // The link is spent: drop it from the address bar and history.
-    window.history.replaceState(null, "", window.location.pathname);
+    // The link is spent: replacing this entry drops it from the address bar and history.
     if (await refresh()) navigate("/", { replace: true });
   };
 

@@ -74,7 +74,7 @@ export function SweepsPage() {
                   {page.items.map((sweep) => (
                     <tr key={sweep.id} data-sweep-id={sweep.id}>
                       <th scope="row">
-                        <Link to={`/sweeps/${sweep.id}`} aria-label={`Sweep ${sweep.id}`}>
+                        <Link to={`/sweeps/${sweep.id}`}>
                           {sweep.external_id ?? shorten(sweep.id)}
                         </Link>
                       </th>

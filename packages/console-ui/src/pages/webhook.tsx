@@ -1,21 +1,10 @@
 import { useState, type FormEvent } from "react";
-import { api, csrfToken, unwrap, type Schemas } from "../api";
-import { ApiFailure, failureOf } from "../api-error";
+import { api, unwrap, type Schemas } from "../api";
+import { ApiFailure } from "../api-error";
 import { readChains } from "../chains";
 import { formatTime } from "../format";
 import { FailureMessage, LoadedView, useAction, useLoad } from "../loading";
 import { PageHeading } from "../page-heading";
-
-// POST /v1/webhook/deliveries/{id}/resend is being added to the OpenAPI document; typed through `api` once it is there.
-async function resendDelivery(id: string): Promise<Schemas["WebhookDelivery"]> {
-  const response = await fetch(`/v1/webhook/deliveries/${encodeURIComponent(id)}/resend`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken() },
-  });
-  if (!response.ok) throw await failureOf(response);
-  return (await response.json()) as Schemas["WebhookDelivery"];
-}
 
 async function readWebhook() {
   const [chains, webhook, deliveries] = await Promise.all([
@@ -139,7 +128,7 @@ function Deliveries({ deliveries, canSend, onChange }: { deliveries: Schemas["We
     }
   };
   const resend = async (delivery: Schemas["WebhookDelivery"]) => {
-    const sent = await action.run(() => resendDelivery(delivery.id));
+    const sent = await action.run(() => unwrap(api.POST("/v1/webhook/deliveries/{id}/resend", { params: { path: { id: delivery.id } } })));
     if (sent) {
       setNotice(`${delivery.event} ${delivery.id} queued again.`);
       onChange();
@@ -176,8 +165,8 @@ function Deliveries({ deliveries, canSend, onChange }: { deliveries: Schemas["We
             </tr>
           </thead>
           <tbody>
-            {deliveries.map((delivery, index) => (
-              <tr key={`${delivery.id}-${index}`} data-event-id={delivery.id} data-status={delivery.status}>
+            {deliveries.map((delivery) => (
+              <tr key={delivery.id} data-event-id={delivery.id} data-status={delivery.status}>
                 <th scope="row">{delivery.event}</th>
                 <td>
                   <code>{delivery.id}</code>

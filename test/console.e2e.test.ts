@@ -1,0 +1,260 @@
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { source as axeSource } from "axe-core";
+import { parseEther, Wallet } from "ethers";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { SweepClient, type Sweep } from "@sweep/client";
+import { createTestPartner, eventually, fundedDeposit, startReceiver, startStack, type Receiver, type Stack, type TestPartner } from "@sweep/testkit";
+import { createConsoleUser } from "../packages/cli/src/console-user-commands";
+import { connectRedis } from "../packages/cli/src/context";
+import { testContext } from "../packages/cli/src/test-support";
+
+// A partner's operator runs the console in Debian's chromium against the whole suite, everything
+// real: signs in through the one-time link the operator's CLI printed, makes an API key and uses
+// it, registers a hot wallet, sees a sweep made through the API swept with its fee and in the
+// day's usage chart, sets a webhook and resends a delivery, and revokes the key. Every page is
+// checked with axe-core (no serious or critical violation), runs under the gateway's CSP without
+// a violation, and is kept as a screenshot in test/artifacts/console/.
+
+const CHAIN_ID = 97;
+const SCREENSHOTS = path.join(__dirname, "artifacts", "console");
+const DIST = path.join(__dirname, "..", "packages", "console-ui", "dist", "index.html");
+const PASSWORD = "correct horse battery staple";
+
+describe("the partner console in a browser", () => {
+  let stack: Stack;
+  let partner: TestPartner;
+  let receiver: Receiver;
+  let browser: Browser;
+  let page: Page;
+  const cspViolations: string[] = [];
+  const pageErrors: string[] = [];
+  let consoleKey = "";
+  let client: SweepClient;
+  const hotWallet = Wallet.createRandom().address;
+  let sweep: Sweep;
+
+  beforeAll(async () => {
+    if (!existsSync(DIST)) throw new Error("the console is not built: run `pnpm prepare-workspace` (pnpm test does)");
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    [stack, browser, receiver] = await Promise.all([
+      // The webhook receiver is plain http on this machine, as in local development.
+      startStack({ env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_BASE_MS: "500" } }),
+      chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] }),
+      startReceiver(),
+    ]);
+    partner = await createTestPartner(stack.db, "console partner");
+    await stack.chain(CHAIN_ID).setBalance(partner.gasWallet, parseEther("10"));
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // The copy button writes to the clipboard, as a person's click allows.
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: stack.api });
+    page = await context.newPage();
+    // A step that cannot happen fails in seconds, naming what it waited for.
+    page.setDefaultTimeout(10_000);
+    page.on("console", (message) => {
+      if (message.type() === "error" && /Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    page.on("pageerror", (error) => pageErrors.push(String(error)));
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await stack?.stop();
+  }, 60_000);
+
+  /** Opens a console page, waits for its heading, checks it with axe-core and keeps a screenshot. */
+  async function visit(pagePath: string, heading: string, screenshot: string): Promise<void> {
+    await page.goto(`${stack.api}/console${pagePath}`);
+    await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+    await page.getByText("Loading…").first().waitFor({ state: "detached" });
+    await check(screenshot);
+  }
+
+  async function check(screenshot: string): Promise<void> {
+    // Through the DevTools protocol, which the page's CSP does not govern (an added <script> would be refused).
+    await page.evaluate(axeSource);
+    const violations = (await page.evaluate("axe.run(document).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) })))")) as {
+      id: string;
+      impact: string;
+      help: string;
+      nodes: string[];
+    }[];
+    expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${screenshot}.png`), fullPage: true });
+  }
+
+  const keyRow = () => page.locator("tr[data-key-id]").filter({ has: page.locator("code", { hasText: consoleKey.slice(0, 15) }) });
+
+  it("signs in through the one-time link the operator's CLI printed, setting a password", async () => {
+    const redis = await connectRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+    const ctx = testContext(stack.db, redis, { CONSOLE_URL: `${stack.api}/console` });
+    await createConsoleUser(ctx, partner.partnerId, "ops@partner.example");
+    await redis.quit();
+    const { sign_in_url } = ctx.out.results[0] as { sign_in_url: string };
+
+    // Without a session every page leads to sign-in.
+    await visit("/", "Sign in", "sign-in");
+
+    await page.goto(sign_in_url);
+    await page.getByRole("heading", { level: 1, name: "Set your password" }).waitFor();
+    await check("set-password");
+    await page.getByLabel("New password").fill(PASSWORD);
+    await page.getByLabel("Repeat the password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
+    // The spent token is gone from the address bar.
+    expect(page.url()).not.toContain("token=");
+    await page.getByText(/ops@partner\.example/).waitFor();
+  }, 30_000);
+
+  it("creates an API key, shown once, that works with the API; the list shows its last use", async () => {
+    await visit("/keys", "API keys", "keys-empty-new");
+    await page.getByRole("button", { name: "Create a key" }).click();
+    consoleKey = (await page.getByTestId("new-key").textContent()) ?? "";
+    expect(consoleKey).toMatch(/^svc_test_/);
+    await page.getByRole("button", { name: "Copy the key" }).click();
+    await page.getByText("Copied to the clipboard.").waitFor();
+    await check("keys-created");
+
+    client = new SweepClient({ baseUrl: stack.api, apiKey: consoleKey });
+    expect(await client.hotWallets.list()).toEqual([]);
+
+    await page.reload();
+    await expect(keyRow().getByTestId("last-used").textContent()).resolves.not.toBe("never");
+    // Shown once: after a reload the page has only the key's prefix.
+    expect(await page.content()).not.toContain(consoleKey);
+  }, 30_000);
+
+  it("registers a hot wallet and follows its delegate's deployment", async () => {
+    await visit("/hot-wallets", "Hot wallets", "hot-wallets-empty");
+    await page.getByLabel("Chain").selectOption(String(CHAIN_ID));
+    await page.getByLabel("Address").fill(hotWallet);
+    await page.getByRole("button", { name: "Register" }).click();
+    const row = page.locator(`tr[data-address="${hotWallet}"]`);
+    await row.getByText("active").waitFor({ timeout: 30_000 });
+    expect(await row.locator("code.hash").textContent()).toMatch(/^0x[0-9a-f]{64}$/);
+    await check("hot-wallets");
+  }, 45_000);
+
+  it("shows a sweep made through the API swept, with its fee against the classic benchmark", async () => {
+    const [wallet] = await client.hotWallets.list();
+    const { owner, authorization } = await fundedDeposit(stack.chain(CHAIN_ID), wallet!.delegate, 25_000_000n);
+    const created = await client.sweeps.create({ chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT", authorization });
+    sweep = await client.waitForSweep(created.id, { timeoutMs: 30_000, intervalMs: 200 });
+    expect(sweep).toMatchObject({ status: "swept", swept_amount: "25000000", fee: expect.stringMatching(/^\d+$/) });
+
+    await visit("/sweeps", "Sweeps", "sweeps");
+    const row = page.locator(`tr[data-sweep-id="${sweep.id}"]`);
+    expect(await row.getByTestId("sweep-status").textContent()).toBe("swept");
+    expect(await row.getByTestId("sweep-fee").textContent()).toBe(sweep.fee);
+
+    // The API's filters: a status the sweep does not have lists nothing.
+    await page.getByLabel("Status").selectOption("failed");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.getByText("No sweeps match.").waitFor();
+    expect(page.url()).toContain("status=failed");
+
+    await visit(`/sweeps/${sweep.id}`, "Sweep", "sweep-detail");
+    expect(await page.getByTestId("detail-status").textContent()).toBe("swept");
+    expect(await page.getByTestId("detail-fee").textContent()).toBe(sweep.fee);
+    const comparison = (await page.getByTestId("fee-comparison").textContent()) ?? "";
+    expect(comparison).toContain(`${sweep.classic_gas!.toLocaleString("en-US")} gas`);
+    expect(comparison).toMatch(/of the classic cost/);
+    expect(await page.getByTestId("sweep-detail").textContent()).toContain(owner.address);
+  }, 45_000);
+
+  it("draws the day's usage on the overview with the API's figures", async () => {
+    const usage = (await (await fetch(`${stack.api}/v1/usage?days=1&chain_id=${CHAIN_ID}`, { headers: { Authorization: `Bearer ${consoleKey}` } })).json()) as {
+      days: { date: string; sweeps_done: number; gas_spent: string; fees: string }[];
+    };
+    const today = usage.days[0]!;
+    expect(today.sweeps_done).toBe(1);
+
+    await visit("/", "Overview", "overview");
+    const figures = page.getByTestId(`usage-today-${CHAIN_ID}`);
+    expect(await figures.getByTestId("today-done").textContent()).toBe("1 sweeps done");
+    const row = page.getByTestId(`usage-table-${CHAIN_ID}`).locator(`tr[data-date="${today.date}"]`);
+    expect(await row.locator("td").allTextContents()).toEqual(["1", "0", "0", "0", today.gas_spent, today.fees]);
+    // The chart is drawn: SVG bars, today's among them.
+    const bars = page.getByTestId(`sweeps-chart-${CHAIN_ID}`).locator("svg .recharts-bar-rectangle path");
+    expect(await bars.count()).toBeGreaterThanOrEqual(1);
+
+    await page.getByLabel("Last 90 days").check();
+    await page.getByText("Sweeps per day, last 90 days: done, failed and rejected").first().waitFor();
+    expect(await page.getByTestId(`usage-table-${CHAIN_ID}`).locator("tbody tr").count()).toBe(90);
+    await check("overview-90-days");
+  }, 30_000);
+
+  it("sets a webhook, shows its secret on demand, sends a test event and resends it", async () => {
+    await visit("/webhook", "Webhook", "webhook-none");
+    await page.getByLabel("URL").fill(receiver.url("/console-hook"));
+    await page.getByRole("button", { name: "Save webhook" }).click();
+    await page.getByRole("button", { name: "Show" }).click();
+    const secret = (await page.getByTestId("webhook-secret").textContent()) ?? "";
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).toBe((await client.webhook.get()).secret);
+    receiver.route("/console-hook", secret, (res) => res.writeHead(200).end());
+
+    await page.getByRole("button", { name: "Send a test event" }).click();
+    const delivered = await eventually("the test event's delivery", async () => receiver.received("/console-hook")[0], 15_000);
+    const eventId = (JSON.parse(delivered.body) as { id: string }).id;
+    // The log keeps one row per event: a resend starts it over.
+    const row = page.locator(`tr[data-event-id="${eventId}"]`);
+    const shownDelivered = () =>
+      eventually("the delivery shown delivered", async () => {
+        await page.getByRole("button", { name: "Refresh" }).click();
+        return (await row.getAttribute("data-status", { timeout: 1_000 }).catch(() => null)) === "delivered" || undefined;
+      }, 15_000);
+    await shownDelivered();
+
+    await row.getByRole("button", { name: /^Resend/ }).click();
+    await page.getByText(`webhook.test ${eventId} queued again.`).waitFor();
+    await eventually("the resent delivery", async () => receiver.received("/console-hook")[1], 15_000);
+    const [first, again] = receiver.received("/console-hook");
+    expect(JSON.parse(again!.body).id).toBe(eventId);
+    expect([first!.verified, again!.verified]).toEqual([true, true]);
+    await shownDelivered();
+    await check("webhook");
+  }, 45_000);
+
+  it("shows the other pages: revocations, ledger with its CSV, tariff, settings", async () => {
+    await visit("/revocations", "Revocations", "revocations");
+    await page.getByText("No revocations match.").waitFor();
+
+    await visit("/ledger", "Ledger", "ledger");
+    expect(await page.getByTestId("ledger").locator("tbody tr").count()).toBeGreaterThanOrEqual(1);
+    const csvHref = await page.getByTestId("ledger-csv").getAttribute("href");
+    const csv = await page.evaluate(async (href) => (await fetch(href!)).text(), csvHref);
+    expect(csv.split(/\r?\n/)[0]).toBe("id,created_at,chain_id,kind,amount,tx_hash,sweep_id,note");
+    expect(csv).toContain(sweep.tx_hash);
+
+    await visit("/tariff", "Tariff", "tariff");
+    await visit("/settings", "Settings", "settings");
+    await page.getByLabel("Keep one unit on deposit addresses").check();
+    await page.getByText("keep_one_unit is on.").waitFor();
+    expect(await client.settings.get()).toEqual({ keep_one_unit: true });
+  }, 30_000);
+
+  it("revokes the key: the API answers 401 to it at once", async () => {
+    await visit("/keys", "API keys", "keys");
+    page.once("dialog", (dialog) => void dialog.accept());
+    await keyRow().getByRole("button", { name: /^Revoke/ }).click();
+    await keyRow().getByText(/^revoked/).waitFor();
+    await check("keys-revoked");
+    await expect(client.hotWallets.list()).rejects.toMatchObject({ status: 401, code: "unauthorized" });
+  }, 30_000);
+
+  it("shows a disabled partner's state", async () => {
+    await stack.db.partner.update({ where: { id: partner.partnerId }, data: { enabled: false } });
+    await page.goto(`${stack.api}/console/`);
+    await page.getByTestId("partner-disabled").waitFor();
+    await page.getByText("[partner_disabled]").first().waitFor();
+    await check("partner-disabled");
+  }, 30_000);
+
+  it("ran every page without a CSP violation or a script error", () => {
+    expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
