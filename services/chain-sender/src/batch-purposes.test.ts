@@ -1,11 +1,11 @@
 import type { BatchToSend } from "./batch-store";
-import { carriedIds } from "./carried-ids";
+import { batchPurposes, stagesOf } from "./batch-purposes";
 
 const base = { id: "b", chainId: 97, partnerId: "p", gasWallet: { id: "g", address: "0xg", keyCustody: "sealed", encryptedKey: "", kekId: "k", keyLabel: null }, feesDue: 0n, inFlightCost: 0n };
 const sweepItem = (sweepId: string, position: number) => ({ position, sweepId, withAuthorization: false, sweep: { account: "0xa", tokenAddress: null, amount: null, keepOneUnit: false, authorization: null } });
 const revocationItem = (revocationId: string, position: number) => ({ position, revocationId, account: "0xa", authorization: null });
 
-describe("carriedIds", () => {
+describe("what a batch's transaction carries, by purpose", () => {
   it.each<[string, BatchToSend, string[], object]>([
     ["a sweep batch", { ...base, purpose: "sweep", hotWalletId: "h", delegate: "0xd", items: [sweepItem("s1", 0), sweepItem("s2", 1)] }, [], { sweepIds: ["s1", "s2"] }],
     ["a sweep batch less the dropped", { ...base, purpose: "sweep", hotWalletId: "h", delegate: "0xd", items: [sweepItem("s1", 0), sweepItem("s2", 1), sweepItem("s3", 2)] }, ["s2"], { sweepIds: ["s1", "s3"] }],
@@ -13,6 +13,23 @@ describe("carriedIds", () => {
     ["a deployment", { ...base, purpose: "deploy_delegate", hotWalletId: "h", hotWallet: "0xh" }, [], { hotWalletId: "h" }],
     ["a withdrawal", { ...base, purpose: "withdrawal", hotWalletId: null, drainTo: null }, [], {}],
   ])("%s", (_what, batch, dropped, expected) => {
-    expect(carriedIds(batch, dropped)).toEqual(expected);
+    expect(stagesOf(batch).carriedIds(batch, dropped)).toEqual(expected);
+  });
+});
+
+describe("what a batch's transaction spends, by purpose", () => {
+  const wallet = { ...base, feesDue: 400_000n, inFlightCost: 100_000n };
+  it.each<[string, BatchToSend, { value: bigint | null; kept: bigint }]>([
+    ["a sweep sends nothing and keeps the fees due", { ...wallet, purpose: "sweep", hotWalletId: "h", delegate: "0xd", items: [] }, { value: 0n, kept: 400_000n }],
+    ["a deployment likewise", { ...wallet, purpose: "deploy_delegate", hotWalletId: "h", hotWallet: "0xh" }, { value: 0n, kept: 400_000n }],
+    ["a revocation likewise", { ...wallet, purpose: "revocation", hotWalletId: null, items: [] }, { value: 0n, kept: 400_000n }],
+    ["a withdrawal sends the fees due less its gas, keeping none back", { ...wallet, purpose: "withdrawal", hotWalletId: null, drainTo: null }, { value: 400_000n - 21_000n * 5n, kept: 0n }],
+    ["a drain sends the rest of the balance, keeping the fees due", { ...wallet, purpose: "withdrawal", hotWalletId: null, drainTo: "0xn" }, { value: 10_000_000n - 400_000n - 100_000n - 25_000n * 5n, kept: 400_000n }],
+  ])("%s", (_what, batch, expected) => {
+    expect(stagesOf(batch).spending(batch, 10_000_000n, batch.purpose === "withdrawal" && batch.drainTo !== null ? 25_000n : 21_000n, 5n)).toEqual(expected);
+  });
+
+  it("never loads a gap filler as an open batch", async () => {
+    await expect(batchPurposes.gap_fill.load({} as never, {} as never)).resolves.toEqual({ skip: "gap_fill batches are not sent by this version" });
   });
 });

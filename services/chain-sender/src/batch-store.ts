@@ -1,15 +1,15 @@
 import type { AttemptFailureReason } from "@sweep/common";
-import { enqueueOutbox, feeReserve, toBigIntOrNull, toDecimal, type Db, type Tx } from "@sweep/db";
-import { recordEvent, wakeRevocationRounds, wakeSweepsOfAccounts } from "@sweep/lifecycle";
+import { enqueueOutbox, toDecimal, type Batch, type Db, type HotWallet } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
-import { PendingMetrics, sweepsFinal } from "@sweep/metrics";
+import { PendingMetrics } from "@sweep/metrics";
+import { batchPurposes, stagesOf } from "./batch-purposes";
 import type { GasWalletRow } from "./gas-wallet-signers";
 import { chooseNonce } from "./nonces";
 import type { RevocationItemRow } from "./revocation-plan";
 import type { SignedTransaction } from "./signing";
 import type { BatchItemRow } from "./sweep-plan";
 
-interface BatchBase {
+export interface BatchBase {
   id: string;
   chainId: number;
   partnerId: string;
@@ -28,86 +28,16 @@ export type RevocationBatchToSend = BatchBase & { purpose: "revocation"; items: 
 export type WithdrawalBatchToSend = BatchBase & { purpose: "withdrawal"; hotWalletId: null; drainTo: string | null };
 export type BatchToSend = SweepBatchToSend | DeployBatchToSend | RevocationBatchToSend | WithdrawalBatchToSend;
 
-/** An open batch this sender can send, or why there is nothing to do. */
+/** A batch as stored, with its hot wallet, for its purpose to load. */
+export type OpenBatchRow = Batch & { hotWallet: HotWallet | null };
+
+/** An open batch this sender can send, loaded as its purpose says, or why there is nothing to do. */
 export async function loadOpenBatch(db: Db, batchId: string, chainId: number): Promise<{ batch: BatchToSend } | { skip: string }> {
   const batch = await db.batch.findUnique({ where: { id: batchId }, include: { hotWallet: true } });
   if (!batch) return { skip: "no such batch" };
   if (batch.chainId !== chainId) return { skip: `the batch is of chain ${batch.chainId}` };
   if (batch.status !== "open") return { skip: `the batch is ${batch.status}` };
-  if (batch.purpose === "revocation") {
-    return { batch: { ...(await batchBase(db, batch)), hotWalletId: null, purpose: "revocation", items: await openRevocationItems(db, batchId) } };
-  }
-  if (batch.purpose === "withdrawal") return { batch: { ...(await batchBase(db, batch)), hotWalletId: null, purpose: "withdrawal", drainTo: batch.drainTo } };
-  const hotWallet = batch.hotWallet;
-  if (!hotWallet) return { skip: `a ${batch.purpose} batch without a hot wallet` };
-  if (batch.purpose !== "sweep" && batch.purpose !== "deploy_delegate") return { skip: `${batch.purpose} batches are not sent by this version` };
-  const base = { ...(await batchBase(db, batch)), hotWalletId: hotWallet.id };
-  if (batch.purpose === "deploy_delegate") return { batch: { ...base, purpose: "deploy_delegate", hotWallet: hotWallet.address } };
-  // Items whose sweep is no longer processing in this batch were settled by an earlier attempt (dropped by simulation).
-  const items = await db.batchItem.findMany({
-    where: { batchId, sweep: { status: "processing", batchId } },
-    include: { sweep: true },
-    orderBy: { position: "asc" },
-  });
-  return {
-    batch: {
-      ...base,
-      purpose: "sweep",
-      delegate: hotWallet.delegate,
-      items: items.map((item) => ({
-        position: item.position,
-        sweepId: item.sweep!.id,
-        withAuthorization: item.withAuthorization,
-        sweep: {
-          account: item.sweep!.account,
-          tokenAddress: item.sweep!.tokenAddress,
-          amount: toBigIntOrNull(item.sweep!.amount),
-          keepOneUnit: item.sweep!.keepOneUnit,
-          authorization: item.sweep!.authorization,
-        },
-      })),
-    },
-  };
-}
-
-/** What every batch to send carries but its hot wallet: its gas wallet, and what that wallet's balance must keep. */
-async function batchBase(db: Db, batch: { id: string; chainId: number; gasWalletId: string }): Promise<Omit<BatchBase, "hotWalletId">> {
-  const { id, chainId } = batch;
-  const gasWallet = await db.gasWallet.findUniqueOrThrow({
-    where: { id: batch.gasWalletId },
-    select: { id: true, address: true, keyCustody: true, encryptedKey: true, kekId: true, keyLabel: true, partnerId: true },
-  });
-  return {
-    id,
-    chainId,
-    partnerId: gasWallet.partnerId,
-    gasWallet: { id: gasWallet.id, address: gasWallet.address, keyCustody: gasWallet.keyCustody, encryptedKey: gasWallet.encryptedKey, kekId: gasWallet.kekId, keyLabel: gasWallet.keyLabel },
-    feesDue: (await feeReserve(db, gasWallet.partnerId, chainId)).due,
-    inFlightCost: await inFlightCost(db, gasWallet.id, chainId),
-  };
-}
-
-/** A revocation batch's items whose revocation is still processing in it: one settled otherwise is not sent again. */
-async function openRevocationItems(db: Db, batchId: string): Promise<RevocationItemRow[]> {
-  const items = await db.batchItem.findMany({
-    where: { batchId, revocation: { status: "processing", batchId } },
-    select: { position: true, revocation: { select: { id: true, account: true, authorization: true } } },
-    orderBy: { position: "asc" },
-  });
-  return items.map((item) => ({ position: item.position, revocationId: item.revocation!.id, account: item.revocation!.account, authorization: item.revocation!.authorization }));
-}
-
-/**
- * The most the gas wallet's unmined transactions on the chain can still take from its balance:
- * per nonce, the costliest of its versions in flight. The node's balance does not show them yet.
- */
-async function inFlightCost(db: Db, gasWalletId: string, chainId: number): Promise<bigint> {
-  const [row] = await db.$queryRaw<Array<{ cost: string }>>`
-    SELECT COALESCE(SUM(cost), 0)::text AS cost FROM (
-      SELECT MAX(gas_limit::numeric * max_fee_per_gas) AS cost FROM chain_transactions
-       WHERE gas_wallet_id = ${gasWalletId}::uuid AND chain_id = ${chainId} AND status IN ('signed', 'broadcast')
-       GROUP BY nonce) AS per_nonce`;
-  return BigInt(row?.cost ?? "0");
+  return batchPurposes[batch.purpose].load(db, batch);
 }
 
 /** What one attempt at a batch came to. `dropped` are the sweeps the simulation showed would fail. */
@@ -146,15 +76,15 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
       const reason = attempt.type === "failed" ? attempt.reason : null;
       const claimed = await tx.batch.updateMany({ where: { id: batch.id, status: "open" }, data: { status, reason } });
       if (claimed.count === 0) return null;
-      await rejectWouldFail(tx, names, batch, attempt.dropped, metrics);
-      await wakeWorkOfRejected(tx, names, batch, attempt.dropped);
+      const stages = stagesOf(batch);
+      await stages.rejectDropped(tx, names, batch, attempt.dropped, metrics);
 
       if (attempt.type === "failed") {
         await enqueueOutbox(tx, outboxDraft("batch.failed", { batchId: batch.id, chainId: batch.chainId, reason: attempt.reason }, names));
         return null;
       }
       if (attempt.type === "empty") {
-        await wakeNextBatch(tx, names, batch);
+        await stages.wakeNext(tx, names, batch);
         return null;
       }
       const highest = await tx.chainTransaction.aggregate({ where: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id }, _max: { nonce: true } });
@@ -179,41 +109,11 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
         where: { gasWalletId_chainId: { gasWalletId: batch.gasWallet.id, chainId: batch.chainId } },
         data: { nextNonce: nonce + 1n },
       });
-      await wakeNextBatch(tx, names, batch);
+      await stages.wakeNext(tx, names, batch);
       return stored;
     },
     { timeout: 30_000 },
   );
   metrics.commit();
   return sent;
-}
-
-/** The batcher may prepare the next batch of the same kind, which waited while this one was being prepared. */
-async function wakeNextBatch(tx: Tx, names: QueueNames, batch: BatchToSend): Promise<void> {
-  if (batch.purpose === "sweep") await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: batch.hotWalletId, chainId: batch.chainId }, names));
-  if (batch.purpose === "revocation") await wakeRevocationRounds(tx, names, { chainId: batch.chainId, accounts: [], partnerId: batch.partnerId });
-}
-
-/**
- * What waited for the sweeps just rejected would_fail, which no settlement will report: sweeps of
- * their addresses in the chain's other hot wallets, and revocations of them requested later.
- */
-async function wakeWorkOfRejected(tx: Tx, names: QueueNames, batch: BatchToSend, sweepIds: readonly string[]): Promise<void> {
-  if (batch.purpose !== "sweep" || sweepIds.length === 0) return;
-  const accounts = batch.items.filter((item) => sweepIds.includes(item.sweepId)).map((item) => item.sweep.account);
-  await wakeSweepsOfAccounts(tx, names, { chainId: batch.chainId, accounts, except: batch.hotWalletId });
-  await wakeRevocationRounds(tx, names, { chainId: batch.chainId, accounts });
-}
-
-async function rejectWouldFail(tx: Tx, names: QueueNames, batch: BatchToSend, sweepIds: readonly string[], metrics: PendingMetrics): Promise<void> {
-  for (const sweepId of sweepIds) {
-    const rejected = await tx.sweep.updateMany({
-      where: { id: sweepId, batchId: batch.id, status: "processing" },
-      data: { status: "rejected", reason: "would_fail", nextAttemptAt: null },
-    });
-    if (rejected.count > 0) {
-      await recordEvent(tx, names, { partnerId: batch.partnerId, type: "sweep.rejected", subjectId: sweepId });
-      metrics.inc(sweepsFinal, { chain_id: batch.chainId, status: "rejected", reason: "would_fail" });
-    }
-  }
 }

@@ -1,0 +1,102 @@
+import type { BatchPurpose, Db, Tx } from "@sweep/db";
+import type { QueueNames } from "@sweep/messaging";
+import type { PendingMetrics } from "@sweep/metrics";
+import { loadDeployBatch, loadRevocationBatch, loadSweepBatch, loadWithdrawalBatch } from "./batch-loads";
+import type { BatchToSend, OpenBatchRow } from "./batch-store";
+import { rejectWouldFail, wakeHotWallet, wakePartnerRevocations } from "./batch-wakes";
+import { deploymentContent, revocationContent, sweepContent, withdrawalContent, type ContentContext, type PlannedContent } from "./transaction-content";
+import { drainValue, withdrawalValue } from "./withdrawal-plan";
+
+/** A transaction's value and the fees due the gas wallet's balance must keep besides it. */
+export interface Spending {
+  /** null: nothing left to send */
+  value: bigint | null;
+  kept: bigint;
+}
+
+/** What the transaction of a batch carries, as log fields: grepping a sweep's id finds the transaction that carried it. */
+export type CarriedIds = { sweepIds: string[] } | { revocationIds: string[] } | { hotWalletId: string } | Record<string, never>;
+
+/** How the chain-sender sends the batches of one purpose, stage by stage. */
+export interface PurposeStages<B extends BatchToSend> {
+  /** the purpose's part of an open batch, or why it is not sent */
+  load(db: Db, row: OpenBatchRow): Promise<{ batch: B } | { skip: string }>;
+  /** the transaction's call and gas limit, or nothing to send, and the sweeps a simulation left out */
+  content(ctx: ContentContext, batch: B): PlannedContent | Promise<PlannedContent>;
+  /** the value sent, from the balance at the attempt's block, the gas limit and the max fee */
+  spending(batch: B, balance: bigint, gasLimit: bigint, maxFeePerGas: bigint): Spending;
+  /** in the attempt's database transaction: the items left out, settled */
+  rejectDropped(tx: Tx, names: QueueNames, batch: B, dropped: readonly string[], metrics: PendingMetrics): Promise<void>;
+  /** in the attempt's database transaction, once sent or settled without a transaction: wakes the batcher for the next batch of the kind */
+  wakeNext(tx: Tx, names: QueueNames, batch: B): Promise<void>;
+  carriedIds(batch: B, dropped: readonly string[]): CarriedIds;
+}
+
+const nothing = async () => {};
+/** Most batches send no value, and keep the fees due on the wallet. */
+const noValue = (batch: BatchToSend): Spending => ({ value: 0n, kept: batch.feesDue });
+/** Gap fillers are made and sent by the watcher, never as an open batch: their other stages are never reached. */
+const neverSent = (): never => {
+  throw new Error("gap fill batches are sent by the watcher, not as open batches");
+};
+
+type Stages = { [P in BatchPurpose]: PurposeStages<Extract<BatchToSend, { purpose: P }>> };
+
+/**
+ * The chain-sender's one map of batch purposes: how each is loaded, built, valued and woken after.
+ * A new purpose does not compile until every stage handles it.
+ */
+export const batchPurposes: Stages = {
+  sweep: {
+    load: loadSweepBatch,
+    content: sweepContent,
+    spending: noValue,
+    rejectDropped: rejectWouldFail,
+    wakeNext: wakeHotWallet,
+    carriedIds: (batch, dropped) => {
+      const left = new Set(dropped);
+      return { sweepIds: batch.items.map((item) => item.sweepId).filter((id) => !left.has(id)) };
+    },
+  },
+  revocation: {
+    load: loadRevocationBatch,
+    content: revocationContent,
+    spending: noValue,
+    rejectDropped: nothing,
+    wakeNext: wakePartnerRevocations,
+    carriedIds: (batch) => ({ revocationIds: batch.items.map((item) => item.revocationId) }),
+  },
+  deploy_delegate: {
+    load: loadDeployBatch,
+    content: deploymentContent,
+    spending: noValue,
+    rejectDropped: nothing,
+    wakeNext: nothing,
+    carriedIds: (batch) => ({ hotWalletId: batch.hotWalletId }),
+  },
+  withdrawal: {
+    load: loadWithdrawalBatch,
+    content: withdrawalContent,
+    // A withdrawal spends the fees due themselves (value + gas = fees due), so they are not kept back from it as well; a drain keeps them.
+    spending: (batch, balance, gasLimit, maxFeePerGas) =>
+      batch.drainTo === null
+        ? { value: withdrawalValue(batch.feesDue, maxFeePerGas), kept: 0n }
+        : { value: drainValue({ balance, feesDue: batch.feesDue, inFlightCost: batch.inFlightCost }, gasLimit, maxFeePerGas), kept: batch.feesDue },
+    rejectDropped: nothing,
+    wakeNext: nothing,
+    carriedIds: () => ({}),
+  },
+  gap_fill: {
+    load: async () => ({ skip: "gap_fill batches are not sent by this version" }),
+    content: neverSent,
+    spending: neverSent,
+    rejectDropped: neverSent,
+    wakeNext: neverSent,
+    carriedIds: neverSent,
+  },
+};
+
+/** The stages of a batch's purpose, typed for that batch (TypeScript cannot correlate the map's entry with the union by itself). */
+export function stagesOf<B extends BatchToSend>(batch: B): PurposeStages<B> {
+  return batchPurposes[batch.purpose] as unknown as PurposeStages<B>;
+}
