@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 import { ChainSelect } from "./chain-select";
-
-export const PAGE_SIZE = 25;
+import { readChains } from "./chains";
+import { apiListQuery } from "./list-api-query";
+import { useLoad } from "./loading";
 
 /** A list's filters and cursor live in the address, so a filtered page can be linked and Back returns to the previous page. */
 export function useListQuery(names: readonly string[]) {
@@ -24,17 +25,37 @@ export function useListQuery(names: readonly string[]) {
   return { filters, cursor, apply, nextPage, firstPage: `?${withoutCursor}` };
 }
 
-/** Filter form: the chain, a status, and address fields, as the API's list query takes them. */
+export type ListQuery = ReturnType<typeof useListQuery>;
+
+interface ApiPage<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+/** A list page's data: the chains (for its filter) and the page the API answers for the address's filters and cursor. */
+export function useListPage<T>(names: readonly string[], readPage: (query: Record<string, string | number | undefined>) => Promise<ApiPage<T>>) {
+  const query = useListQuery(names);
+  const loaded = useLoad(async () => {
+    const [chains, page] = await Promise.all([readChains(), readPage(apiListQuery(query.filters, query.cursor))]);
+    return { chains, page };
+  }, [query.cursor, JSON.stringify(query.filters)]);
+  return { query, loaded };
+}
+
+/** A select filter: its query name, label, the "any" option's text, and the values. */
+export type SelectFilter = [name: string, label: string, anyLabel: string, values: readonly string[]];
+
+/** Filter form: the chain, selects (status, kind) and address fields, as the API's list query takes them. */
 export function ListFilters({
   filters,
-  statuses,
-  addresses,
+  selects,
+  addresses = [],
   chains,
   onApply,
 }: {
   filters: Record<string, string>;
-  statuses: readonly string[];
-  addresses: readonly [name: string, label: string][];
+  selects: readonly SelectFilter[];
+  addresses?: readonly [name: string, label: string][];
   chains: { chain_id: number; name: string }[];
   onApply: (filters: Record<string, string>) => void;
 }) {
@@ -47,15 +68,17 @@ export function ListFilters({
   return (
     <form className="filters" onSubmit={submit} aria-label="Filters">
       <ChainSelect id="filter-chain" chains={chains} value={draft.chain_id ?? ""} onChange={set("chain_id")} anyLabel="Any chain" />
-      <div className="field">
-        <label htmlFor="filter-status">Status</label>
-        <select id="filter-status" value={draft.status ?? ""} onChange={(e) => set("status")(e.target.value)}>
-          <option value="">Any status</option>
-          {statuses.map((status) => (
-            <option key={status}>{status}</option>
-          ))}
-        </select>
-      </div>
+      {selects.map(([name, label, anyLabel, values]) => (
+        <div className="field" key={name}>
+          <label htmlFor={`filter-${name}`}>{label}</label>
+          <select id={`filter-${name}`} value={draft[name] ?? ""} onChange={(e) => set(name)(e.target.value)}>
+            <option value="">{anyLabel}</option>
+            {values.map((value) => (
+              <option key={value}>{value}</option>
+            ))}
+          </select>
+        </div>
+      ))}
       {addresses.map(([name, label]) => (
         <div className="field" key={name}>
           <label htmlFor={`filter-${name}`}>{label}</label>
@@ -67,12 +90,15 @@ export function ListFilters({
   );
 }
 
-/** Cursor paging: the next page while the API gives a cursor, and back to the first page. */
-export function Pager({ nextCursor, cursor, nextPage, firstPage }: { nextCursor: string | null; cursor: string | undefined; nextPage: (cursor: string) => string; firstPage: string }) {
+/** A page of a list: its table, or what to say when nothing matches; then cursor paging (the next page while the API gives a cursor, and back to the first). */
+export function ListResults({ page, query, empty, children }: { page: ApiPage<unknown>; query: ListQuery; empty: string; children: ReactNode }) {
   return (
-    <nav aria-label="Pages" className="pager">
-      {cursor && <Link to={firstPage}>First page</Link>}
-      {nextCursor && <Link to={nextPage(nextCursor)}>Next page</Link>}
-    </nav>
+    <>
+      {page.items.length === 0 ? <p>{empty}</p> : children}
+      <nav aria-label="Pages" className="pager">
+        {query.cursor && <Link to={query.firstPage}>First page</Link>}
+        {page.next_cursor && <Link to={query.nextPage(page.next_cursor)}>Next page</Link>}
+      </nav>
+    </>
   );
 }

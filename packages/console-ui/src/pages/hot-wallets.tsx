@@ -6,7 +6,7 @@ import { formatTime } from "../format";
 import { FailureMessage, LoadedView, useAction, useLoad } from "../loading";
 import { PageHeading } from "../page-heading";
 
-const PENDING_POLL_MS = 2_000;
+const PENDING_POLL_MS = 1_000;
 
 async function readHotWallets() {
   const [chains, list] = await Promise.all([readChains(), unwrap(api.GET("/v1/hot-wallets"))]);

@@ -1,44 +1,18 @@
-import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
+import type { paths } from "@sweep/client/src/generated/openapi";
 import { api, unwrap, type Schemas } from "../api";
-import { ChainSelect } from "../chain-select";
-import { readChains } from "../chains";
 import { formatTime, formatUnits, shorten } from "../format";
-import { LoadedView, useLoad } from "../loading";
-import { PAGE_SIZE, Pager, useListQuery } from "../list-query";
+import { LoadedView } from "../loading";
+import { ListFilters, ListResults, useListPage } from "../list-query";
 import { PageHeading } from "../page-heading";
 
 const KINDS: Schemas["LedgerKind"][] = ["gas", "fee", "fee_charge", "fee_credit", "withdrawal", "topup"];
+type LedgerQuery = NonNullable<paths["/v1/ledger"]["get"]["parameters"]["query"]>;
 
 /** The ledger with the API's filters and paging, and the same query as a CSV download. */
 export function LedgerPage() {
-  const query = useListQuery(["chain_id", "kind"]);
-  const { filters, cursor } = query;
-  const [draft, setDraft] = useState(filters);
-  const loaded = useLoad(async () => {
-    const [chains, page] = await Promise.all([
-      readChains(),
-      unwrap(
-        api.GET("/v1/ledger", {
-          params: {
-            query: {
-              limit: PAGE_SIZE,
-              cursor,
-              chain_id: filters.chain_id ? Number(filters.chain_id) : undefined,
-              kind: (filters.kind || undefined) as Schemas["LedgerKind"] | undefined,
-            },
-          },
-        }),
-      ),
-    ]);
-    return { chains, page };
-  }, [cursor, filters.chain_id, filters.kind]);
-  const csv = new URLSearchParams(Object.entries(filters).filter(([, value]) => value));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    query.apply(draft);
-  };
-
+  const { query, loaded } = useListPage(["chain_id", "kind"], (params) => unwrap(api.GET("/v1/ledger", { params: { query: params as LedgerQuery } })));
+  const csv = new URLSearchParams(Object.entries(query.filters).filter(([, value]) => value));
   return (
     <>
       <PageHeading title="Ledger" />
@@ -46,27 +20,13 @@ export function LedgerPage() {
       <LoadedView loaded={loaded}>
         {({ chains, page }) => (
           <>
-            <form className="filters" onSubmit={submit} aria-label="Filters">
-              <ChainSelect id="ledger-chain" chains={chains} value={draft.chain_id ?? ""} onChange={(chain_id) => setDraft({ ...draft, chain_id })} anyLabel="Any chain" />
-              <div className="field">
-                <label htmlFor="ledger-kind">Kind</label>
-                <select id="ledger-kind" value={draft.kind ?? ""} onChange={(e) => setDraft({ ...draft, kind: e.target.value })}>
-                  <option value="">Any kind</option>
-                  {KINDS.map((kind) => (
-                    <option key={kind}>{kind}</option>
-                  ))}
-                </select>
-              </div>
-              <button type="submit">Apply filters</button>
-            </form>
+            <ListFilters key={JSON.stringify(query.filters)} filters={query.filters} selects={[["kind", "Kind", "Any kind", KINDS]]} chains={chains} onApply={query.apply} />
             <p>
               <a href={`/console/api/ledger.csv${csv.size ? `?${csv}` : ""}`} download="ledger.csv" data-testid="ledger-csv">
                 Download these entries as CSV (every page)
               </a>
             </p>
-            {page.items.length === 0 ? (
-              <p>No entries match.</p>
-            ) : (
+            <ListResults page={page} query={query} empty="No entries match.">
               <table data-testid="ledger">
                 <caption className="visually-hidden">Ledger entries, newest first</caption>
                 <thead>
@@ -98,8 +58,7 @@ export function LedgerPage() {
                   ))}
                 </tbody>
               </table>
-            )}
-            <Pager nextCursor={page.next_cursor} cursor={cursor} nextPage={query.nextPage} firstPage={query.firstPage} />
+            </ListResults>
           </>
         )}
       </LoadedView>

@@ -1,39 +1,20 @@
 import { Link, useParams } from "react-router";
+import type { paths } from "@sweep/client/src/generated/openapi";
 import { api, unwrap } from "../api";
-import { readChains } from "../chains";
 import { DetailList } from "../detail-list";
 import { formatGas, formatTime, shorten } from "../format";
 import { LoadedView, useLoad } from "../loading";
-import { ListFilters, PAGE_SIZE, Pager, useListQuery } from "../list-query";
+import { ListFilters, ListResults, useListPage } from "../list-query";
 import { PageHeading } from "../page-heading";
 
-const STATUSES = ["queued", "processing", "revoked", "failed", "rejected"] as const;
-type RevocationStatus = (typeof STATUSES)[number];
+const STATUSES = ["queued", "processing", "revoked", "failed", "rejected"];
+type RevocationQuery = NonNullable<paths["/v1/revocations"]["get"]["parameters"]["query"]>;
 
 /** Revocations with the API's filters (chain, status, deposit address) and cursor paging. */
 export function RevocationsPage() {
-  const query = useListQuery(["chain_id", "status", "account"]);
-  const { filters, cursor } = query;
-  const loaded = useLoad(async () => {
-    const [chains, page] = await Promise.all([
-      readChains(),
-      unwrap(
-        api.GET("/v1/revocations", {
-          params: {
-            query: {
-              limit: PAGE_SIZE,
-              cursor,
-              chain_id: filters.chain_id ? Number(filters.chain_id) : undefined,
-              status: (filters.status || undefined) as RevocationStatus | undefined,
-              account: filters.account || undefined,
-            },
-          },
-        }),
-      ),
-    ]);
-    return { chains, page };
-  }, [cursor, filters.chain_id, filters.status, filters.account]);
-
+  const { query, loaded } = useListPage(["chain_id", "status", "account"], (params) =>
+    unwrap(api.GET("/v1/revocations", { params: { query: params as RevocationQuery } })),
+  );
   return (
     <>
       <PageHeading title="Revocations" />
@@ -41,10 +22,15 @@ export function RevocationsPage() {
       <LoadedView loaded={loaded}>
         {({ chains, page }) => (
           <>
-            <ListFilters key={JSON.stringify(filters)} filters={filters} statuses={STATUSES} addresses={[["account", "Deposit address"]]} chains={chains} onApply={query.apply} />
-            {page.items.length === 0 ? (
-              <p>No revocations match.</p>
-            ) : (
+            <ListFilters
+              key={JSON.stringify(query.filters)}
+              filters={query.filters}
+              selects={[["status", "Status", "Any status", STATUSES]]}
+              addresses={[["account", "Deposit address"]]}
+              chains={chains}
+              onApply={query.apply}
+            />
+            <ListResults page={page} query={query} empty="No revocations match.">
               <table data-testid="revocations">
                 <caption className="visually-hidden">Revocations, newest first</caption>
                 <thead>
@@ -79,8 +65,7 @@ export function RevocationsPage() {
                   ))}
                 </tbody>
               </table>
-            )}
-            <Pager nextCursor={page.next_cursor} cursor={cursor} nextPage={query.nextPage} firstPage={query.firstPage} />
+            </ListResults>
           </>
         )}
       </LoadedView>

@@ -1,41 +1,21 @@
 import { Link, useParams } from "react-router";
+import type { paths } from "@sweep/client/src/generated/openapi";
 import { api, unwrap, type Schemas } from "../api";
-import { readChains } from "../chains";
 import { DetailList } from "../detail-list";
 import { compareFee } from "../fee-comparison";
 import { formatGas, formatTime, formatUnits, percentOf, shorten } from "../format";
 import { LoadedView, useLoad } from "../loading";
-import { ListFilters, PAGE_SIZE, Pager, useListQuery } from "../list-query";
+import { ListFilters, ListResults, useListPage } from "../list-query";
 import { PageHeading } from "../page-heading";
 
-const STATUSES = ["queued", "processing", "swept", "failed", "rejected"] as const;
-type SweepStatus = (typeof STATUSES)[number];
+const STATUSES = ["queued", "processing", "swept", "failed", "rejected"];
+type SweepQuery = NonNullable<paths["/v1/sweeps"]["get"]["parameters"]["query"]>;
 
 /** Sweeps with the API's filters (chain, status, deposit address, hot wallet) and cursor paging. */
 export function SweepsPage() {
-  const query = useListQuery(["chain_id", "status", "account", "hot_wallet"]);
-  const { filters, cursor } = query;
-  const loaded = useLoad(async () => {
-    const [chains, page] = await Promise.all([
-      readChains(),
-      unwrap(
-        api.GET("/v1/sweeps", {
-          params: {
-            query: {
-              limit: PAGE_SIZE,
-              cursor,
-              chain_id: filters.chain_id ? Number(filters.chain_id) : undefined,
-              status: (filters.status || undefined) as SweepStatus | undefined,
-              account: filters.account || undefined,
-              hot_wallet: filters.hot_wallet || undefined,
-            },
-          },
-        }),
-      ),
-    ]);
-    return { chains, page };
-  }, [cursor, filters.chain_id, filters.status, filters.account, filters.hot_wallet]);
-
+  const { query, loaded } = useListPage(["chain_id", "status", "account", "hot_wallet"], (params) =>
+    unwrap(api.GET("/v1/sweeps", { params: { query: params as SweepQuery } })),
+  );
   return (
     <>
       <PageHeading title="Sweeps" />
@@ -43,9 +23,9 @@ export function SweepsPage() {
         {({ chains, page }) => (
           <>
             <ListFilters
-              key={JSON.stringify(filters)}
-              filters={filters}
-              statuses={STATUSES}
+              key={JSON.stringify(query.filters)}
+              filters={query.filters}
+              selects={[["status", "Status", "Any status", STATUSES]]}
               addresses={[
                 ["account", "Deposit address"],
                 ["hot_wallet", "Hot wallet"],
@@ -53,9 +33,7 @@ export function SweepsPage() {
               chains={chains}
               onApply={query.apply}
             />
-            {page.items.length === 0 ? (
-              <p>No sweeps match.</p>
-            ) : (
+            <ListResults page={page} query={query} empty="No sweeps match.">
               <table data-testid="sweeps">
                 <caption className="visually-hidden">Sweeps, newest first</caption>
                 <thead>
@@ -94,8 +72,7 @@ export function SweepsPage() {
                   ))}
                 </tbody>
               </table>
-            )}
-            <Pager nextCursor={page.next_cursor} cursor={cursor} nextPage={query.nextPage} firstPage={query.firstPage} />
+            </ListResults>
           </>
         )}
       </LoadedView>
