@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { api, unwrap } from "../api";
 import { ChainSelect } from "../chain-select";
+import { DataTable } from "../data-table";
 import { readChains } from "../chains";
 import { formatTime } from "../format";
 import { FailureMessage, LoadedView, useAction, useLoad } from "../loading";
@@ -62,38 +63,30 @@ export function HotWalletsPage() {
             {hotWallets.length === 0 ? (
               <p>No hot wallets yet.</p>
             ) : (
-              <table data-testid="hot-wallets">
-                <caption className="visually-hidden">Hot wallets of this account</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Chain</th>
-                    <th scope="col">Address</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Delegate</th>
-                    <th scope="col">Deployment transaction</th>
-                    <th scope="col">Registered</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {hotWallets.map((wallet) => (
-                    <tr key={`${wallet.chain_id}-${wallet.address}`} data-address={wallet.address}>
-                      <td>{chains.find((chain) => chain.chain_id === wallet.chain_id)?.name ?? wallet.chain_id}</td>
-                      <th scope="row">
-                        <code>{wallet.address}</code>
-                      </th>
-                      <td data-testid="hot-wallet-status">
+              <DataTable
+                caption="Hot wallets of this account"
+                testId="hot-wallets"
+                rows={hotWallets}
+                rowKey={(wallet) => `${wallet.chain_id}-${wallet.address}`}
+                rowData={(wallet) => ({ "data-address": wallet.address })}
+                columns={[
+                  { header: "Chain", cell: (wallet) => chains.find((chain) => chain.chain_id === wallet.chain_id)?.name ?? wallet.chain_id },
+                  { header: "Address", rowHeader: true, cell: (wallet) => <code>{wallet.address}</code> },
+                  {
+                    header: "Status",
+                    testId: "hot-wallet-status",
+                    cell: (wallet) => (
+                      <>
                         <span className={`status status-${wallet.status}`}>{wallet.status}</span>
-                        {wallet.error && <> ({wallet.error}{wallet.error === "insufficient_gas_balance" ? ": top up the gas wallet and register again" : ""})</>}
-                      </td>
-                      <td>
-                        <code>{wallet.delegate}</code>
-                      </td>
-                      <td>{wallet.tx_hash ? <code className="hash">{wallet.tx_hash}</code> : "—"}</td>
-                      <td>{formatTime(wallet.created_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                        {wallet.error && ` (${wallet.error}${wallet.error === "insufficient_gas_balance" ? ": top up the gas wallet and register again" : ""})`}
+                      </>
+                    ),
+                  },
+                  { header: "Delegate", cell: (wallet) => <code>{wallet.delegate}</code> },
+                  { header: "Deployment transaction", cell: (wallet) => (wallet.tx_hash ? <code className="hash">{wallet.tx_hash}</code> : "—") },
+                  { header: "Registered", cell: (wallet) => formatTime(wallet.created_at) },
+                ]}
+              />
             )}
           </>
         )}

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { consoleCall, type ConsoleKey, type CreatedKey } from "../api";
+import { DataTable } from "../data-table";
 import { formatTime } from "../format";
 import { FailureMessage, LoadedView, useAction, useLoad } from "../loading";
 import { PageHeading } from "../page-heading";
@@ -60,37 +61,28 @@ export function KeysPage() {
           items.length === 0 ? (
             <p>No keys yet.</p>
           ) : (
-            <table data-testid="keys">
-              <caption className="visually-hidden">API keys of this account</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Key</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Action</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((key) => (
-                  <tr key={key.id} data-key-id={key.id}>
-                    <th scope="row">
-                      <code>{key.prefix}</code>
-                    </th>
-                    <td>{formatTime(key.created_at)}</td>
-                    <td data-testid="last-used">{key.last_used_at ? formatTime(key.last_used_at) : "never"}</td>
-                    <td>{key.revoked_at ? `revoked ${formatTime(key.revoked_at)}` : "active"}</td>
-                    <td>
-                      {!key.revoked_at && (
-                        <button type="button" className="danger" onClick={() => void revoke(key)} aria-label={`Revoke ${key.prefix}`}>
-                          Revoke
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption="API keys of this account"
+              testId="keys"
+              rows={items}
+              rowKey={(key) => key.id}
+              rowData={(key) => ({ "data-key-id": key.id })}
+              columns={[
+                { header: "Key", rowHeader: true, cell: (key) => <code>{key.prefix}</code> },
+                { header: "Created", cell: (key) => formatTime(key.created_at) },
+                { header: "Last used", testId: "last-used", cell: (key) => (key.last_used_at ? formatTime(key.last_used_at) : "never") },
+                { header: "State", cell: (key) => (key.revoked_at ? `revoked ${formatTime(key.revoked_at)}` : "active") },
+                {
+                  header: "Action",
+                  cell: (key) =>
+                    !key.revoked_at && (
+                      <button type="button" className="danger" onClick={() => void revoke(key)} aria-label={`Revoke ${key.prefix}`}>
+                        Revoke
+                      </button>
+                    ),
+                },
+              ]}
+            />
           )
         }
       </LoadedView>

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { paths } from "@sweep/client/src/generated/openapi";
 import { api, unwrap, type Schemas } from "../api";
+import { DataTable } from "../data-table";
 import { formatTime, formatUnits, shorten } from "../format";
 import { LoadedView } from "../loading";
 import { ListFilters, ListResults, useListPage } from "../list-query";
@@ -27,37 +28,23 @@ export function LedgerPage() {
               </a>
             </p>
             <ListResults page={page} query={query} empty="No entries match.">
-              <table data-testid="ledger">
-                <caption className="visually-hidden">Ledger entries, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Entry</th>
-                    <th scope="col">Time</th>
-                    <th scope="col">Chain</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Amount (wei)</th>
-                    <th scope="col">Amount (coin)</th>
-                    <th scope="col">Transaction</th>
-                    <th scope="col">Sweep</th>
-                    <th scope="col">Note</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.items.map((entry) => (
-                    <tr key={entry.id}>
-                      <th scope="row">{entry.id}</th>
-                      <td>{formatTime(entry.created_at)}</td>
-                      <td>{entry.chain_id}</td>
-                      <td>{entry.kind}</td>
-                      <td className="number">{entry.amount}</td>
-                      <td className="number">{formatUnits(entry.amount)}</td>
-                      <td>{entry.tx_hash ? <code title={entry.tx_hash}>{shorten(entry.tx_hash)}</code> : "—"}</td>
-                      <td>{entry.sweep_id ? <Link to={`/sweeps/${entry.sweep_id}`}>{shorten(entry.sweep_id)}</Link> : "—"}</td>
-                      <td>{entry.note ?? "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                caption="Ledger entries, newest first"
+                testId="ledger"
+                rows={page.items}
+                rowKey={(entry) => String(entry.id)}
+                columns={[
+                  { header: "Entry", rowHeader: true, cell: (entry) => entry.id },
+                  { header: "Time", cell: (entry) => formatTime(entry.created_at) },
+                  { header: "Chain", cell: (entry) => entry.chain_id },
+                  { header: "Kind", cell: (entry) => entry.kind },
+                  { header: "Amount (wei)", className: "number", cell: (entry) => entry.amount },
+                  { header: "Amount (coin)", className: "number", cell: (entry) => formatUnits(entry.amount) },
+                  { header: "Transaction", cell: (entry) => (entry.tx_hash ? <code title={entry.tx_hash}>{shorten(entry.tx_hash)}</code> : "—") },
+                  { header: "Sweep", cell: (entry) => (entry.sweep_id ? <Link to={`/sweeps/${entry.sweep_id}`}>{shorten(entry.sweep_id)}</Link> : "—") },
+                  { header: "Note", cell: (entry) => entry.note ?? "—" },
+                ]}
+              />
             </ListResults>
           </>
         )}

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { api, unwrap, type Schemas } from "../api";
 import { ApiFailure } from "../api-error";
+import { DataTable } from "../data-table";
 import { formatUnits } from "../format";
 import { LoadedView, useLoad } from "../loading";
 import { PageHeading } from "../page-heading";
@@ -148,35 +149,23 @@ function ChainOverview({ chain, days, usage, alert }: { chain: ChainBalance; day
       </figure>
       <details>
         <summary>Figures by day ({chain.name})</summary>
-        <table data-testid={`usage-table-${chain.chain_id}`}>
-          <caption>Usage per UTC day on {chain.name}; gas and fees in wei</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Done</th>
-              <th scope="col">Failed</th>
-              <th scope="col">Rejected</th>
-              <th scope="col">Revocations</th>
-              <th scope="col">Gas spent (wei)</th>
-              <th scope="col">Fees (wei)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {usage
-              .filter((day) => day.chain_id === chain.chain_id)
-              .map((day) => (
-                <tr key={day.date} data-date={day.date}>
-                  <th scope="row">{day.date}</th>
-                  <td>{day.sweeps_done}</td>
-                  <td>{day.sweeps_failed}</td>
-                  <td>{day.sweeps_rejected}</td>
-                  <td>{day.revocations_done}</td>
-                  <td>{day.gas_spent}</td>
-                  <td>{day.fees}</td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption={`Usage per UTC day on ${chain.name}; gas and fees in wei`}
+          showCaption
+          testId={`usage-table-${chain.chain_id}`}
+          rows={usage.filter((day) => day.chain_id === chain.chain_id)}
+          rowKey={(day) => day.date}
+          rowData={(day) => ({ "data-date": day.date })}
+          columns={[
+            { header: "Day", rowHeader: true, cell: (day) => day.date },
+            { header: "Done", cell: (day) => day.sweeps_done },
+            { header: "Failed", cell: (day) => day.sweeps_failed },
+            { header: "Rejected", cell: (day) => day.sweeps_rejected },
+            { header: "Revocations", cell: (day) => day.revocations_done },
+            { header: "Gas spent (wei)", cell: (day) => day.gas_spent },
+            { header: "Fees (wei)", cell: (day) => day.fees },
+          ]}
+        />
       </details>
     </section>
   );

@@ -1,6 +1,8 @@
 import { Link, useParams } from "react-router";
 import type { paths } from "@sweep/client/src/generated/openapi";
 import { api, unwrap } from "../api";
+import { DataTable } from "../data-table";
+import { StatusText } from "../status-text";
 import { DetailList } from "../detail-list";
 import { formatGas, formatTime, shorten } from "../format";
 import { LoadedView, useLoad } from "../loading";
@@ -31,40 +33,20 @@ export function RevocationsPage() {
               onApply={query.apply}
             />
             <ListResults page={page} query={query} empty="No revocations match.">
-              <table data-testid="revocations">
-                <caption className="visually-hidden">Revocations, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Revocation</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Chain</th>
-                    <th scope="col">Deposit address</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Gas</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.items.map((revocation) => (
-                    <tr key={revocation.id}>
-                      <th scope="row">
-                        <Link to={`/revocations/${revocation.id}`}>
-                          {revocation.external_id ?? shorten(revocation.id)}
-                        </Link>
-                      </th>
-                      <td>{formatTime(revocation.created_at)}</td>
-                      <td>{revocation.chain_id}</td>
-                      <td>
-                        <code title={revocation.account}>{shorten(revocation.account)}</code>
-                      </td>
-                      <td>
-                        <span className={`status status-${revocation.status}`}>{revocation.status}</span>
-                        {revocation.reason && ` (${revocation.reason})`}
-                      </td>
-                      <td>{formatGas(revocation.gas)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                caption="Revocations, newest first"
+                testId="revocations"
+                rows={page.items}
+                rowKey={(revocation) => revocation.id}
+                columns={[
+                  { header: "Revocation", rowHeader: true, cell: (revocation) => <Link to={`/revocations/${revocation.id}`}>{revocation.external_id ?? shorten(revocation.id)}</Link> },
+                  { header: "Created", cell: (revocation) => formatTime(revocation.created_at) },
+                  { header: "Chain", cell: (revocation) => revocation.chain_id },
+                  { header: "Deposit address", cell: (revocation) => <code title={revocation.account}>{shorten(revocation.account)}</code> },
+                  { header: "Status", cell: (revocation) => <StatusText status={revocation.status} reason={revocation.reason} /> },
+                  { header: "Gas", cell: (revocation) => formatGas(revocation.gas) },
+                ]}
+              />
             </ListResults>
           </>
         )}

@@ -1,6 +1,8 @@
 import { Link, useParams } from "react-router";
 import type { paths } from "@sweep/client/src/generated/openapi";
 import { api, unwrap, type Schemas } from "../api";
+import { DataTable } from "../data-table";
+import { StatusText } from "../status-text";
 import { DetailList } from "../detail-list";
 import { compareFee } from "../fee-comparison";
 import { formatGas, formatTime, formatUnits, percentOf, shorten } from "../format";
@@ -34,44 +36,23 @@ export function SweepsPage() {
               onApply={query.apply}
             />
             <ListResults page={page} query={query} empty="No sweeps match.">
-              <table data-testid="sweeps">
-                <caption className="visually-hidden">Sweeps, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Sweep</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Chain</th>
-                    <th scope="col">Deposit address</th>
-                    <th scope="col">Token</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Swept amount</th>
-                    <th scope="col">Fee (wei)</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.items.map((sweep) => (
-                    <tr key={sweep.id} data-sweep-id={sweep.id}>
-                      <th scope="row">
-                        <Link to={`/sweeps/${sweep.id}`}>
-                          {sweep.external_id ?? shorten(sweep.id)}
-                        </Link>
-                      </th>
-                      <td>{formatTime(sweep.created_at)}</td>
-                      <td>{sweep.chain_id}</td>
-                      <td>
-                        <code title={sweep.account}>{shorten(sweep.account)}</code>
-                      </td>
-                      <td>{sweep.token}</td>
-                      <td data-testid="sweep-status">
-                        <span className={`status status-${sweep.status}`}>{sweep.status}</span>
-                        {sweep.reason && ` (${sweep.reason})`}
-                      </td>
-                      <td>{sweep.swept_amount ?? "—"}</td>
-                      <td data-testid="sweep-fee">{sweep.fee ?? "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                caption="Sweeps, newest first"
+                testId="sweeps"
+                rows={page.items}
+                rowKey={(sweep) => sweep.id}
+                rowData={(sweep) => ({ "data-sweep-id": sweep.id })}
+                columns={[
+                  { header: "Sweep", rowHeader: true, cell: (sweep) => <Link to={`/sweeps/${sweep.id}`}>{sweep.external_id ?? shorten(sweep.id)}</Link> },
+                  { header: "Created", cell: (sweep) => formatTime(sweep.created_at) },
+                  { header: "Chain", cell: (sweep) => sweep.chain_id },
+                  { header: "Deposit address", cell: (sweep) => <code title={sweep.account}>{shorten(sweep.account)}</code> },
+                  { header: "Token", cell: (sweep) => sweep.token },
+                  { header: "Status", testId: "sweep-status", cell: (sweep) => <StatusText status={sweep.status} reason={sweep.reason} /> },
+                  { header: "Swept amount", cell: (sweep) => sweep.swept_amount ?? "—" },
+                  { header: "Fee (wei)", testId: "sweep-fee", cell: (sweep) => sweep.fee ?? "—" },
+                ]}
+              />
             </ListResults>
           </>
         )}

@@ -1,4 +1,5 @@
 import { api, unwrap } from "../api";
+import { DataTable } from "../data-table";
 import { formatGas } from "../format";
 import { LoadedView, useLoad } from "../loading";
 import { PageHeading } from "../page-heading";
@@ -26,25 +27,17 @@ export function TariffPage() {
                   bps).
                 </p>
                 {chain.classic_gas ? (
-                  <table>
-                    <caption>Classic benchmarks on {chain.name}, in gas</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Asset</th>
-                        <th scope="col">New address</th>
-                        <th scope="col">Existing address</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {Object.entries(chain.classic_gas).map(([asset, gas]) => (
-                        <tr key={asset}>
-                          <th scope="row">{asset}</th>
-                          <td className="number">{formatGas(gas.new)}</td>
-                          <td className="number">{formatGas(gas.existing)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <DataTable
+                    caption={`Classic benchmarks on ${chain.name}, in gas`}
+                    showCaption
+                    rows={Object.entries(chain.classic_gas)}
+                    rowKey={([asset]) => asset}
+                    columns={[
+                      { header: "Asset", rowHeader: true, cell: ([asset]) => asset },
+                      { header: "New address", className: "number", cell: ([, gas]) => formatGas(gas.new) },
+                      { header: "Existing address", className: "number", cell: ([, gas]) => formatGas(gas.existing) },
+                    ]}
+                  />
                 ) : (
                   <p>No benchmarks on this chain.</p>
                 )}

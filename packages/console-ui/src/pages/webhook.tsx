@@ -2,6 +2,8 @@ import { useState, type FormEvent } from "react";
 import { api, unwrap, type Schemas } from "../api";
 import { ApiFailure } from "../api-error";
 import { readChains } from "../chains";
+import { DataTable } from "../data-table";
+import { StatusText } from "../status-text";
 import { formatTime } from "../format";
 import { FailureMessage, LoadedView, useAction, useLoad } from "../loading";
 import { PageHeading } from "../page-heading";
@@ -150,45 +152,35 @@ function Deliveries({ deliveries, canSend, onChange }: { deliveries: Schemas["We
       {deliveries.length === 0 ? (
         <p>No deliveries yet.</p>
       ) : (
-        <table data-testid="deliveries">
-          <caption className="visually-hidden">Webhook deliveries, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Event id</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Last outcome</th>
-              <th scope="col">Created</th>
-              <th scope="col">Delivered / next attempt</th>
-              <th scope="col">Action</th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.map((delivery) => (
-              <tr key={delivery.id} data-event-id={delivery.id} data-status={delivery.status}>
-                <th scope="row">{delivery.event}</th>
-                <td>
-                  <code>{delivery.id}</code>
-                </td>
-                <td>
-                  <span className={`status status-${delivery.status}`}>{delivery.status}</span>
-                </td>
-                <td className="number">{delivery.attempts}</td>
-                <td>{delivery.last_error ?? (delivery.last_status_code === null ? "—" : `HTTP ${delivery.last_status_code}`)}</td>
-                <td>{formatTime(delivery.created_at)}</td>
-                <td>{delivery.delivered_at ? formatTime(delivery.delivered_at) : delivery.next_attempt_at ? `next ${formatTime(delivery.next_attempt_at)}` : "—"}</td>
-                <td>
-                  {delivery.status !== "pending" && canSend && (
-                    <button type="button" className="secondary" onClick={() => void resend(delivery)} disabled={action.pending} aria-label={`Resend ${delivery.event} ${delivery.id}`}>
-                      Resend
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Webhook deliveries, newest first"
+          testId="deliveries"
+          rows={deliveries}
+          rowKey={(delivery) => delivery.id}
+          rowData={(delivery) => ({ "data-event-id": delivery.id, "data-status": delivery.status })}
+          columns={[
+            { header: "Event", rowHeader: true, cell: (delivery) => delivery.event },
+            { header: "Event id", cell: (delivery) => <code>{delivery.id}</code> },
+            { header: "Status", cell: (delivery) => <StatusText status={delivery.status} /> },
+            { header: "Attempts", className: "number", cell: (delivery) => delivery.attempts },
+            { header: "Last outcome", cell: (delivery) => delivery.last_error ?? (delivery.last_status_code === null ? "—" : `HTTP ${delivery.last_status_code}`) },
+            { header: "Created", cell: (delivery) => formatTime(delivery.created_at) },
+            {
+              header: "Delivered / next attempt",
+              cell: (delivery) => (delivery.delivered_at ? formatTime(delivery.delivered_at) : delivery.next_attempt_at ? `next ${formatTime(delivery.next_attempt_at)}` : "—"),
+            },
+            {
+              header: "Action",
+              cell: (delivery) =>
+                delivery.status !== "pending" &&
+                canSend && (
+                  <button type="button" className="secondary" onClick={() => void resend(delivery)} disabled={action.pending} aria-label={`Resend ${delivery.event} ${delivery.id}`}>
+                    Resend
+                  </button>
+                ),
+            },
+          ]}
+        />
       )}
     </section>
   );
