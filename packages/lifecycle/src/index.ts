@@ -2,3 +2,4 @@ export * from "./attempt-failure";
 export * from "./events";
 export * from "./retry-schedule";
 export * from "./work-wakes";
+export * from "./transitions";

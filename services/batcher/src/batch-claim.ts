@@ -1,6 +1,6 @@
 import type { Db, Tx } from "@sweep/db";
 import { toBigIntOrNull } from "@sweep/db";
-import { recordEvent, wakeRevocationRounds } from "@sweep/lifecycle";
+import { fromStates, recordEvent, wakeRevocationRounds } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics, batchSize, sweepsFinal } from "@sweep/metrics";
 import { getAddress } from "ethers";
@@ -109,7 +109,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
     });
     batchId = batch.id;
     const claimed = await tx.sweep.updateMany({
-      where: { id: { in: plan.items.map((item) => item.sweepId) }, status: "queued" },
+      where: { id: { in: plan.items.map((item) => item.sweepId) }, status: { in: fromStates("sweep", "processing") } },
       data: { status: "processing", batchId, attempts: { increment: 1 }, reason: null },
     });
     // The rows are locked by this transaction: anything else is a bug, not a race.

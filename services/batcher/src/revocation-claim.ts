@@ -1,5 +1,5 @@
 import type { Db, Tx } from "@sweep/db";
-import { recordEvent } from "@sweep/lifecycle";
+import { fromStates, recordEvent } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics, batchSize, revocationsFinal } from "@sweep/metrics";
 import { getAddress } from "ethers";
@@ -89,7 +89,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: Revocation
     });
     batchId = batch.id;
     const claimed = await tx.revocation.updateMany({
-      where: { id: { in: plan.items }, status: "queued" },
+      where: { id: { in: plan.items }, status: { in: fromStates("revocation", "processing") } },
       data: { status: "processing", batchId, attempts: { increment: 1 }, reason: null },
     });
     // The rows are locked by this transaction: anything else is a bug, not a race.

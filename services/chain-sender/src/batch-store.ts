@@ -2,6 +2,7 @@ import type { AttemptFailureReason } from "@sweep/common";
 import { enqueueOutbox, toDecimal, type Batch, type Db, type HotWallet } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
+import { fromStates } from "@sweep/lifecycle";
 import { batchPurposes, stagesOf } from "./batch-purposes";
 import type { GasWalletRow } from "./gas-wallet-signers";
 import { chooseNonce } from "./nonces";
@@ -74,7 +75,8 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
          WHERE gas_wallet_id = ${batch.gasWallet.id}::uuid AND chain_id = ${batch.chainId} FOR UPDATE`;
       const status = attempt.type === "failed" ? "failed" : attempt.type === "empty" ? "confirmed" : "sent";
       const reason = attempt.type === "failed" ? attempt.reason : null;
-      const claimed = await tx.batch.updateMany({ where: { id: batch.id, status: "open" }, data: { status, reason } });
+      // Whatever came of it, an attempt is made on an open batch: the states a batch is sent from.
+      const claimed = await tx.batch.updateMany({ where: { id: batch.id, status: { in: fromStates("batch", "sent") } }, data: { status, reason } });
       if (claimed.count === 0) return null;
       const stages = stagesOf(batch);
       await stages.rejectDropped(tx, names, batch, attempt.dropped, metrics);

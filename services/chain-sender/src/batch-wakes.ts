@@ -1,5 +1,5 @@
 import { enqueueOutbox, type Tx } from "@sweep/db";
-import { recordEvent, wakeRevocationRounds, wakeSweepsOfAccounts } from "@sweep/lifecycle";
+import { fromStates, recordEvent, wakeRevocationRounds, wakeSweepsOfAccounts } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { sweepsFinal, type PendingMetrics } from "@sweep/metrics";
 import type { RevocationBatchToSend, SweepBatchToSend } from "./batch-store";
@@ -25,7 +25,7 @@ export async function rejectWouldFail(tx: Tx, names: QueueNames, batch: SweepBat
   if (sweepIds.length === 0) return;
   for (const sweepId of sweepIds) {
     const rejected = await tx.sweep.updateMany({
-      where: { id: sweepId, batchId: batch.id, status: "processing" },
+      where: { id: sweepId, batchId: batch.id, status: { in: fromStates("sweep", "rejected", "chain-sender") } },
       data: { status: "rejected", reason: "would_fail", nextAttemptAt: null },
     });
     if (rejected.count > 0) {

@@ -1,5 +1,5 @@
 import type { Tx } from "@sweep/db";
-import { recordEvent } from "@sweep/lifecycle";
+import { fromStates, recordEvent } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 
 export type HotWalletSettlement = { status: "active"; txHash: string } | { status: "failed"; error: string };
@@ -13,7 +13,7 @@ export type HotWalletSettlement = { status: "active"; txHash: string } | { statu
 export async function settleHotWallet(tx: Tx, names: QueueNames, target: { hotWalletId: string; partnerId: string; batchId: string; batchCreatedAt: Date }, settlement: HotWalletSettlement): Promise<boolean> {
   const data = settlement.status === "active" ? { status: "active" as const, error: null, txHash: settlement.txHash } : { status: "failed" as const, error: settlement.error };
   const { count } = await tx.hotWallet.updateMany({
-    where: { id: target.hotWalletId, status: "pending", batches: { none: { purpose: "deploy_delegate", createdAt: { gt: target.batchCreatedAt } } } },
+    where: { id: target.hotWalletId, status: { in: fromStates("hotWallet", settlement.status) }, batches: { none: { purpose: "deploy_delegate", createdAt: { gt: target.batchCreatedAt } } } },
     data,
   });
   if (count === 0) return false;

@@ -1,5 +1,5 @@
 import type { Tx } from "@sweep/db";
-import { recordEvents, wakeRevocationRounds, wakeSweepsOfAccounts, type EventDraft } from "@sweep/lifecycle";
+import { fromStates, recordEvents, wakeRevocationRounds, wakeSweepsOfAccounts, type EventDraft } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 import { revocationSettlementEvent, type RevocationSettlement } from "./revocation-outcomes";
 
@@ -59,7 +59,7 @@ async function updateRevocations(tx: Tx, batchId: string, rows: readonly Revocat
       FROM unnest(${column("id")}::uuid[], ${column("outcome")}::text[], ${column("status")}::text[], ${column("reason")}::text[],
                   ${column("nextAttemptAt")}::text[], ${column("txHash")}::text[], ${column("gas")}::text[], ${column("gasCost")}::text[])
            AS v(id, outcome, status, reason, next_attempt_at, tx_hash, gas, gas_cost)
-     WHERE r.id = v.id AND r.batch_id = ${batchId}::uuid AND r.status = 'processing'
+     WHERE r.id = v.id AND r.batch_id = ${batchId}::uuid AND r.status = ANY(${fromStates("revocation", "revoked")}::"WorkStatus"[])
  RETURNING r.id::text AS id, r.account, r.status::text AS status`;
 }
 

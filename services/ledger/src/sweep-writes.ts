@@ -1,5 +1,5 @@
 import type { Tx } from "@sweep/db";
-import { recordEvents, wakeRevocationRounds, wakeSweepsOfAccounts, type EventDraft } from "@sweep/lifecycle";
+import { fromStates, recordEvents, wakeRevocationRounds, wakeSweepsOfAccounts, type EventDraft } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { bookSweepFees } from "./ledger-entries";
 import { settlementEvent, type SweepSettlement } from "./outcomes";
@@ -100,7 +100,7 @@ async function updateSweeps(tx: Tx, batchId: string, rows: readonly SweepRow[]):
                   ${column("gasCost")}::text[], ${column("sweptAmount")}::text[], ${column("fee")}::text[], ${column("classicGas")}::text[],
                   ${column("rateBps")}::text[])
            AS v(id, outcome, status, reason, next_attempt_at, tx_hash, kind, gas, gas_cost, swept_amount, fee, classic_gas, rate_bps)
-     WHERE s.id = v.id AND s.batch_id = ${batchId}::uuid AND s.status = 'processing'
+     WHERE s.id = v.id AND s.batch_id = ${batchId}::uuid AND s.status = ANY(${fromStates("sweep", "swept")}::"WorkStatus"[])
  RETURNING s.id::text AS id, s.account, s.status::text AS status`;
 }
 

@@ -1,0 +1,121 @@
+import type { BatchStatus, DeliveryStatus, HotWalletStatus, TxStatus, WorkStatus } from "@sweep/db";
+
+/** The services and the command line, as they move things from state to state. */
+export type Mover = "api-gateway" | "batcher" | "chain-sender" | "ledger" | "webhook-dispatcher" | "sweepctl" | "any service";
+
+export interface Transition<S extends string> {
+  /** null: the thing is created in `to` */
+  from: S | null;
+  to: S;
+  by: Mover;
+  when: string;
+}
+
+type SweepStatus = Exclude<WorkStatus, "revoked">;
+type RevocationStatus = Exclude<WorkStatus, "swept">;
+
+/**
+ * Every state change of the service's work, as data: what each kind of thing goes through, who
+ * moves it and on what. The guarded updates ask `fromStates` which states a change may start in,
+ * and the picture in docs/architecture.md is drawn from it (lifecycleDiagram), so the three agree.
+ */
+export const lifecycles = {
+  sweep: [
+    { from: null, to: "queued", by: "api-gateway", when: "POST /v1/sweeps" },
+    { from: "queued", to: "processing", by: "batcher", when: "claimed into a sweep batch" },
+    { from: "queued", to: "rejected", by: "batcher", when: "check before sending: not_upgraded, stale_authorization, nothing_to_sweep" },
+    { from: "processing", to: "rejected", by: "chain-sender", when: "simulation: would_fail" },
+    { from: "processing", to: "swept", by: "ledger", when: "batch confirmed, funds moved" },
+    { from: "processing", to: "failed", by: "ledger", when: "reverted on chain, or attempts ran out" },
+    { from: "processing", to: "queued", by: "ledger", when: "attempt failed, attempts remain" },
+  ],
+  revocation: [
+    { from: null, to: "queued", by: "api-gateway", when: "POST /v1/revocations" },
+    { from: "queued", to: "processing", by: "batcher", when: "claimed into a revocation batch" },
+    { from: "queued", to: "rejected", by: "batcher", when: "check before sending: not_delegated, stale_authorization, invalid_authorization" },
+    { from: "processing", to: "revoked", by: "ledger", when: "transaction confirmed, delegation removed" },
+    { from: "processing", to: "failed", by: "ledger", when: "not_applied, or attempts ran out" },
+    { from: "processing", to: "queued", by: "ledger", when: "attempt failed, attempts remain" },
+  ],
+  hotWallet: [
+    { from: null, to: "pending", by: "api-gateway", when: "POST /v1/hot-wallets" },
+    { from: "failed", to: "pending", by: "api-gateway", when: "POST /v1/hot-wallets again" },
+    { from: "pending", to: "active", by: "ledger", when: "deployment confirmed, the delegate has code" },
+    { from: "pending", to: "failed", by: "ledger", when: "deployment failed" },
+  ],
+  batch: [
+    { from: null, to: "open", by: "batcher", when: "sweeps or revocations claimed" },
+    { from: null, to: "open", by: "chain-sender", when: "a hot wallet's delegate to deploy" },
+    { from: null, to: "open", by: "sweepctl", when: "fees withdraw, gas-wallet drain (also the ledger's withdrawal schedule)" },
+    { from: null, to: "sent", by: "chain-sender", when: "a gap filler, with its transaction" },
+    { from: "open", to: "sent", by: "chain-sender", when: "transaction signed and stored" },
+    { from: "open", to: "confirmed", by: "chain-sender", when: "nothing left to send" },
+    { from: "open", to: "failed", by: "chain-sender", when: "attempt failed before sending" },
+    { from: "sent", to: "confirmed", by: "chain-sender", when: "mined at the confirmation depth" },
+    { from: "sent", to: "failed", by: "chain-sender", when: "its nonce abandoned" },
+  ],
+  transaction: [
+    { from: null, to: "signed", by: "chain-sender", when: "signed and stored before any broadcast" },
+    { from: "signed", to: "broadcast", by: "chain-sender", when: "a node accepted it" },
+    { from: "signed", to: "confirmed", by: "chain-sender", when: "mined at the confirmation depth" },
+    { from: "broadcast", to: "confirmed", by: "chain-sender", when: "mined at the confirmation depth" },
+    { from: "signed", to: "replaced", by: "chain-sender", when: "another of its nonce mined" },
+    { from: "broadcast", to: "replaced", by: "chain-sender", when: "another of its nonce mined" },
+    { from: "signed", to: "dropped", by: "chain-sender", when: "its nonce abandoned" },
+    { from: "broadcast", to: "dropped", by: "chain-sender", when: "its nonce abandoned" },
+  ],
+  delivery: [
+    { from: null, to: "pending", by: "any service", when: "an event recorded for a partner with a webhook" },
+    { from: "pending", to: "pending", by: "webhook-dispatcher", when: "attempt failed, attempts remain" },
+    { from: "pending", to: "delivered", by: "webhook-dispatcher", when: "the endpoint answered 2xx" },
+    { from: "pending", to: "failed", by: "webhook-dispatcher", when: "attempts ran out, or the webhook was removed" },
+    { from: "delivered", to: "pending", by: "api-gateway", when: "resent" },
+    { from: "failed", to: "pending", by: "api-gateway", when: "resent" },
+  ],
+} as const satisfies {
+  sweep: readonly Transition<SweepStatus>[];
+  revocation: readonly Transition<RevocationStatus>[];
+  hotWallet: readonly Transition<HotWalletStatus>[];
+  batch: readonly Transition<BatchStatus>[];
+  transaction: readonly Transition<TxStatus>[];
+  delivery: readonly Transition<DeliveryStatus>[];
+};
+
+export type Lifecycle = keyof typeof lifecycles;
+/** The states of a kind of thing, as its table names them. */
+export type StateOf<L extends Lifecycle> = (typeof lifecycles)[L][number]["to"];
+
+/** The states a change into `to` (made by `by`, where several make it) may start from: the guard of the update that makes it. */
+export function fromStates<L extends Lifecycle>(lifecycle: L, to: StateOf<L>, by?: Mover): Array<StateOf<L>> {
+  const starts = (lifecycles[lifecycle] as readonly Transition<string>[])
+    .filter((t) => t.to === to && t.from !== null && (by === undefined || t.by === by))
+    .map((t) => t.from as StateOf<L>);
+  if (starts.length === 0) throw new Error(`no change of a ${lifecycle} leads into ${to} from another state${by ? ` by the ${by}` : ""}`);
+  return [...new Set(starts)];
+}
+
+/** Whether the table allows the change (null `from`: creating it in `to`). */
+export function isTransition<L extends Lifecycle>(lifecycle: L, from: StateOf<L> | null, to: StateOf<L>): boolean {
+  return (lifecycles[lifecycle] as readonly Transition<string>[]).some((t) => t.from === from && t.to === to);
+}
+
+/** The states no change leaves: a thing there stays. */
+export function finalStates<L extends Lifecycle>(lifecycle: L): Array<StateOf<L>> {
+  const table = lifecycles[lifecycle] as readonly Transition<string>[];
+  const states = new Set(table.map((t) => t.to));
+  return [...states].filter((state) => !table.some((t) => t.from === state)) as Array<StateOf<L>>;
+}
+
+/**
+ * The lifecycles as Mermaid state diagrams, one per kind, each change labelled with who makes it
+ * and when: the picture of docs/architecture.md, which a test keeps equal to this.
+ */
+export function lifecycleDiagram(): string {
+  return (Object.keys(lifecycles) as Lifecycle[])
+    .map((lifecycle) => {
+      const lines = (lifecycles[lifecycle] as readonly Transition<string>[]).map((t) => `    ${t.from ?? "[*]"} --> ${t.to}: ${t.by} (${t.when.replaceAll(":", " -")})`);
+      const finals = finalStates(lifecycle).map((state) => `    ${state} --> [*]`);
+      return [`### ${lifecycle}`, "", "```mermaid", "stateDiagram-v2", ...lines, ...finals, "```"].join("\n");
+    })
+    .join("\n\n");
+}
