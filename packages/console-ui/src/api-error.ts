@@ -15,7 +15,7 @@ const explanations: Record<string, string> = {
   invalid_json: "The request was not accepted",
   invalid_query: "A filter is not valid",
   unauthorized: "You are not signed in, or the link or password is not valid",
-  partner_disabled: "This account is disabled: the API refuses its requests. Contact support to enable it again",
+  partner_disabled: "This account is disabled, so the API refuses its requests",
   not_found: "Not found in this account",
   hot_wallet_not_active: "The hot wallet's delegate is not deployed yet",
   unknown_chain: "This chain is not supported in this environment",

@@ -50,10 +50,9 @@ export function Layout() {
       </nav>
       <main id="content" ref={main} tabIndex={-1}>
         {session.partner.disabled && (
-          <section className="disabled-state" role="alert" aria-labelledby="disabled-heading" data-testid="partner-disabled">
-            <h2 id="disabled-heading">This account is disabled</h2>
-            <p>The API answers partner_disabled to every request of this account, and no sweeps are made. Contact support to enable it again.</p>
-          </section>
+          <p className="disabled-state" role="alert" data-testid="partner-disabled">
+            <strong>This account is disabled.</strong> The API answers partner_disabled to every request of this account, and no sweeps are made. Contact support to enable it again.
+          </p>
         )}
         <Outlet />
       </main>

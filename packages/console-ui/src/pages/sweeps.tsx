@@ -127,7 +127,12 @@ function SweepDetail({ sweep, tariff }: { sweep: Schemas["Sweep"]; tariff: Schem
               ["rate", sweep.rate_bps === undefined ? undefined : `${sweep.rate_bps} bps (${sweep.rate_bps / 100}%)`],
               ["classic benchmark", `${formatGas(sweep.classic_gas)} gas = ${formatUnits(comparison.classicCost.toString())} at ${comparison.gasPrice} wei/gas`],
               ["this sweep: gas + fee", `${formatUnits(comparison.total.toString())} (${percentOf(comparison.total, comparison.classicCost)} of the classic cost)`],
-              ["saved against the classic transfer", formatUnits(comparison.saved.toString())],
+              [
+                "saved against the classic transfer",
+                comparison.saved >= 0n
+                  ? formatUnits(comparison.saved.toString())
+                  : `none: ${formatUnits((-comparison.saved).toString())} more (a first sweep bears the address's delegation; its repeat sweeps save)`,
+              ],
               ["tariff benchmark for " + sweep.token, benchmark ? `${formatGas(benchmark.new)} gas for a new address, ${formatGas(benchmark.existing)} for an existing one` : undefined],
             ]}
           />
