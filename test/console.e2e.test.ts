@@ -250,6 +250,18 @@ describe("the partner console in a browser", () => {
     await expect(client.hotWallets.list()).rejects.toMatchObject({ status: 401, code: "unauthorized" });
   }, 60_000);
 
+  it("signs out, and signs in again with the email and password", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
+    await page.getByLabel("Email").fill("ops@partner.example");
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("[unauthorized]").waitFor();
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
+  }, 60_000);
+
   it("shows a disabled partner's state", async () => {
     await stack.db.partner.update({ where: { id: partner.partnerId }, data: { enabled: false } });
     await page.goto(`${stack.api}/console/`);
