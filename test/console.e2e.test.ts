@@ -64,17 +64,28 @@ describe("the partner console in a browser", () => {
     await stack?.stop();
   }, 60_000);
 
-  /** Opens a console page and waits for its heading and data; with a screenshot name, checks it with axe-core and keeps a screenshot. */
+  /** Opens a console address and waits for the page's heading and data; with a screenshot name, checks it (below). */
   async function visit(pagePath: string, heading: string, screenshot?: string): Promise<void> {
     await page.goto(`${stack.api}/console${pagePath}`);
-    await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+    await shown(heading, screenshot);
+  }
+
+  /** Goes to a section as a person does, by its link in the navigation. */
+  async function openSection(name: string, screenshot?: string): Promise<void> {
+    await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name, exact: true }).click();
+    await shown(name, screenshot);
+  }
+
+  async function shown(heading: string, screenshot?: string): Promise<void> {
+    await page.getByRole("heading", { level: 1, name: heading, exact: true }).waitFor();
     await page.getByText("Loading…").first().waitFor({ state: "detached" });
     if (screenshot) await check(screenshot);
   }
 
+  /** Checks the page with axe-core (no serious or critical violation) and keeps a screenshot of it. */
   async function check(screenshot: string): Promise<void> {
-    // Through the DevTools protocol, which the page's CSP does not govern (an added <script> would be refused).
-    await page.evaluate(axeSource);
+    // Through the DevTools protocol, which the page's CSP does not govern (an added <script> would be refused); once per page load.
+    if ((await page.evaluate("typeof axe")) === "undefined") await page.evaluate(axeSource);
     const violations = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) })))")) as {
       id: string;
       impact: string;
@@ -110,7 +121,7 @@ describe("the partner console in a browser", () => {
   }, 60_000);
 
   it("creates an API key, shown once, that works with the API; the list shows its last use", async () => {
-    await visit("/keys", "API keys");
+    await openSection("API keys");
     await page.getByRole("button", { name: "Create a key" }).click();
     consoleKey = (await page.getByTestId("new-key").textContent()) ?? "";
     expect(consoleKey).toMatch(/^svc_test_/);
@@ -128,7 +139,7 @@ describe("the partner console in a browser", () => {
   }, 60_000);
 
   it("registers a hot wallet and follows its delegate's deployment", async () => {
-    await visit("/hot-wallets", "Hot wallets");
+    await openSection("Hot wallets");
     await page.getByLabel("Chain").selectOption(String(CHAIN_ID));
     await page.getByLabel("Address").fill(hotWallet);
     await page.getByRole("button", { name: "Register" }).click();
@@ -145,24 +156,27 @@ describe("the partner console in a browser", () => {
     sweep = await client.waitForSweep(created.id, { timeoutMs: 30_000, intervalMs: 200 });
     expect(sweep).toMatchObject({ status: "swept", swept_amount: "25000000", fee: expect.stringMatching(/^\d+$/) });
 
-    await visit("/sweeps", "Sweeps", "sweeps");
+    await openSection("Sweeps", "sweeps");
     const row = page.locator(`tr[data-sweep-id="${sweep.id}"]`);
     expect(await row.getByTestId("sweep-status").textContent()).toBe("swept");
     expect(await row.getByTestId("sweep-fee").textContent()).toBe(sweep.fee);
 
-    // The API's filters: a status the sweep does not have lists nothing.
-    await page.getByLabel("Status").selectOption("failed");
-    await page.getByRole("button", { name: "Apply filters" }).click();
-    await page.getByText("No sweeps match.").waitFor();
-    expect(page.url()).toContain("status=failed");
-
-    await visit(`/sweeps/${sweep.id}`, "Sweep", "sweep-detail");
+    await row.getByRole("link").click();
+    await shown("Sweep", "sweep-detail");
+    expect(page.url()).toBe(`${stack.api}/console/sweeps/${sweep.id}`);
     expect(await page.getByTestId("detail-status").textContent()).toBe("swept");
     expect(await page.getByTestId("detail-fee").textContent()).toBe(sweep.fee);
     const comparison = (await page.getByTestId("fee-comparison").textContent()) ?? "";
     expect(comparison).toContain(`${sweep.classic_gas!.toLocaleString("en-US")} gas`);
     expect(comparison).toMatch(/of the classic cost/);
     expect(await page.getByTestId("sweep-detail").textContent()).toContain(owner.address);
+
+    // The API's filters: a status the sweep does not have lists nothing.
+    await openSection("Sweeps");
+    await page.getByLabel("Status").selectOption("failed");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.getByText("No sweeps match.").waitFor();
+    expect(page.url()).toContain("status=failed");
 
     // A sweep id that is not this account's is not found, said in words with the API's code.
     await visit(`/sweeps/${randomUUID()}`, "Sweep");
@@ -176,7 +190,7 @@ describe("the partner console in a browser", () => {
     const today = usage.days[0]!;
     expect(today.sweeps_done).toBe(1);
 
-    await visit("/", "Overview", "overview");
+    await openSection("Overview", "overview");
     const figures = page.getByTestId(`usage-today-${CHAIN_ID}`);
     expect(await figures.getByTestId("today-done").textContent()).toBe("1 sweeps done");
     const row = page.getByTestId(`usage-table-${CHAIN_ID}`).locator(`tr[data-date="${today.date}"]`);
@@ -192,7 +206,7 @@ describe("the partner console in a browser", () => {
   }, 60_000);
 
   it("sets a webhook, shows its secret on demand, sends a test event and resends it", async () => {
-    await visit("/webhook", "Webhook");
+    await openSection("Webhook");
     await page.getByLabel("URL").fill(receiver.url("/console-hook"));
     await page.getByRole("button", { name: "Save webhook" }).click();
     await page.getByRole("button", { name: "Show" }).click();
@@ -224,25 +238,25 @@ describe("the partner console in a browser", () => {
   }, 60_000);
 
   it("shows the other pages: revocations, ledger with its CSV, tariff, settings", async () => {
-    await visit("/revocations", "Revocations", "revocations");
+    await openSection("Revocations", "revocations");
     await page.getByText("No revocations match.").waitFor();
 
-    await visit("/ledger", "Ledger", "ledger");
+    await openSection("Ledger", "ledger");
     expect(await page.getByTestId("ledger").locator("tbody tr").count()).toBeGreaterThanOrEqual(1);
     const csvHref = await page.getByTestId("ledger-csv").getAttribute("href");
     const csv = await page.evaluate(async (href) => (await fetch(href!)).text(), csvHref);
     expect(csv.split(/\r?\n/)[0]).toBe("id,created_at,chain_id,kind,amount,tx_hash,sweep_id,note");
     expect(csv).toContain(sweep.tx_hash);
 
-    await visit("/tariff", "Tariff", "tariff");
-    await visit("/settings", "Settings", "settings");
+    await openSection("Tariff", "tariff");
+    await openSection("Settings", "settings");
     await page.getByLabel("Keep one unit on deposit addresses").check();
     await page.getByText("keep_one_unit is on.").waitFor();
     expect(await client.settings.get()).toEqual({ keep_one_unit: true });
   }, 60_000);
 
   it("revokes the key: the API answers 401 to it at once", async () => {
-    await visit("/keys", "API keys");
+    await openSection("API keys");
     page.once("dialog", (dialog) => void dialog.accept());
     await keyRow().getByRole("button", { name: /^Revoke/ }).click();
     await keyRow().getByText(/^revoked/).waitFor();

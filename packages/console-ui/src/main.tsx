@@ -1,10 +1,9 @@
-import { StrictMode } from "react";
+import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router";
 import { Layout } from "./layout";
 import { SessionProvider } from "./session";
 import { SignInPage } from "./pages/sign-in";
-import { OverviewPage } from "./pages/overview";
 import { KeysPage } from "./pages/keys";
 import { HotWalletsPage } from "./pages/hot-wallets";
 import { SweepsPage, SweepPage } from "./pages/sweeps";
@@ -16,13 +15,23 @@ import { SettingsPage } from "./pages/settings";
 import { NotFoundPage } from "./pages/not-found";
 import "./styles.css";
 
+// The charts (recharts) are most of the bundle: only the overview loads them, the other pages start without.
+const OverviewPage = lazy(() => import("./pages/overview").then(({ OverviewPage }) => ({ default: OverviewPage })));
+
 const router = createBrowserRouter(
   [
     { path: "/sign-in", element: <SignInPage /> },
     {
       element: <Layout />,
       children: [
-        { index: true, element: <OverviewPage /> },
+        {
+          index: true,
+          element: (
+            <Suspense fallback={<p aria-live="polite">Loading…</p>}>
+              <OverviewPage />
+            </Suspense>
+          ),
+        },
         { path: "keys", element: <KeysPage /> },
         { path: "hot-wallets", element: <HotWalletsPage /> },
         { path: "sweeps", element: <SweepsPage /> },
