@@ -11,3 +11,4 @@ export * from "./run-service";
 export * from "./shutdown";
 export * from "./worker-config";
 export * from "./public-address";
+export * from "./polling-loop";

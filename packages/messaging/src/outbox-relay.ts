@@ -1,4 +1,4 @@
-import type { Logger } from "@sweep/common";
+import { PollingLoop, type Logger } from "@sweep/common";
 import { claimUnpublishedOutbox, markOutboxPublished, outboxBacklog, type Db } from "@sweep/db";
 import { reportOutboxBacklog } from "@sweep/metrics";
 import type { Publisher } from "./publisher";
@@ -28,36 +28,36 @@ export interface OutboxRelayOptions {
  */
 export class OutboxRelay {
   private readonly batchSize: number;
-  private readonly pollIntervalMs: number;
-  private running?: Promise<void>;
-  private stopping = false;
-  private woken = false;
-  private wakeSleeper?: () => void;
+  private readonly loop: PollingLoop;
   private stopReadingBacklog?: () => void;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 100;
-    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.loop = new PollingLoop({
+      name: "outbox_relay",
+      intervalMs: options.pollIntervalMs ?? 250,
+      maxBackoffMs: options.maxBackoffMs ?? 30_000,
+      // A full round leaves rows behind: the next one at once.
+      round: async () => ((await this.relayOnce()) === this.batchSize ? "again" : undefined),
+      failed: (err, failures) => options.logger.error("outbox relay round failed", { error: String(err), failures }),
+    });
   }
 
   /** Runs rounds until stop(): at once while rows keep coming, otherwise every poll interval or when woken. */
   start(): void {
-    this.running ??= this.loop();
+    this.loop.start();
     this.stopReadingBacklog ??= reportOutboxBacklog(() => outboxBacklog(this.options.db, this.options.exchange));
   }
 
   /** Starts a round now, e.g. right after a transaction that wrote outbox rows committed. */
   wake(): void {
-    this.woken = true;
-    this.wakeSleeper?.();
+    this.loop.wake();
   }
 
   /** Finishes the round under way. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake();
     this.stopReadingBacklog?.();
-    await this.running;
+    await this.loop.stop();
   }
 
   /** One round; returns how many rows were published. */
@@ -83,33 +83,5 @@ export class OutboxRelay {
       },
       { timeout: this.options.transactionTimeoutMs ?? 30_000 },
     );
-  }
-
-  private async loop(): Promise<void> {
-    let failures = 0;
-    while (!this.stopping) {
-      this.woken = false;
-      let published = 0;
-      try {
-        published = await this.relayOnce();
-        failures = 0;
-      } catch (err) {
-        failures += 1;
-        this.options.logger.error("outbox relay round failed", { error: String(err), failures });
-      }
-      if (published === this.batchSize || this.woken) continue;
-      const pause = failures === 0 ? this.pollIntervalMs : Math.min(this.options.maxBackoffMs ?? 30_000, this.pollIntervalMs * 2 ** failures);
-      await this.sleep(pause);
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wakeSleeper = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    }).finally(() => (this.wakeSleeper = undefined));
   }
 }

@@ -37,6 +37,15 @@ export const outboxOldestAgeSeconds = new Gauge({ name: "sweep_outbox_oldest_age
 outboxMessages.remove({});
 outboxOldestAgeSeconds.remove({});
 
+// ── Polling loops (every service) ─────────────────────────────────────────────────────────────
+
+export const loopRoundsTotal = new Counter({
+  name: "sweep_loop_rounds_total",
+  help: "Rounds of a service's polling loop (PollingLoop in @sweep/common), by loop and outcome: ok, failed (the round threw; the loop logs it and goes on)",
+  labelNames: ["loop", "outcome"] as const,
+  registers,
+});
+
 // ── api-gateway ───────────────────────────────────────────────────────────────────────────────
 
 export const httpRequestDuration = new Histogram({

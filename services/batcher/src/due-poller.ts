@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import type { Logger } from "@sweep/common";
+import { PollingLoop, type Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { findDueHotWallets } from "./due-work";
 import { findDueRevocationPartners } from "./revocation-work";
@@ -20,29 +19,22 @@ export interface DuePoller {
 export function startDuePoller(options: { db: Db; chainId: number; intervalMs: number; request: (key: string) => Promise<void>; logger: Logger }): DuePoller {
   const { db, chainId, intervalMs, request } = options;
   const logger = options.logger.child({ chainId, poller: "due work" });
-  const stopping = new AbortController();
-  const loop = (async () => {
-    while (!stopping.signal.aborted) {
-      try {
-        const now = new Date();
-        const hotWallets = await findDueHotWallets(db, chainId, now);
-        const partners = await findDueRevocationPartners(db, chainId, now);
-        if (hotWallets.length > 0 || partners.length > 0) logger.debug("due work found", { hotWallets: hotWallets.length, revocationPartners: partners.length });
-        const keys = [...hotWallets, ...partners.map((partnerId) => revocationRoundKey(partnerId, chainId))];
-        const rounds = await Promise.allSettled(keys.map((key) => request(key)));
-        rounds.forEach((round, i) => {
-          if (round.status === "rejected" && !stopping.signal.aborted) logger.error("batch round failed", { round: keys[i], error: String(round.reason) });
-        });
-      } catch (err) {
-        logger.error("poll for due work failed", { error: String(err) });
-      }
-      await sleep(intervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
-    }
-  })();
-  return {
-    stop: async () => {
-      stopping.abort();
-      await loop;
+  const loop = new PollingLoop({
+    name: "due_work",
+    intervalMs,
+    round: async (stopping) => {
+      const now = new Date();
+      const hotWallets = await findDueHotWallets(db, chainId, now);
+      const partners = await findDueRevocationPartners(db, chainId, now);
+      if (hotWallets.length > 0 || partners.length > 0) logger.debug("due work found", { hotWallets: hotWallets.length, revocationPartners: partners.length });
+      const keys = [...hotWallets, ...partners.map((partnerId) => revocationRoundKey(partnerId, chainId))];
+      const rounds = await Promise.allSettled(keys.map((key) => request(key)));
+      rounds.forEach((round, i) => {
+        if (round.status === "rejected" && !stopping.aborted) logger.error("batch round failed", { round: keys[i], error: String(round.reason) });
+      });
     },
-  };
+    failed: (err) => logger.error("poll for due work failed", { error: String(err) }),
+  });
+  loop.start();
+  return { stop: () => loop.stop() };
 }

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import type { Logger } from "@sweep/common";
+import { PollingLoop, type Logger } from "@sweep/common";
 import { Client } from "pg";
 import { leaseKeys, nextLease, type LeaseEvent, type LeaseState } from "./lease-rules";
 
@@ -48,37 +47,39 @@ export class LeaderLease {
   private stopServing?: () => Promise<void>;
   /** when the lease's connection was last warned about while failing; undefined while it answers */
   private warnedAt?: number;
-  private readonly stopping = new AbortController();
-  private running?: Promise<void>;
+  private readonly loop: PollingLoop;
+  private started = false;
   private readonly keys: [number, number];
   private readonly logger: Logger;
 
   constructor(private readonly options: LeaderLeaseOptions) {
     this.keys = leaseKeys(options.chainId);
     this.logger = options.logger.child({ chainId: options.chainId });
+    this.loop = new PollingLoop({
+      name: "leader_lease",
+      intervalMs: options.pollMs,
+      round: async (stopping) => {
+        if (this.state === "lost") return "done";
+        const { event, reason } = await this.poll();
+        // Taken while stopping: not served; the release that stop() runs next frees it.
+        if (stopping.aborted && event === "acquired") return "done";
+        await this.apply(event, reason);
+      },
+      failed: (err) => this.logger.error("leader lease round failed", { error: messageOf(err) }),
+    });
   }
 
   start(): void {
-    if (this.running) return;
+    if (this.started) return;
+    this.started = true;
     this.options.leading(false);
-    this.running = this.loop();
+    this.loop.start();
   }
 
   /** Stops the chain's work if this process leads, then ends the session, freeing the lock for a standby. */
   async stop(): Promise<void> {
-    this.stopping.abort();
-    await this.running;
+    await this.loop.stop();
     await this.apply("stop");
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopping.signal.aborted && this.state !== "lost") {
-      const { event, reason } = await this.poll();
-      // Taken while stopping: not served; the release that stop() runs next frees it.
-      if (this.stopping.signal.aborted && event === "acquired") break;
-      await this.apply(event, reason);
-      await sleep(this.options.pollMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
-    }
   }
 
   /** A standby tries to take the lock; the leader checks that the session holding it still answers. */

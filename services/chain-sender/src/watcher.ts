@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { NATIVE_TRANSFER_GAS, countsAsSent, type BroadcastVerdict, type ChainClient, type Receipt } from "@sweep/chain";
-import type { Logger } from "@sweep/common";
+import { PollingLoop, pauseFor, type Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { confirmationSeconds, nonceGapsTotal, noncesAbandonedTotal, replacementsTotal } from "@sweep/metrics";
@@ -74,8 +73,7 @@ export class ChainWatcher {
   private readonly refusedSince = new Map<string, number>();
   /** `<gas wallet id>:<nonce>` → when the gap was first seen */
   private readonly gapSince = new Map<string, number>();
-  private readonly stopping = new AbortController();
-  private running?: Promise<void>;
+  private readonly loop: PollingLoop;
   private resumed = false;
   /** the head the last round saw, while it had transactions to watch */
   private watchedHead?: number;
@@ -83,43 +81,34 @@ export class ChainWatcher {
 
   constructor(private readonly options: WatcherOptions) {
     this.settledReorgs = new SettledReorgs({ db: options.db, client: options.client, logger: options.logger });
+    this.loop = new PollingLoop({
+      name: "watcher",
+      intervalMs: options.intervalMs,
+      round: () => {
+        this.watchedHead = undefined;
+        return this.runOnce();
+      },
+      failed: (err) => options.logger.warn("watch round failed", { chainId: options.client.chainId, error: err instanceof Error ? err.message : String(err) }),
+      pause: (ms, cut) => this.untilNextRound(ms, cut),
+    });
   }
 
   start(): void {
-    this.running ??= this.loop();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.stopping.abort();
-    await this.running;
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopping.signal.aborted) {
-      this.watchedHead = undefined;
-      try {
-        await this.runOnce();
-      } catch (err) {
-        this.options.logger.warn("watch round failed", { chainId: this.options.client.chainId, error: err instanceof Error ? err.message : String(err) });
-      }
-      await this.untilNextRound();
-    }
+    await this.loop.stop();
   }
 
   /** The interval, cut short by a new block while there are transactions to watch. */
-  private async untilNextRound(): Promise<void> {
-    const { intervalMs, headPollMs, client } = this.options;
+  private async untilNextRound(intervalMs: number, cut: AbortSignal): Promise<void> {
+    if (this.watchedHead === undefined) return pauseFor(intervalMs, cut);
+    const { headPollMs, client } = this.options;
     const deadline = Date.now() + intervalMs;
-    const pause = (ms: number) => sleep(Math.max(0, ms), undefined, { signal: this.stopping.signal }).then(
-      () => true,
-      () => false,
-    );
-    if (this.watchedHead === undefined) {
-      await pause(intervalMs);
-      return;
-    }
     while (Date.now() < deadline) {
-      if (!(await pause(Math.min(headPollMs, deadline - Date.now())))) return;
+      await pauseFor(Math.min(headPollMs, deadline - Date.now()), cut);
+      if (cut.aborted) return;
       const head = await client.headNumber().catch(() => undefined);
       if (head !== undefined && head !== this.watchedHead) return;
     }

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import type { Environment, Logger } from "@sweep/common";
+import { PollingLoop, type Environment, type Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import type { ChainReads } from "./chain-reads";
@@ -26,33 +25,26 @@ export interface ReconcilerOptions {
  * partner's low-balance alert of the chain.
  */
 export class Reconciler {
-  private readonly stopping = new AbortController();
-  private running?: Promise<void>;
+  private readonly loop: PollingLoop;
   private readonly logger: Logger;
 
   constructor(private readonly options: ReconcilerOptions) {
     this.logger = options.logger.child({ chainId: options.chain.chainId, loop: "reconciliation" });
+    this.loop = new PollingLoop({
+      name: "reconciliation",
+      intervalMs: options.intervalMs,
+      round: () => this.runOnce(),
+      failed: (err) => this.logger.warn("reconciliation round failed", { error: err instanceof Error ? err.message : String(err) }),
+    });
   }
 
   start(): void {
-    this.running ??= this.loop();
+    this.loop.start();
   }
 
   /** Ends the loop after the gas wallet under way. */
   async stop(): Promise<void> {
-    this.stopping.abort();
-    await this.running;
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopping.signal.aborted) {
-      try {
-        await this.runOnce();
-      } catch (err) {
-        this.logger.warn("reconciliation round failed", { error: err instanceof Error ? err.message : String(err) });
-      }
-      await sleep(this.options.intervalMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
-    }
+    await this.loop.stop();
   }
 
   /** One round over every gas wallet of the environment. */
@@ -61,7 +53,7 @@ export class Reconciler {
     const final = finalBlock(await chain.head(), chain.confirmations);
     const wallets = await walletsToReconcile(db, environment, chain.chainId);
     for (const wallet of wallets) {
-      if (this.stopping.signal.aborted) return;
+      if (this.loop.stopping.aborted) return;
       if (final <= (wallet.reconciledBlock ?? -1)) continue;
       const logger = this.logger.child({ gasWallet: wallet.address });
       try {

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import type { Environment, Logger } from "@sweep/common";
+import { PollingLoop, type Environment, type Logger } from "@sweep/common";
 import { createWithdrawalBatches, type Db } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 
@@ -32,29 +31,22 @@ export function startWithdrawalSchedule(options: WithdrawalScheduleOptions): Wit
     logger.info("scheduled fee withdrawals are off (WITHDRAW_INTERVAL_MS=0)");
     return { stop: async () => undefined };
   }
-  const stopping = new AbortController();
-  const loop = (async () => {
-    for (;;) {
-      await sleep(intervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
-      if (stopping.signal.aborted) return;
-      try {
-        const created = await createWithdrawalBatches(db, {
-          environment,
-          chainIds,
-          batchReady: (batchId, chainId) => outboxDraft("batch.ready", { batchId, chainId }, names),
-        });
-        if (created.length > 0) options.outboxWritten();
-        for (const c of created) logger.info("fee withdrawal batch created", { batchId: c.batchId, partnerId: c.partnerId, chainId: c.chainId, feesDue: c.feesDue.toString() });
-        if (created.length === 0) logger.debug("no fees to withdraw");
-      } catch (err) {
-        logger.error("scheduled fee withdrawal failed; next run in one interval", { error: err instanceof Error ? err.message : String(err) });
-      }
-    }
-  })();
-  return {
-    stop: async () => {
-      stopping.abort();
-      await loop;
+  const loop = new PollingLoop({
+    name: "withdrawals",
+    intervalMs,
+    pauseFirst: true,
+    round: async () => {
+      const created = await createWithdrawalBatches(db, {
+        environment,
+        chainIds,
+        batchReady: (batchId, chainId) => outboxDraft("batch.ready", { batchId, chainId }, names),
+      });
+      if (created.length > 0) options.outboxWritten();
+      for (const c of created) logger.info("fee withdrawal batch created", { batchId: c.batchId, partnerId: c.partnerId, chainId: c.chainId, feesDue: c.feesDue.toString() });
+      if (created.length === 0) logger.debug("no fees to withdraw");
     },
-  };
+    failed: (err) => logger.error("scheduled fee withdrawal failed; next run in one interval", { error: err instanceof Error ? err.message : String(err) }),
+  });
+  loop.start();
+  return { stop: () => loop.stop() };
 }

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import type { Logger } from "@sweep/common";
+import { PollingLoop, type Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { attemptDelivery, type AttemptDeps } from "./delivery-attempt";
 import { deliveryLogFields } from "./delivery-log";
@@ -27,11 +26,9 @@ export interface DeliveryLoop {
 export function startDeliveryLoop(options: { db: Db; pollMs: number; limits: InFlightLimits; attempt: AttemptDeps; logger: Logger }): DeliveryLoop {
   const { db, pollMs, limits, attempt } = options;
   const logger = options.logger.child({ loop: "delivery" });
-  const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
   /** attempts under way by partner, none listed at 0 */
   const partnerInFlight = new Map<string, number>();
-  let wake = new AbortController();
 
   const pass = async () => {
     const limit = limits.maxInFlight - inFlight.size;
@@ -52,30 +49,24 @@ export function startDeliveryLoop(options: { db: Db; pollMs: number; limits: InF
           if (left === 0) partnerInFlight.delete(partnerId);
           else partnerInFlight.set(partnerId, left);
           // Room again, and perhaps more due than the last claim could take.
-          wake.abort();
+          loop.wake();
         });
       inFlight.add(running);
     }
   };
 
-  const loop = (async () => {
-    while (!stopping.signal.aborted) {
-      // Renewed before the pass, so a nudge during it is not lost: the pause below is then skipped.
-      wake = new AbortController();
-      try {
-        await pass();
-      } catch (err) {
-        logger.error("claiming due deliveries failed", { error: String(err) });
-      }
-      await sleep(pollMs, undefined, { signal: AbortSignal.any([stopping.signal, wake.signal]) }).catch(() => undefined);
-    }
-  })();
+  const loop = new PollingLoop({
+    name: "delivery",
+    intervalMs: pollMs,
+    round: pass,
+    failed: (err) => logger.error("claiming due deliveries failed", { error: String(err) }),
+  });
+  loop.start();
 
   return {
-    nudge: () => wake.abort(),
+    nudge: () => loop.wake(),
     stop: async () => {
-      stopping.abort();
-      await loop;
+      await loop.stop();
       await Promise.allSettled([...inFlight]);
     },
   };
