@@ -35,7 +35,7 @@ export function DataTable<T>({
       <thead>
         <tr>
           {columns.map((column) => (
-            <th scope="col" key={column.header}>
+            <th scope="col" key={column.header} className={column.className}>
               {column.header}
             </th>
           ))}
