@@ -33,3 +33,20 @@ describe("what a batch's transaction spends, by purpose", () => {
     await expect(batchPurposes.gap_fill.load({} as never, {} as never)).resolves.toEqual({ skip: "gap_fill batches are not sent by this version" });
   });
 });
+
+describe("how each purpose is seen through once mined", () => {
+  it.each([
+    ["sweep", false],
+    ["revocation", false],
+    ["deploy_delegate", false],
+    ["withdrawal", false],
+    ["gap_fill", true],
+  ] as const)("a %s batch is a gap filler: %s (never failed to anyone, never replaced)", (purpose, gapFill) => {
+    expect(batchPurposes[purpose].gapFill).toBe(gapFill);
+  });
+
+  it.each(["sweep", "deploy_delegate", "withdrawal", "gap_fill"] as const)("a %s batch reads nothing from the chain before it is settled", async (purpose) => {
+    const batch = { id: "b", purpose, hotWalletId: null, delegate: null };
+    await expect(batchPurposes[purpose].chainOutcomes({} as never, {} as never, batch, {} as never)).resolves.toEqual([]);
+  });
+});

@@ -1,10 +1,14 @@
-import type { BatchPurpose, Db, Tx } from "@sweep/db";
-import type { QueueNames } from "@sweep/messaging";
+import type { ChainClient, Receipt } from "@sweep/chain";
+import type { Logger } from "@sweep/common";
+import { enqueueOutbox, type BatchPurpose, type Db, type Tx } from "@sweep/db";
+import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import type { PendingMetrics } from "@sweep/metrics";
 import { loadDeployBatch, loadRevocationBatch, loadSweepBatch, loadWithdrawalBatch } from "./batch-loads";
 import type { BatchToSend, OpenBatchRow } from "./batch-store";
 import { rejectWouldFail, wakeHotWallet, wakePartnerRevocations } from "./batch-wakes";
+import { readRevocationOutcomes, recordItemOutcomes, recordRevocationOutcomes, type RevocationItemOutcome } from "./mined-outcomes";
 import { deploymentContent, revocationContent, sweepContent, withdrawalContent, type ContentContext, type PlannedContent } from "./transaction-content";
+import type { MinedBatch } from "./transaction-store";
 import { drainValue, withdrawalValue } from "./withdrawal-plan";
 
 /** A transaction's value and the fees due the gas wallet's balance must keep besides it. */
@@ -32,7 +36,22 @@ export interface PurposeStages<B extends BatchToSend> {
   carriedIds(batch: B, dropped: readonly string[]): CarriedIds;
 }
 
+/** How the watcher sees the batches of one purpose through, once their transaction is out. */
+export interface MinedStages {
+  /** a gap filler takes an abandoned nonce: it carries no items, is never replaced, and its batch never fails to anyone */
+  gapFill: boolean;
+  /** read from the chain before settling (no chain call inside a database transaction); throws when the node does not answer */
+  chainOutcomes(db: Db, client: ChainClient, batch: MinedBatch, receipt: Receipt): Promise<RevocationItemOutcome[]>;
+  /** in the settlement's database transaction: each carried item's outcome */
+  recordOutcomes(tx: Tx, batch: MinedBatch, receipt: Receipt, revocations: readonly RevocationItemOutcome[], logger: Logger): Promise<void>;
+  /** in the settlement's database transaction: what may go now that the batch is mined, without waiting for the ledger */
+  wakeOnMined(tx: Tx, names: QueueNames, batch: MinedBatch, chainId: number): Promise<void>;
+}
+
 const nothing = async () => {};
+const noOutcomes = async (): Promise<RevocationItemOutcome[]> => [];
+/** What most purposes do once mined: nothing of their own; the ledger settles them from tx.outcome. */
+const plainMined: MinedStages = { gapFill: false, chainOutcomes: noOutcomes, recordOutcomes: nothing, wakeOnMined: nothing };
 /** Most batches send no value, and keep the fees due on the wallet. */
 const noValue = (batch: BatchToSend): Spending => ({ value: 0n, kept: batch.feesDue });
 /** Gap fillers are made and sent by the watcher, never as an open batch: their other stages are never reached. */
@@ -40,11 +59,11 @@ const neverSent = (): never => {
   throw new Error("gap fill batches are sent by the watcher, not as open batches");
 };
 
-type Stages = { [P in BatchPurpose]: PurposeStages<Extract<BatchToSend, { purpose: P }>> };
+type Stages = { [P in BatchPurpose]: PurposeStages<Extract<BatchToSend, { purpose: P }>> & MinedStages };
 
 /**
- * The chain-sender's one map of batch purposes: how each is loaded, built, valued and woken after.
- * A new purpose does not compile until every stage handles it.
+ * The chain-sender's one map of batch purposes: how each is loaded, built, valued and woken after,
+ * and seen through once mined. A new purpose does not compile until every stage handles it.
  */
 export const batchPurposes: Stages = {
   sweep: {
@@ -57,6 +76,14 @@ export const batchPurposes: Stages = {
       const left = new Set(dropped);
       return { sweepIds: batch.items.map((item) => item.sweepId).filter((id) => !left.has(id)) };
     },
+    ...plainMined,
+    recordOutcomes: async (tx, batch, receipt, _revocations, logger) => {
+      if (receipt.succeeded && batch.delegate) await recordItemOutcomes(tx, batch.id, batch.delegate, receipt, logger);
+    },
+    // The sweeps that waited for this batch are batched at once, rather than after the ledger's work.
+    wakeOnMined: async (tx, names, batch, chainId) => {
+      if (batch.hotWalletId) await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: batch.hotWalletId, chainId }, names));
+    },
   },
   revocation: {
     load: loadRevocationBatch,
@@ -65,6 +92,11 @@ export const batchPurposes: Stages = {
     rejectDropped: nothing,
     wakeNext: wakePartnerRevocations,
     carriedIds: (batch) => ({ revocationIds: batch.items.map((item) => item.revocationId) }),
+    ...plainMined,
+    chainOutcomes: (db, client, batch, receipt) => readRevocationOutcomes(db, client, batch.id, receipt),
+    recordOutcomes: async (tx, _batch, _receipt, revocations) => {
+      if (revocations.length > 0) await recordRevocationOutcomes(tx, revocations);
+    },
   },
   deploy_delegate: {
     load: loadDeployBatch,
@@ -73,6 +105,7 @@ export const batchPurposes: Stages = {
     rejectDropped: nothing,
     wakeNext: nothing,
     carriedIds: (batch) => ({ hotWalletId: batch.hotWalletId }),
+    ...plainMined,
   },
   withdrawal: {
     load: loadWithdrawalBatch,
@@ -85,6 +118,7 @@ export const batchPurposes: Stages = {
     rejectDropped: nothing,
     wakeNext: nothing,
     carriedIds: () => ({}),
+    ...plainMined,
   },
   gap_fill: {
     load: async () => ({ skip: "gap_fill batches are not sent by this version" }),
@@ -93,6 +127,8 @@ export const batchPurposes: Stages = {
     rejectDropped: neverSent,
     wakeNext: neverSent,
     carriedIds: neverSent,
+    ...plainMined,
+    gapFill: true,
   },
 };
 

@@ -1,14 +1,21 @@
 import type { AttemptFailureReason, Logger } from "@sweep/common";
 import type { Receipt } from "@sweep/chain";
-import { decodeSweepOutcomes } from "@sweep/contracts";
 import { Prisma, enqueueOutbox, toBigInt, toDecimal, type BatchPurpose, type Db, type Tx } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import { batchPurposes } from "./batch-purposes";
 import type { StoredTransaction } from "./batch-store";
 import type { Fees } from "./fees";
 import type { GasWalletRow } from "./gas-wallet-signers";
-import type { RevocationOutcome } from "./revocation-plan";
+import type { RevocationItemOutcome } from "./mined-outcomes";
 import type { SignedTransaction } from "./signing";
-import { matchOutcomes } from "./sweep-plan";
+
+/** The batch of a stored transaction, as the watcher settles it. */
+export interface MinedBatch {
+  id: string;
+  purpose: BatchPurpose;
+  hotWalletId: string | null;
+  delegate: string | null;
+}
 
 /** A stored transaction not yet settled: signed (no node took it yet) or broadcast. */
 export interface InFlightTransaction {
@@ -23,7 +30,7 @@ export interface InFlightTransaction {
   fees: Fees;
   createdAt: Date;
   broadcastAt: Date | null;
-  batch: { id: string; purpose: BatchPurpose; hotWalletId: string | null; delegate: string | null } | null;
+  batch: MinedBatch | null;
 }
 
 const IN_FLIGHT = ["signed", "broadcast"] as const;
@@ -149,7 +156,7 @@ export async function abandonNonce(
       for (const batch of await tx.batch.findMany({ where: { id: { in: batchIds }, status: "sent" }, select: { id: true, purpose: true } })) {
         await tx.batch.update({ where: { id: batch.id }, data: { status: "failed", reason } });
         // A gap filler has no items to retry.
-        if (batch.purpose !== "gap_fill") await enqueueOutbox(tx, outboxDraft("batch.failed", { batchId: batch.id, chainId, reason }, names));
+        if (!batchPurposes[batch.purpose].gapFill) await enqueueOutbox(tx, outboxDraft("batch.failed", { batchId: batch.id, chainId, reason }, names));
       }
       const gapFill = input.gapFill ? await createGapFill(tx, chainId, gasWalletId, input.gapFill.signed, input.gapFill.replacement) : null;
       return { gapFill, batchIds };
@@ -158,22 +165,6 @@ export async function abandonNonce(
     if (isUniqueViolation(err)) return null;
     throw err;
   }
-}
-
-/** A revocation item the transaction carried, and what the account's code at its block says of it. */
-export interface RevocationItemOutcome {
-  itemId: string;
-  outcome: RevocationOutcome;
-}
-
-/** The items a revocation batch's transaction carried: those whose revocation is still processing in it. */
-export async function carriedRevocations(db: Db, batchId: string): Promise<Array<{ id: string; account: string }>> {
-  const items = await db.batchItem.findMany({
-    where: { batchId, revocation: { status: "processing", batchId } },
-    select: { id: true, revocation: { select: { account: true } } },
-    orderBy: { position: "asc" },
-  });
-  return items.map((item) => ({ id: item.id, account: item.revocation!.account }));
 }
 
 /**
@@ -211,52 +202,15 @@ export async function settleMined(
         where: { chainId: mined.chainId, gasWalletId: mined.gasWalletId, nonce: mined.nonce, id: { not: mined.id }, status: { in: [...IN_FLIGHT] } },
         data: { status: "replaced" },
       });
-      if (mined.batch) {
-        if (mined.batch.purpose === "sweep" && receipt.succeeded && mined.batch.delegate) await recordItemOutcomes(tx, mined.batch.id, mined.batch.delegate, receipt, logger);
-        if (revocations.length > 0) await recordRevocationOutcomes(tx, revocations);
+      const stages = mined.batch ? batchPurposes[mined.batch.purpose] : null;
+      if (mined.batch && stages) {
+        await stages.recordOutcomes(tx, mined.batch, receipt, revocations, logger);
         await tx.batch.updateMany({ where: { id: mined.batch.id, status: "sent" }, data: { status: "confirmed" } });
       }
       await enqueueOutbox(tx, outboxDraft("tx.outcome", { chainId: mined.chainId, transactionId: mined.id }, names));
-      if (mined.batch?.purpose === "sweep" && mined.batch.hotWalletId) {
-        await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: mined.batch.hotWalletId, chainId: mined.chainId }, names));
-      }
+      if (mined.batch && stages) await stages.wakeOnMined(tx, names, mined.batch, mined.chainId);
       return true;
     },
     { timeout: 30_000 },
   );
-}
-
-/** The items the transaction carried are those whose sweep is still processing in this batch (dropped ones were rejected). */
-async function recordItemOutcomes(tx: Tx, batchId: string, delegate: string, receipt: Receipt, logger: Logger): Promise<void> {
-  const carried = await tx.batchItem.findMany({
-    where: { batchId, sweep: { status: "processing", batchId } },
-    select: { id: true, position: true, sweep: { select: { account: true } } },
-    orderBy: { position: "asc" },
-  });
-  const matched = matchOutcomes(
-    carried.map((item) => ({ id: item.id, account: item.sweep!.account })),
-    decodeSweepOutcomes(receipt.logs, delegate),
-  );
-  if (!matched) {
-    // The ledger then fails these sweeps' attempt (internal) rather than guess their outcomes.
-    logger.error("the receipt's sweep events do not match the batch items", { batchId, hash: receipt.hash, items: carried.length });
-    return;
-  }
-  // One statement for the whole batch: per-item updates cost the watcher a query each on the way to the next batch.
-  await tx.$executeRaw`
-    UPDATE batch_items AS b
-       SET outcome = v.outcome, amount = v.amount::numeric, gas_used = v.gas_used::bigint
-      FROM unnest(${matched.map((m) => m.item.id)}::text[], ${matched.map((m) => (m.outcome.swept ? "swept" : m.outcome.reason))}::text[],
-                  ${matched.map((m) => (m.outcome.swept ? m.outcome.amount.toString() : null))}::text[], ${matched.map((m) => m.outcome.gasUsed.toString())}::text[])
-           AS v(id, outcome, amount, gas_used)
-     WHERE b.id = v.id::uuid`;
-}
-
-/** One statement for the whole batch, as for sweeps. */
-async function recordRevocationOutcomes(tx: Tx, outcomes: readonly RevocationItemOutcome[]): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE batch_items AS b
-       SET outcome = v.outcome
-      FROM unnest(${outcomes.map((o) => o.itemId)}::text[], ${outcomes.map((o) => o.outcome)}::text[]) AS v(id, outcome)
-     WHERE b.id = v.id::uuid`;
 }

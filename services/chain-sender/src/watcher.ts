@@ -3,17 +3,17 @@ import { PollingLoop, pauseFor, type Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { confirmationSeconds, nonceGapsTotal, noncesAbandonedTotal, replacementsTotal } from "@sweep/metrics";
+import { batchPurposes } from "./batch-purposes";
 import { broadcastStored } from "./broadcast";
 import { sinceFirstBroadcast } from "./confirmation-time";
 import { bumpFees, highestFees, initialFees, type Fees } from "./fees";
 import type { GasWalletRow, GasWalletSigners } from "./gas-wallet-signers";
+import type { RevocationItemOutcome } from "./mined-outcomes";
 import { decideNonce, type NonceObservations } from "./nonce-decision";
 import { nonceGaps } from "./nonces";
-import { revocationOutcome } from "./revocation-plan";
 import { contentOf, signTransaction, type SignedTransaction } from "./signing";
 import {
   abandonNonce,
-  carriedRevocations,
   confirmedNoncesFrom,
   gasWalletsById,
   inFlightTransactions,
@@ -22,7 +22,6 @@ import {
   storeReplacement,
   transactionsAtNonces,
   type InFlightTransaction,
-  type RevocationItemOutcome,
 } from "./transaction-store";
 import { SettledReorgs } from "./settled-reorgs";
 import { depthBlock } from "./watch-rules";
@@ -182,7 +181,7 @@ export class ChainWatcher {
       countedAt: view.countedAt,
       minedBlock: minedAt >= 0 ? receipts[minedAt]!.blockNumber : null,
       receiptsHead,
-      current: { status: current.status, sentAt: current.broadcastAt ?? current.createdAt, gapFill: current.batch?.purpose === "gap_fill" },
+      current: { status: current.status, sentAt: current.broadcastAt ?? current.createdAt, gapFill: current.batch ? batchPurposes[current.batch.purpose].gapFill : false },
       now: view.now,
       refusedSince: this.refusedSince.get(key) ?? view.now,
     };
@@ -226,7 +225,7 @@ export class ChainWatcher {
   /** A transaction of ours mined at the confirmation depth: its batch settled (a revocation's once its accounts' code is read). */
   private async settle(mined: InFlightTransaction, receipt: Receipt, group: InFlightTransaction[], logger: Logger): Promise<void> {
     const { db, names, client } = this.options;
-    const revocations = await this.revocationOutcomes(mined, receipt, logger);
+    const revocations = await this.chainOutcomes(mined, receipt, logger);
     if (!revocations) return;
     if (await settleMined(db, names, mined, receipt, logger, revocations)) {
       this.options.outboxWritten?.();
@@ -247,17 +246,14 @@ export class ChainWatcher {
   }
 
   /**
-   * For a revocation batch mined successfully, each carried item's outcome from its account's code
-   * at the receipt's block, read before settling (no chain call inside a database transaction);
-   * none for other transactions. Null when the node does not answer: the transaction is settled next round.
+   * What the chain says of the carried items, read before settling as the batch's purpose asks
+   * (a revocation batch's accounts' code). Null when the node does not answer: the transaction is
+   * settled next round.
    */
-  private async revocationOutcomes(mined: InFlightTransaction, receipt: Receipt, logger: Logger): Promise<RevocationItemOutcome[] | null> {
-    if (mined.batch?.purpose !== "revocation" || !receipt.succeeded) return [];
-    const carried = await carriedRevocations(this.options.db, mined.batch.id);
+  private async chainOutcomes(mined: InFlightTransaction, receipt: Receipt, logger: Logger): Promise<RevocationItemOutcome[] | null> {
+    if (!mined.batch) return [];
     try {
-      // At the receipt's block; after a long outage of ours a full node keeps no state that old, and the head's code is the answer.
-      const codes = await Promise.all(carried.map((item) => this.options.client.codeAtOrLater(item.account, receipt.blockNumber)));
-      return carried.map((item, i) => ({ itemId: item.id, outcome: revocationOutcome(codes[i]!) }));
+      return await batchPurposes[mined.batch.purpose].chainOutcomes(this.options.db, this.options.client, mined.batch, receipt);
     } catch (err) {
       logger.warn("could not read the revoked accounts' code; settling next round", { hash: mined.hash, error: err instanceof Error ? err.message : String(err) });
       return null;
