@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { source as axeSource } from "axe-core";
-import { parseEther, Wallet } from "ethers";
+import { parseEther, Wallet, ZeroAddress, type HDNodeWallet } from "ethers";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { SweepClient, type Sweep } from "@sweep/client";
-import { createTestPartner, eventually, fundedDeposit, startReceiver, startStack, type Receiver, type Stack, type TestPartner } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, eventually, fundedDeposit, startReceiver, startStack, type Receiver, type Stack, type TestPartner } from "@sweep/testkit";
 import { createConsoleUser } from "../packages/cli/src/console-user-commands";
 import { connectRedis } from "../packages/cli/src/context";
 import { testContext } from "../packages/cli/src/test-support";
@@ -34,6 +34,7 @@ describe("the partner console in a browser", () => {
   let client: SweepClient;
   const hotWallet = Wallet.createRandom().address;
   let sweep: Sweep;
+  let depositOwner: HDNodeWallet;
 
   beforeAll(async () => {
     if (!existsSync(DIST)) throw new Error("the console is not built: run `pnpm prepare-workspace` (pnpm test does)");
@@ -152,6 +153,7 @@ describe("the partner console in a browser", () => {
   it("shows a sweep made through the API swept, with its fee against the classic benchmark", async () => {
     const [wallet] = await client.hotWallets.list();
     const { owner, authorization } = await fundedDeposit(stack.chain(CHAIN_ID), wallet!.delegate, 25_000_000n);
+    depositOwner = owner;
     const created = await client.sweeps.create({ chain_id: CHAIN_ID, hot_wallet: hotWallet, account: owner.address, token: "USDT", authorization });
     sweep = await client.waitForSweep(created.id, { timeoutMs: 30_000, intervalMs: 200 });
     expect(sweep).toMatchObject({ status: "swept", swept_amount: "25000000", fee: expect.stringMatching(/^\d+$/) });
@@ -237,9 +239,19 @@ describe("the partner console in a browser", () => {
     await check("webhook");
   }, 60_000);
 
-  it("shows the other pages: revocations, ledger with its CSV, tariff, settings", async () => {
+  it("shows a revocation made through the API, then the ledger with its CSV, the tariff and the settings", async () => {
+    // The deposit address's delegation ends: its authorization of the zero address at its next nonce (1: the sweep's delegation used 0).
+    const authorization = authorizationBody(depositOwner.authorizeSync({ address: ZeroAddress, nonce: 1n, chainId: BigInt(CHAIN_ID) }));
+    const requested = await client.revocations.create({ chain_id: CHAIN_ID, account: depositOwner.address, authorization });
+    const revocation = await client.waitForRevocation(requested.id, { timeoutMs: 30_000, intervalMs: 200 });
+    expect(revocation.status).toBe("revoked");
     await openSection("Revocations", "revocations");
-    await page.getByText("No revocations match.").waitFor();
+    await page.locator("table[data-testid=revocations] tbody tr").first().getByRole("link").click();
+    await shown("Revocation", "revocation-detail");
+    const detail = (await page.getByTestId("revocation-detail").textContent()) ?? "";
+    expect(detail).toContain(revocation.id);
+    expect(detail).toContain(revocation.tx_hash);
+    expect(detail).toContain("revoked");
 
     await openSection("Ledger", "ledger");
     expect(await page.getByTestId("ledger").locator("tbody tr").count()).toBeGreaterThanOrEqual(1);
