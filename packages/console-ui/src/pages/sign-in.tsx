@@ -25,7 +25,8 @@ export function SignInPage() {
   const [mismatch, setMismatch] = useState(false);
   const action = useAction();
 
-  if (session) return <Navigate to="/" replace />;
+  // Signed in already: the overview, unless a new link (a password reset) is being opened.
+  if (session && !token) return <Navigate to="/" replace />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
