@@ -17,6 +17,8 @@ describe("console amounts", () => {
     [35n, 100n, "35.0%"],
     [1n, 3n, "33.3%"],
     [5n, 0n, "—"],
+    [-1n, 20n, "-5.0%"],
+    [1325n, 1000n, "132.5%"],
   ])("%s of %s is %s", (part, whole, expected) => {
     expect(percentOf(part, whole)).toBe(expected);
   });

@@ -30,9 +30,10 @@ export function formatGas(gas: number | undefined): string {
   return gas === undefined ? "—" : gas.toLocaleString("en-US");
 }
 
-/** The share a sweep's fee is of what the classic transfer would have cost, in percent with one decimal. */
+/** `part` as a percentage of `whole`, with one decimal (truncated), e.g. 132.5%. */
 export function percentOf(part: bigint, whole: bigint): string {
   if (whole === 0n) return "—";
   const tenths = (part * 1000n) / whole;
-  return `${tenths / 10n}.${(tenths < 0n ? -tenths : tenths) % 10n}%`;
+  const magnitude = tenths < 0n ? -tenths : tenths;
+  return `${tenths < 0n ? "-" : ""}${magnitude / 10n}.${magnitude % 10n}%`;
 }
