@@ -46,7 +46,7 @@ describe("the fuzzer's requests", () => {
     ["bodies just under, at and over 64 KiB", (r: FuzzRequest) => r.body?.length === MAX_BODY_BYTES],
     ["bodies over 64 KiB", (r: FuzzRequest) => (r.body?.length ?? 0) > MAX_BODY_BYTES],
     ["garbage under a Content-Encoding", (r: FuzzRequest) => ["gzip", "deflate", "br"].includes(String(r.headers["content-encoding"])) && r.mutations.includes("garbage Content-Encoding")],
-    ["a gzip bomb", (r: FuzzRequest) => r.mutations.includes("over 64 KiB inflated") && r.headers["content-encoding"] === "gzip" && gunzipSync(r.body!).length > MAX_BODY_BYTES],
+    ["a gzip bomb", (r: FuzzRequest) => r.mutations.includes("over 64 KiB inflated") && r.headers["content-encoding"] === "gzip" && gunzippedLength(r.body!) > MAX_BODY_BYTES],
     ["repeated query parameters", (r: FuzzRequest) => /[?&](\w+)=[^&]*&(?:.*&)?\1=/.test(r.target)],
     ["number literals beyond float64", (r: FuzzRequest) => r.mutations.includes("extreme number literal") && /[:,[]1e400[,}\]]/.test(r.body!.toString())],
     ["bad cursors", (r: FuzzRequest) => /[?&]cursor=/.test(r.target)],
@@ -100,3 +100,12 @@ describe("sampleOf and the body paths", () => {
     expect(objectPaths(body)).toEqual([[], ["b"], ["b", "d"]]);
   });
 });
+
+/** A later mutation may have spoilt the bomb's gzip (garbage under the same Content-Encoding): such a body inflates to nothing. */
+function gunzippedLength(body: Buffer): number {
+  try {
+    return gunzipSync(body).length;
+  } catch {
+    return 0;
+  }
+}

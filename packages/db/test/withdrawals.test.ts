@@ -76,6 +76,8 @@ describe("createWithdrawalBatches", () => {
           purpose: "withdrawal",
           status: "open",
           reason: null,
+          // a withdrawal of the fees to the treasury, not a drain
+          drainTo: null,
           items: [],
           createdAt: expect.any(Date),
           updatedAt: expect.any(Date),
