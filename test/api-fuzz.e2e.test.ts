@@ -14,7 +14,7 @@ import { operationsOf } from "./fuzz/operations";
 import { fuzzRequest, type FuzzKeys, type FuzzRequest } from "./fuzz/request-generator";
 
 const SEED = seedOf(process.env.FUZZ_SEED, undefined, "FUZZ_SEED");
-const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 20_000);
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 if (!Number.isInteger(REQUESTS) || REQUESTS < 1) throw new RangeError(`FUZZ_REQUESTS must be a whole number above 0, got ${process.env.FUZZ_REQUESTS}`);
 /** requests in flight at once: well under the rate limits and the key look-up queue */
 const CONCURRENCY = 12;
