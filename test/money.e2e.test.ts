@@ -128,8 +128,9 @@ describe.each(NODE_KINDS)("on %s, the partner's money adds up to the wei", (node
     expect(drained.code).toBe(0);
     const feesKept = BigInt(JSON.parse(drained.stdout).drains[0].fees_due_kept);
 
-    const old = await settledGasWallet(stack.db, chain(), partner.partnerId);
+    // The drain booked first: until the chain-sender takes the batch, nothing of the wallet is in flight and it looks at rest.
     const moved = await eventually("the drain booked", async () => (await stack.db.ledgerEntry.findFirst({ where: { partnerId: partner.partnerId, chainId: CHAIN_ID, dedupeKey: { startsWith: "drain:" } } })) ?? undefined);
+    const old = await settledGasWallet(stack.db, chain(), partner.partnerId);
     expect(moved.note).toBe(`drained to ${successor.gasWallet}`);
     expect(old.entries.gas + old.entries.withdrawal + old.entries.topup).toBe(old.balance);
     // What stays is the fees due and what the transfer's gas limit reserved beyond its gas: under 0.001 ether here.
