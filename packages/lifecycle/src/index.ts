@@ -3,3 +3,5 @@ export * from "./events";
 export * from "./retry-schedule";
 export * from "./work-wakes";
 export * from "./transitions";
+export * from "./work-kinds";
+export * from "./work-transitions";

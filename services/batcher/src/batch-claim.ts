@@ -1,14 +1,15 @@
 import type { Db, Tx } from "@sweep/db";
 import { toBigIntOrNull } from "@sweep/db";
-import { fromStates, recordEvent, wakeRevocationRounds } from "@sweep/lifecycle";
-import { outboxDraft, type QueueNames } from "@sweep/messaging";
-import { PendingMetrics, batchSize, sweepsFinal } from "@sweep/metrics";
+import { claimIntoBatch, rejectWork } from "@sweep/lifecycle";
+import type { QueueNames } from "@sweep/messaging";
+import { PendingMetrics } from "@sweep/metrics";
 import { getAddress } from "ethers";
 import { accountKey, isRead, planBatch, type CandidateSweep, type ChainView, type Plan } from "./batch-plan";
-import { batchesInFlight, lockQueuedSweepsOf, selectDueSweeps } from "./due-work";
+import { batchesInFlight } from "./due-work";
 import { partnerEnabled } from "./partner-enabled";
 import { sameAddress } from "./pre-send-checks";
 import { authorizationClaim } from "./stored-authorization";
+import { lockQueuedOf, selectDue } from "./work-waits";
 
 export interface ClaimRequest {
   hotWalletId: string;
@@ -38,8 +39,8 @@ export type ClaimResult =
  * make sure it is active with room for a batch in flight and its partner enabled, lock the queued
  * sweeps of the addresses read in every hot wallet of the chain (two hot wallets never take one
  * address at once), lock its due sweeps (SKIP LOCKED), decide the checks and the batch, reject what
- * failed for good (guarded by status queued, with its event), and claim the rest into a Batch with
- * its items, announced by batch.ready.
+ * failed for good, and claim the rest into a Batch with its items (rejectWork and claimIntoBatch in
+ * @sweep/lifecycle).
  */
 export async function claimBatch(db: Db, names: QueueNames, request: ClaimRequest): Promise<ClaimResult> {
   const metrics = new PendingMetrics();
@@ -56,8 +57,8 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
   if (await batchesInFlight(tx, hotWalletId, request.maxSent)) return { outcome: "in_flight" };
 
   // Only addresses the chain was read for can be claimed: those are the ones to hold against the other hot wallets' claims.
-  await lockQueuedSweepsOf(tx, hotWallet.chainId, [...request.chain.accounts.keys()].map((key) => getAddress(key)));
-  const locked = await selectDueSweeps(tx, hotWalletId, new Date(), request.limit, "lock");
+  await lockQueuedOf(tx, "sweep", hotWallet.chainId, [...request.chain.accounts.keys()].map((key) => getAddress(key)));
+  const locked = await selectDue(tx, { kind: "sweep", hotWalletId }, new Date(), request.limit, "lock");
   const ids = locked.map((row) => row.id);
   const rows = await tx.sweep.findMany({ where: { id: { in: ids } }, orderBy: { seq: "asc" } });
   const unread = rows.filter((s) => !isRead(s, request.chain));
@@ -80,18 +81,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
     gasBudget: request.gasBudget,
   });
 
-  const accountOf = new Map(rows.map((s) => [s.id, s.account]));
-  const rejectedAccounts: string[] = [];
-  for (const { sweepId, reason } of plan.rejections) {
-    const rejected = await tx.sweep.updateMany({ where: { id: sweepId, status: "queued" }, data: { status: "rejected", reason, nextAttemptAt: null } });
-    if (rejected.count === 1) {
-      await recordEvent(tx, names, { partnerId: hotWallet.partnerId, type: "sweep.rejected", subjectId: sweepId });
-      metrics.inc(sweepsFinal, { chain_id: hotWallet.chainId, status: "rejected", reason });
-      rejectedAccounts.push(accountOf.get(sweepId)!);
-    }
-  }
-  // A revocation requested after a sweep of its account waits for it; a rejected one will not settle.
-  await wakeRevocationRounds(tx, names, { chainId: hotWallet.chainId, accounts: rejectedAccounts });
+  await rejectWork(tx, names, metrics, "sweep", { partnerId: hotWallet.partnerId, chainId: hotWallet.chainId, by: "batcher" }, plan.rejections.map((r) => ({ id: r.sweepId, reason: r.reason })));
 
   let batchId: string | null = null;
   if (plan.items.length > 0) {
@@ -108,14 +98,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
       select: { id: true },
     });
     batchId = batch.id;
-    const claimed = await tx.sweep.updateMany({
-      where: { id: { in: plan.items.map((item) => item.sweepId) }, status: { in: fromStates("sweep", "processing") } },
-      data: { status: "processing", batchId, attempts: { increment: 1 }, reason: null },
-    });
-    // The rows are locked by this transaction: anything else is a bug, not a race.
-    if (claimed.count !== plan.items.length) throw new Error(`claimed ${claimed.count} of ${plan.items.length} sweeps`);
-    await tx.outboxMessage.create({ data: outboxDraft("batch.ready", { batchId, chainId: hotWallet.chainId }, names) });
-    metrics.observe(batchSize, { chain_id: hotWallet.chainId, purpose: "sweep" }, plan.items.length);
+    await claimIntoBatch(tx, names, metrics, "sweep", { chainId: hotWallet.chainId, batchId, ids: plan.items.map((item) => item.sweepId) });
   }
   return { outcome: "planned", chainId: hotWallet.chainId, plan, batchId, unreadableAuthorizations };
 }

@@ -3,12 +3,9 @@ import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { claimBatch, type ClaimResult } from "./batch-claim";
-import type { ChainView } from "./batch-plan";
-import { settledHead } from "./settled-head";
-import { readChainSnapshot, type ChainReads, type ReadBatching } from "./chain-reads";
+import type { ChainReads, ReadBatching } from "./chain-reads";
 import { loadDueWork } from "./due-work";
-import { batchGasBudget } from "./gas-budget";
-import type { AccountState } from "./pre-send-checks";
+import { readThenClaim, type ClaimPass } from "./read-then-claim";
 
 export interface BatchRoundDeps {
   db: Db;
@@ -24,16 +21,8 @@ export interface BatchRoundDeps {
 export type RoundResult = Exclude<ClaimResult, { outcome: "unread" }> | { outcome: "nothing_due" | "not_served" | "chain_unavailable" };
 
 /**
- * Claims that find sweeps (or revocations) which arrived during the chain reads read those too and
- * try again, this many times at most; then the latecomers wait for the next batch.
- */
-export const READ_PASSES = 3;
-
-/**
- * One round for one hot wallet: find its due sweeps, read their addresses on chain, then claim.
- * The chain is read outside the claim's transaction so no lock waits on a node; the claim
- * re-checks everything it depends on. A node that does not answer rejects nothing: the round
- * ends and the poll tries again.
+ * One round for one hot wallet: find its due sweeps, read their addresses on chain, then claim
+ * (readThenClaim).
  */
 export function createBatchRound(deps: BatchRoundDeps): (hotWalletId: string) => Promise<RoundResult> {
   const { db, names, providers, settings } = deps;
@@ -48,29 +37,16 @@ export function createBatchRound(deps: BatchRoundDeps): (hotWalletId: string) =>
       return { outcome: "not_served" };
     }
 
-    const view = { accounts: new Map<string, AccountState>(), tokenBalances: new Map<string, bigint>() } satisfies ChainView;
-    let toRead: ReadonlyArray<{ account: string; tokenAddress: string | null }> = work.sweeps;
-    let gasBudget: bigint | undefined;
-    for (let pass = 1; ; pass++) {
-      const snapshot = await readChainSnapshot(provider, chainReads(toRead), settings.reads, await settledHead(db, chainId)).catch((err: unknown) => {
-        logger.warn("chain unavailable during the checks; nothing rejected, retried later", { error: err instanceof Error ? err.message : String(err), sweeps: toRead.length });
-        return null;
-      });
-      if (snapshot === null) return { outcome: "chain_unavailable" };
-      snapshot.accounts.forEach((state, key) => view.accounts.set(key, state));
-      snapshot.tokenBalances.forEach((balance, key) => view.tokenBalances.set(key, balance));
-      gasBudget ??= batchGasBudget(snapshot.blockGasLimit, settings.gasMarginBps);
-
-      const result = await claimBatch(db, names, { hotWalletId, maxSent: settings.maxSent, chain: view, gasBudget, limit: settings.maxSweeps, lastPass: pass === READ_PASSES });
-      if (result.outcome === "unread") {
-        logger.debug("sweeps arrived during the chain reads; reading them too", { sweeps: result.sweeps.length, pass });
-        toRead = result.sweeps;
-        continue;
-      }
-      logResult(logger, result, snapshot.blockNumber);
-      if (result.outcome === "planned" && (result.batchId !== null || result.plan.rejections.length > 0)) deps.wrote?.();
-      return result;
-    }
+    const ctx = { db, provider, chainId, reads: settings.reads, gasMarginBps: settings.gasMarginBps, logger, noun: "sweeps" };
+    const claimed = await readThenClaim(ctx, chainReads(work.sweeps), async (chain, gasBudget, lastPass): Promise<ClaimPass<RoundResult>> => {
+      const result = await claimBatch(db, names, { hotWalletId, maxSent: settings.maxSent, chain, gasBudget, limit: settings.maxSweeps, lastPass });
+      return result.outcome === "unread" ? { unread: chainReads(result.sweeps) } : { result };
+    });
+    if (claimed === null) return { outcome: "chain_unavailable" };
+    const { result, blockNumber } = claimed;
+    logResult(logger, result, blockNumber);
+    if (result.outcome === "planned" && (result.batchId !== null || result.plan.rejections.length > 0)) deps.wrote?.();
+    return result;
   };
 }
 

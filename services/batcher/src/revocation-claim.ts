@@ -1,14 +1,15 @@
 import type { Db, Tx } from "@sweep/db";
-import { fromStates, recordEvent } from "@sweep/lifecycle";
-import { outboxDraft, type QueueNames } from "@sweep/messaging";
-import { PendingMetrics, batchSize, revocationsFinal } from "@sweep/metrics";
+import { claimIntoBatch, rejectWork } from "@sweep/lifecycle";
+import type { QueueNames } from "@sweep/messaging";
+import { PendingMetrics } from "@sweep/metrics";
 import { getAddress } from "ethers";
 import { accountKey } from "./batch-plan";
 import { partnerEnabled } from "./partner-enabled";
 import type { AccountState } from "./pre-send-checks";
 import { planRevocations, type RevocationPlan } from "./revocation-plan";
-import { lockQueuedRevocationsOf, revocationBatchOpen, selectDueRevocations } from "./revocation-work";
+import { revocationBatchOpen } from "./revocation-work";
 import { revocationAuthorizationNonce } from "./stored-authorization";
+import { lockQueuedOf, selectDue } from "./work-waits";
 
 export interface RevocationClaimRequest {
   partnerId: string;
@@ -37,8 +38,8 @@ export type RevocationClaimResult =
  * at once), make sure its partner is enabled and no revocation batch of it on the chain is being
  * prepared, lock the queued revocations of the accounts read of every partner (two partners never
  * revoke one account at once), lock the due revocations (SKIP LOCKED), decide the checks and the
- * batch, reject what failed for good (guarded by status queued, with its event), and claim the
- * rest into a Batch, announced by batch.ready.
+ * batch, reject what failed for good, and claim the rest into a Batch (rejectWork and
+ * claimIntoBatch in @sweep/lifecycle).
  */
 export async function claimRevocations(db: Db, names: QueueNames, request: RevocationClaimRequest): Promise<RevocationClaimResult> {
   const metrics = new PendingMetrics();
@@ -55,8 +56,8 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: Revocation
   if (await revocationBatchOpen(tx, gasWalletId, chainId)) return { outcome: "in_flight" };
 
   // Only accounts that were read can be claimed: those are the ones to hold against the other partners' claims.
-  await lockQueuedRevocationsOf(tx, chainId, [...request.accounts.keys()].map((key) => getAddress(key)));
-  const locked = await selectDueRevocations(tx, partnerId, chainId, new Date(), request.limit, "lock");
+  await lockQueuedOf(tx, "revocation", chainId, [...request.accounts.keys()].map((key) => getAddress(key)));
+  const locked = await selectDue(tx, { kind: "revocation", partnerId, chainId }, new Date(), request.limit, "lock");
   const rows = await tx.revocation.findMany({ where: { id: { in: locked.map((r) => r.id) } }, orderBy: { seq: "asc" }, select: { id: true, account: true, authorization: true } });
   const unread = rows.filter((r) => !request.accounts.has(accountKey(r.account)));
   if (unread.length > 0 && !request.lastPass) return { outcome: "unread", accounts: [...new Set(unread.map((r) => r.account))] };
@@ -67,13 +68,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: Revocation
     gasBudget: request.gasBudget,
   });
 
-  for (const { revocationId, reason } of plan.rejections) {
-    const rejected = await tx.revocation.updateMany({ where: { id: revocationId, status: "queued" }, data: { status: "rejected", reason, nextAttemptAt: null } });
-    if (rejected.count === 1) {
-      await recordEvent(tx, names, { partnerId, type: "revocation.rejected", subjectId: revocationId });
-      metrics.inc(revocationsFinal, { chain_id: chainId, status: "rejected", reason });
-    }
-  }
+  await rejectWork(tx, names, metrics, "revocation", { partnerId, chainId, by: "batcher" }, plan.rejections.map((r) => ({ id: r.revocationId, reason: r.reason })));
 
   let batchId: string | null = null;
   if (plan.items.length > 0) {
@@ -88,14 +83,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: Revocation
       select: { id: true },
     });
     batchId = batch.id;
-    const claimed = await tx.revocation.updateMany({
-      where: { id: { in: plan.items }, status: { in: fromStates("revocation", "processing") } },
-      data: { status: "processing", batchId, attempts: { increment: 1 }, reason: null },
-    });
-    // The rows are locked by this transaction: anything else is a bug, not a race.
-    if (claimed.count !== plan.items.length) throw new Error(`claimed ${claimed.count} of ${plan.items.length} revocations`);
-    await tx.outboxMessage.create({ data: outboxDraft("batch.ready", { batchId, chainId }, names) });
-    metrics.observe(batchSize, { chain_id: chainId, purpose: "revocation" }, plan.items.length);
+    await claimIntoBatch(tx, names, metrics, "revocation", { chainId, batchId, ids: plan.items });
   }
   return { outcome: "planned", plan, batchId };
 }

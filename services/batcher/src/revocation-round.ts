@@ -2,11 +2,8 @@ import type { ChainProvider } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
-import { READ_PASSES } from "./batch-round";
-import { settledHead } from "./settled-head";
-import { readChainSnapshot, type ReadBatching } from "./chain-reads";
-import { batchGasBudget } from "./gas-budget";
-import type { AccountState } from "./pre-send-checks";
+import type { ReadBatching } from "./chain-reads";
+import { readThenClaim, type ClaimPass } from "./read-then-claim";
 import { claimRevocations, type RevocationClaimResult } from "./revocation-claim";
 import { loadDueRevocations } from "./revocation-work";
 
@@ -25,8 +22,7 @@ export type RevocationRoundResult = Exclude<RevocationClaimResult, { outcome: "u
 
 /**
  * One round for one partner's revocations on one chain (its gas wallet sends them): find the due
- * ones, read their accounts' code and nonce on chain, then claim. As for sweeps, the chain is read
- * outside the claim's transaction and a node that does not answer rejects nothing.
+ * ones, read their accounts' code and nonce on chain, then claim (readThenClaim).
  */
 export function createRevocationRound(deps: RevocationRoundDeps): (target: { partnerId: string; chainId: number }) => Promise<RevocationRoundResult> {
   const { db, names, providers, settings } = deps;
@@ -40,28 +36,17 @@ export function createRevocationRound(deps: RevocationRoundDeps): (target: { par
     const work = await loadDueRevocations(db, partnerId, chainId, new Date(), settings.maxRevocations);
     if (work.outcome !== "ready") return work;
 
-    const accounts = new Map<string, AccountState>();
-    let toRead = [...new Set(work.revocations.map((r) => r.account))];
-    let gasBudget: bigint | undefined;
-    for (let pass = 1; ; pass++) {
-      const snapshot = await readChainSnapshot(provider, { accounts: toRead, tokenBalances: [] }, settings.reads, await settledHead(db, chainId)).catch((err: unknown) => {
-        logger.warn("chain unavailable during the checks; nothing rejected, retried later", { error: err instanceof Error ? err.message : String(err), accounts: toRead.length });
-        return null;
-      });
-      if (snapshot === null) return { outcome: "chain_unavailable" };
-      snapshot.accounts.forEach((state, key) => accounts.set(key, state));
-      gasBudget ??= batchGasBudget(snapshot.blockGasLimit, settings.gasMarginBps);
-
-      const result = await claimRevocations(db, names, { partnerId, chainId, accounts, gasBudget, limit: settings.maxRevocations, lastPass: pass === READ_PASSES });
-      if (result.outcome === "unread") {
-        logger.debug("revocations arrived during the chain reads; reading them too", { accounts: result.accounts.length, pass });
-        toRead = result.accounts;
-        continue;
-      }
-      logResult(logger, result, snapshot.blockNumber);
-      if (result.outcome === "planned" && (result.batchId !== null || result.plan.rejections.length > 0)) deps.wrote?.();
-      return result;
-    }
+    const ctx = { db, provider, chainId, reads: settings.reads, gasMarginBps: settings.gasMarginBps, logger, noun: "revocations" };
+    const accountReads = (accounts: readonly string[]) => ({ accounts: [...new Set(accounts)], tokenBalances: [] });
+    const claimed = await readThenClaim(ctx, accountReads(work.revocations.map((r) => r.account)), async (chain, gasBudget, lastPass): Promise<ClaimPass<RevocationRoundResult>> => {
+      const result = await claimRevocations(db, names, { partnerId, chainId, accounts: chain.accounts, gasBudget, limit: settings.maxRevocations, lastPass });
+      return result.outcome === "unread" ? { unread: accountReads(result.accounts) } : { result };
+    });
+    if (claimed === null) return { outcome: "chain_unavailable" };
+    const { result, blockNumber } = claimed;
+    logResult(logger, result, blockNumber);
+    if (result.outcome === "planned" && (result.batchId !== null || result.plan.rejections.length > 0)) deps.wrote?.();
+    return result;
   };
 }
 

@@ -1,7 +1,7 @@
 import { enqueueOutbox, type Tx } from "@sweep/db";
-import { fromStates, recordEvent, wakeRevocationRounds, wakeSweepsOfAccounts } from "@sweep/lifecycle";
+import { rejectWork, wakeRevocationRounds } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
-import { sweepsFinal, type PendingMetrics } from "@sweep/metrics";
+import type { PendingMetrics } from "@sweep/metrics";
 import type { RevocationBatchToSend, SweepBatchToSend } from "./batch-store";
 
 /**
@@ -18,22 +18,9 @@ export async function wakePartnerRevocations(tx: Tx, names: QueueNames, batch: R
 
 /**
  * The sweeps the simulation showed would fail, rejected would_fail (those still processing in the
- * batch), and what waited for them, which no settlement will report: sweeps of their addresses in
- * the chain's other hot wallets, and revocations of them requested later.
+ * batch), with what waited for them, which no settlement will report (rejectWork in @sweep/lifecycle).
  */
 export async function rejectWouldFail(tx: Tx, names: QueueNames, batch: SweepBatchToSend, sweepIds: readonly string[], metrics: PendingMetrics): Promise<void> {
-  if (sweepIds.length === 0) return;
-  for (const sweepId of sweepIds) {
-    const rejected = await tx.sweep.updateMany({
-      where: { id: sweepId, batchId: batch.id, status: { in: fromStates("sweep", "rejected", "chain-sender") } },
-      data: { status: "rejected", reason: "would_fail", nextAttemptAt: null },
-    });
-    if (rejected.count > 0) {
-      await recordEvent(tx, names, { partnerId: batch.partnerId, type: "sweep.rejected", subjectId: sweepId });
-      metrics.inc(sweepsFinal, { chain_id: batch.chainId, status: "rejected", reason: "would_fail" });
-    }
-  }
-  const accounts = batch.items.filter((item) => sweepIds.includes(item.sweepId)).map((item) => item.sweep.account);
-  await wakeSweepsOfAccounts(tx, names, { chainId: batch.chainId, accounts, except: batch.hotWalletId });
-  await wakeRevocationRounds(tx, names, { chainId: batch.chainId, accounts });
+  const scope = { partnerId: batch.partnerId, chainId: batch.chainId, hotWalletId: batch.hotWalletId, by: "chain-sender" as const, batchId: batch.id };
+  await rejectWork(tx, names, metrics, "sweep", scope, sweepIds.map((id) => ({ id, reason: "would_fail" })));
 }

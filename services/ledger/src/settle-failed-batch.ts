@@ -1,13 +1,13 @@
 import type { Logger } from "@sweep/common";
 import type { Batch } from "@sweep/db";
 import type { MessagePayload } from "@sweep/messaging";
+import { PendingMetrics } from "@sweep/metrics";
 import { settleHotWallet } from "./hot-wallet-writes";
 import { SETTLEMENT_TRANSACTION, type LedgerDeps } from "./ledger-deps";
 import { settleFailedAttempt } from "./outcomes";
 import { settleFailedRevocationAttempt } from "./revocation-outcomes";
 import { applyRevocationSettlements } from "./revocation-writes";
 import { revocationIdsByStatus, sweepIdsByStatus } from "./settlement-log";
-import { countRevocationSettlements, countSweepSettlements } from "./settlement-metrics";
 import { applySweepSettlements } from "./sweep-writes";
 
 /**
@@ -39,26 +39,28 @@ export async function failedWithdrawal(_deps: LedgerDeps, { batch, reason }: Fai
 export async function failedSweepBatch(deps: LedgerDeps, { batch, partnerId, chainId, reason }: FailedBatch, logger: Logger): Promise<void> {
   const hotWalletId = batch.hotWalletId;
   if (!hotWalletId) throw new Error(`sweep batch ${batch.id} has no hot wallet`);
+  const metrics = new PendingMetrics();
   const changed = await deps.db.$transaction(async (tx) => {
     const open = await tx.sweep.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true } });
     const settlements = settleFailedAttempt(open, reason, deps.maxAttempts, deps.now());
-    return applySweepSettlements(tx, deps.names, { partnerId, chainId, hotWalletId, batchId: batch.id }, settlements);
+    return applySweepSettlements(tx, deps.names, metrics, { partnerId, chainId, hotWalletId, batchId: batch.id }, settlements);
   }, SETTLEMENT_TRANSACTION);
   logger.info("failed sweep batch settled", { batchId: batch.id, partnerId, reason, sweepsChanged: changed.length, sweepIdsByStatus: sweepIdsByStatus(changed) });
   if (changed.length > 0) deps.outboxWritten();
-  countSweepSettlements(chainId, changed);
+  metrics.commit();
 }
 
 /** The batch's open revocations go back to queued with the reason, or fail when their attempts ran out. */
 export async function failedRevocationBatch(deps: LedgerDeps, { batch, partnerId, chainId, reason }: FailedBatch, logger: Logger): Promise<void> {
+  const metrics = new PendingMetrics();
   const changed = await deps.db.$transaction(async (tx) => {
     const open = await tx.revocation.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true } });
     const settlements = settleFailedRevocationAttempt(open, reason, deps.maxAttempts, deps.now());
-    return applyRevocationSettlements(tx, deps.names, { partnerId, chainId, batchId: batch.id }, settlements);
+    return applyRevocationSettlements(tx, deps.names, metrics, { partnerId, chainId, batchId: batch.id }, settlements);
   }, SETTLEMENT_TRANSACTION);
   logger.info("failed revocation batch settled", { batchId: batch.id, partnerId, reason, revocationsChanged: changed.length, revocationIdsByStatus: revocationIdsByStatus(changed) });
   if (changed.length > 0) deps.outboxWritten();
-  countRevocationSettlements(chainId, changed);
+  metrics.commit();
 }
 
 /** The deployment's hot wallet fails with the reason as its error. */

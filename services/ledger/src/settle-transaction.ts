@@ -2,6 +2,7 @@ import { partnerTariff } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import { toBigInt, toBigIntOrNull, type Batch, type BatchItem, type HotWallet } from "@sweep/db";
 import { retryAfter, type MessagePayload, type RetryLater } from "@sweep/messaging";
+import { PendingMetrics } from "@sweep/metrics";
 import { settleHotWallet } from "./hot-wallet-writes";
 import { SETTLEMENT_TRANSACTION, type LedgerDeps } from "./ledger-deps";
 import { bookTransactionGas } from "./ledger-entries";
@@ -9,7 +10,6 @@ import { deploymentOutcome, settleSweepBatch, type Receipt } from "./outcomes";
 import { settleRevocationBatch } from "./revocation-outcomes";
 import { applyRevocationSettlements } from "./revocation-writes";
 import { revocationIdsByStatus, sweepIdsByStatus } from "./settlement-log";
-import { countRevocationSettlements, countSweepSettlements } from "./settlement-metrics";
 import { applySweepSettlements } from "./sweep-writes";
 import { bookDrain, bookWithdrawal } from "./withdrawal-entry";
 
@@ -81,6 +81,7 @@ export async function settleSweepTransaction(deps: LedgerDeps, settled: Settled,
   const scope = { partnerId, chainId, hotWalletId: batch.hotWalletId, batchId: batch.id };
   const items = batch.items.map((item) => ({ ...item, amount: toBigIntOrNull(item.amount) }));
 
+  const metrics = new PendingMetrics();
   const changed = await deps.db.$transaction(async (tx) => {
     await bookTransactionGas(tx, gasEntry(settled));
     const open = await tx.sweep.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true, token: true, tokenAddress: true } });
@@ -97,16 +98,17 @@ export async function settleSweepTransaction(deps: LedgerDeps, settled: Settled,
     for (const s of settlements) {
       if (s.outcome === "attempt_failed" && s.next.reason === "internal") logger.error("a processing sweep was not carried by its batch's transaction", { sweepId: s.sweepId, batchId: batch.id, hash: receipt.hash });
     }
-    return applySweepSettlements(tx, deps.names, scope, settlements);
+    return applySweepSettlements(tx, deps.names, metrics, scope, settlements);
   }, SETTLEMENT_TRANSACTION);
 
   logger.info("sweep batch settled", { batchId: batch.id, partnerId, hash: receipt.hash, succeeded: receipt.succeeded, sweepsChanged: changed.length, sweepIdsByStatus: sweepIdsByStatus(changed) });
   if (changed.length > 0) deps.outboxWritten();
-  countSweepSettlements(chainId, changed);
+  metrics.commit();
 }
 
 export async function settleRevocationTransaction(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
   const { partnerId, chainId, receipt, batch } = settled;
+  const metrics = new PendingMetrics();
   const changed = await deps.db.$transaction(async (tx) => {
     await bookTransactionGas(tx, gasEntry(settled));
     const open = await tx.revocation.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true } });
@@ -115,12 +117,12 @@ export async function settleRevocationTransaction(deps: LedgerDeps, settled: Set
     for (const s of settlements) {
       if (s.outcome === "attempt_failed" && s.next.reason === "internal") logger.error("a processing revocation got no outcome from its batch's transaction", { revocationId: s.revocationId, batchId: batch.id, hash: receipt.hash });
     }
-    return applyRevocationSettlements(tx, deps.names, { partnerId, chainId, batchId: batch.id }, settlements);
+    return applyRevocationSettlements(tx, deps.names, metrics, { partnerId, chainId, batchId: batch.id }, settlements);
   }, SETTLEMENT_TRANSACTION);
 
   logger.info("revocation batch settled", { batchId: batch.id, partnerId, hash: receipt.hash, succeeded: receipt.succeeded, revocationsChanged: changed.length, revocationIdsByStatus: revocationIdsByStatus(changed) });
   if (changed.length > 0) deps.outboxWritten();
-  countRevocationSettlements(chainId, changed);
+  metrics.commit();
 }
 
 export async function settleDeployment(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void | RetryLater> {

@@ -1,0 +1,128 @@
+import { Prisma, type Tx } from "@sweep/db";
+import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import { batchSize, type PendingMetrics } from "@sweep/metrics";
+import { recordEvents, type EventDraft } from "./events";
+import { fromStates, type Mover } from "./transitions";
+import { workKinds, type ChangedItem, type DoneStates, type SettledColumns, type WorkKind, type WorkScope } from "./work-kinds";
+
+/**
+ * The changes of a sweep's or a revocation's state, one function each: the update guarded by the
+ * transition table, the events, the final-state metric and the wakes together, in the caller's
+ * database transaction, in a fixed number of statements however many items change. Only the items
+ * still in a state the change starts from change, so a redelivered message changes, records and
+ * counts nothing twice. Metrics go to the caller's PendingMetrics, applied once it committed.
+ */
+
+/** queued → processing: the items claimed into a new open batch, announced to the chain-sender by batch.ready. */
+export async function claimIntoBatch(
+  tx: Tx,
+  names: QueueNames,
+  metrics: PendingMetrics,
+  kind: WorkKind,
+  claim: { chainId: number; batchId: string; ids: readonly string[] },
+): Promise<void> {
+  const { table } = workKinds[kind];
+  const claimed = await tx.$executeRaw`
+    UPDATE ${table} SET status = 'processing', batch_id = ${claim.batchId}::uuid, attempts = attempts + 1, reason = NULL, updated_at = now()
+     WHERE id = ANY(${[...claim.ids]}::uuid[]) AND status = ANY(${fromStates(kind, "processing")}::"WorkStatus"[])`;
+  // The caller locked the rows: anything else is a bug, not a race.
+  if (claimed !== claim.ids.length) throw new Error(`claimed ${claimed} of ${claim.ids.length} ${kind}s`);
+  await tx.outboxMessage.create({ data: outboxDraft("batch.ready", { batchId: claim.batchId, chainId: claim.chainId }, names) });
+  metrics.observe(batchSize, { chain_id: claim.chainId, purpose: kind }, claim.ids.length);
+}
+
+export interface Rejection {
+  id: string;
+  reason: string;
+}
+
+/**
+ * → rejected, by the batcher's checks (queued) or the chain-sender's simulation (processing, only in
+ * `batchId`): each with its reason and event. Returns the ids that changed.
+ */
+export async function rejectWork(
+  tx: Tx,
+  names: QueueNames,
+  metrics: PendingMetrics,
+  kind: WorkKind,
+  scope: WorkScope & { by: Mover; batchId?: string },
+  rejections: readonly Rejection[],
+): Promise<string[]> {
+  if (rejections.length === 0) return [];
+  const rules = workKinds[kind];
+  const from = fromStates(kind, "rejected", scope.by);
+  const inBatch = scope.batchId === undefined ? Prisma.empty : Prisma.sql`AND w.batch_id = ${scope.batchId}::uuid`;
+  const changed = await tx.$queryRaw<Array<{ id: string; account: string; reason: string }>>`
+    UPDATE ${rules.table} AS w SET status = 'rejected', reason = v.reason, next_attempt_at = NULL, updated_at = now()
+      FROM unnest(${rejections.map((r) => r.id)}::uuid[], ${rejections.map((r) => r.reason)}::text[]) AS v(id, reason)
+     WHERE w.id = v.id AND w.status = ANY(${from}::"WorkStatus"[]) ${inBatch}
+ RETURNING w.id::text AS id, w.account, v.reason`;
+  if (changed.length === 0) return [];
+  await recordEvents(tx, names, changed.map((item): EventDraft => ({ partnerId: scope.partnerId, type: rules.events.rejected, subjectId: item.id })));
+  for (const item of changed) metrics.inc(rules.finalCounter, { chain_id: scope.chainId, status: "rejected", reason: item.reason });
+  await rules.wake(tx, names, scope, changed.map((item) => ({ ...item, ended: true })), from.includes("processing"));
+  return changed.map((item) => item.id);
+}
+
+/** What a settlement does to one item of the batch. */
+export interface WorkSettlement<K extends WorkKind> {
+  id: string;
+  /** the item's kind of done (swept, revoked), failed, or back in the queue after a failed attempt */
+  status: DoneStates[K] | "failed" | "queued";
+  reason: string | null;
+  /** when a queued item may be tried again */
+  nextAttemptAt: Date | null;
+  /** what its transaction did for it; null when none carried it (the columns stay as they are) */
+  onChain: SettledColumns[K]["onChain"] | null;
+  /** what only an item that went through keeps (a sweep's amount and fee) */
+  done: SettledColumns[K]["done"] | null;
+}
+
+/**
+ * processing → done, failed or queued: the outcomes of one batch's items, by the ledger. Back in the
+ * queue an item belongs to no batch; failed it keeps the batch it failed in. Final states record
+ * their events. Returns the ids that changed.
+ */
+export async function settleWork<K extends WorkKind>(
+  tx: Tx,
+  names: QueueNames,
+  metrics: PendingMetrics,
+  kind: K,
+  scope: WorkScope & { batchId: string },
+  settlements: ReadonlyArray<WorkSettlement<K>>,
+): Promise<Set<string>> {
+  if (settlements.length === 0) return new Set();
+  const rules = workKinds[kind];
+  const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+  const columnValues = rules.columns.map(({ part, field }) => settlements.map((s) => text((s[part] as Record<string, unknown> | null)?.[field])));
+  const sets = rules.columns.map(({ part, column, cast }) => {
+    const [col, given] = [Prisma.raw(column), Prisma.raw(part === "onChain" ? "v.on_chain" : "v.done")];
+    return Prisma.sql`${col} = CASE WHEN ${given} THEN v.${col}::${Prisma.raw(cast)} ELSE w.${col} END`;
+  });
+  const arrays = columnValues.map((values) => Prisma.sql`${values}::text[]`);
+  const columnNames = rules.columns.map(({ column }) => Prisma.raw(column));
+
+  const changed = await tx.$queryRaw<Array<{ id: string; account: string; status: string; reason: string | null }>>`
+    UPDATE ${rules.table} AS w
+       SET status = v.status::"WorkStatus", reason = v.reason, next_attempt_at = v.next_attempt_at::timestamptz,
+           batch_id = CASE WHEN v.status = 'queued' THEN NULL ELSE w.batch_id END,
+           ${Prisma.join(sets)},
+           updated_at = now()
+      FROM unnest(${settlements.map((s) => s.id)}::uuid[], ${settlements.map((s) => s.status)}::text[], ${settlements.map((s) => s.reason)}::text[],
+                  ${settlements.map((s) => s.nextAttemptAt?.toISOString() ?? null)}::text[], ${settlements.map((s) => s.onChain !== null)}::boolean[],
+                  ${settlements.map((s) => s.done !== null)}::boolean[], ${Prisma.join(arrays)})
+           AS v(id, status, reason, next_attempt_at, on_chain, done, ${Prisma.join(columnNames)})
+     WHERE w.id = v.id AND w.batch_id = ${scope.batchId}::uuid AND w.status = ANY(${fromStates(kind, rules.done)}::"WorkStatus"[])
+ RETURNING w.id::text AS id, w.account, v.status, v.reason`;
+  if (changed.length === 0) return new Set();
+
+  const ended = changed.filter((item) => item.status !== "queued");
+  await recordEvents(
+    tx,
+    names,
+    ended.map((item): EventDraft => ({ partnerId: scope.partnerId, type: item.status === "failed" ? rules.events.failed : rules.events.done, subjectId: item.id })),
+  );
+  for (const item of ended) metrics.inc(rules.finalCounter, { chain_id: scope.chainId, status: item.status, reason: item.reason ?? "none" });
+  await rules.wake(tx, names, scope, changed.map((item): ChangedItem => ({ id: item.id, account: item.account, ended: item.status !== "queued" })), true);
+  return new Set(changed.map((item) => item.id));
+}

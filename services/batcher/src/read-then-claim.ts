@@ -1,0 +1,58 @@
+import type { ChainProvider } from "@sweep/chain";
+import type { Logger } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import type { AccountState } from "./pre-send-checks";
+import type { ChainView } from "./batch-plan";
+import { readChainSnapshot, type ChainReads, type ReadBatching } from "./chain-reads";
+import { batchGasBudget } from "./gas-budget";
+import { settledHead } from "./settled-head";
+
+/**
+ * Claims that find work which arrived during the chain reads read that too and try again, this
+ * many times at most; then the latecomers wait for the next batch.
+ */
+export const READ_PASSES = 3;
+
+export interface ReadContext {
+  db: Db;
+  provider: ChainProvider;
+  chainId: number;
+  reads: ReadBatching;
+  gasMarginBps: number;
+  logger: Logger;
+  /** what arrives during the reads, for the log: "sweeps" or "revocations" */
+  noun: string;
+}
+
+/** A claim's answer: its result, or what it found unread (only before the last pass). */
+export type ClaimPass<R> = { result: R } | { unread: ChainReads };
+
+/**
+ * Reads the chain outside the claim's transaction, so no lock waits on a node, then claims against
+ * everything read so far; the claim re-checks all it depends on. Null when the node does not
+ * answer: nothing is rejected then, and the poll tries again.
+ */
+export async function readThenClaim<R>(
+  ctx: ReadContext,
+  first: ChainReads,
+  claim: (view: ChainView, gasBudget: bigint, lastPass: boolean) => Promise<ClaimPass<R>>,
+): Promise<{ result: R; blockNumber: number } | null> {
+  const view = { accounts: new Map<string, AccountState>(), tokenBalances: new Map<string, bigint>() } satisfies ChainView;
+  let toRead = first;
+  let gasBudget: bigint | undefined;
+  for (let pass = 1; ; pass++) {
+    const snapshot = await readChainSnapshot(ctx.provider, toRead, ctx.reads, await settledHead(ctx.db, ctx.chainId)).catch((err: unknown) => {
+      ctx.logger.warn("chain unavailable during the checks; nothing rejected, retried later", { error: err instanceof Error ? err.message : String(err), accounts: toRead.accounts.length });
+      return null;
+    });
+    if (snapshot === null) return null;
+    snapshot.accounts.forEach((state, key) => view.accounts.set(key, state));
+    snapshot.tokenBalances.forEach((balance, key) => view.tokenBalances.set(key, balance));
+    gasBudget ??= batchGasBudget(snapshot.blockGasLimit, ctx.gasMarginBps);
+
+    const claimed = await claim(view, gasBudget, pass === READ_PASSES);
+    if ("result" in claimed) return { result: claimed.result, blockNumber: snapshot.blockNumber };
+    ctx.logger.debug(`${ctx.noun} arrived during the chain reads; reading them too`, { accounts: claimed.unread.accounts.length, pass });
+    toRead = claimed.unread;
+  }
+}
