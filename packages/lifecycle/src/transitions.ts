@@ -107,15 +107,18 @@ export function finalStates<L extends Lifecycle>(lifecycle: L): Array<StateOf<L>
 }
 
 /**
- * The lifecycles as Mermaid state diagrams, one per kind, each change labelled with who makes it
- * and when: the picture of docs/architecture.md, which a test keeps equal to this.
+ * The lifecycles as one Mermaid state diagram, a composite state per kind, each change labelled with
+ * who makes it and when: the picture of docs/architecture.md, which a test keeps equal to this.
+ * State ids carry their kind (the kinds share state names), their labels do not.
  */
 export function lifecycleDiagram(): string {
-  return (Object.keys(lifecycles) as Lifecycle[])
-    .map((lifecycle) => {
-      const lines = (lifecycles[lifecycle] as readonly Transition<string>[]).map((t) => `    ${t.from ?? "[*]"} --> ${t.to}: ${t.by} (${t.when.replaceAll(":", " -")})`);
-      const finals = finalStates(lifecycle).map((state) => `    ${state} --> [*]`);
-      return [`### ${lifecycle}`, "", "```mermaid", "stateDiagram-v2", ...lines, ...finals, "```"].join("\n");
-    })
-    .join("\n\n");
+  const kinds = (Object.keys(lifecycles) as Lifecycle[]).map((lifecycle) => {
+    const table = lifecycles[lifecycle] as readonly Transition<string>[];
+    const id = (state: string) => `${lifecycle}_${state}`;
+    const states = [...new Set(table.map((t) => t.to))].map((state) => `    state "${state}" as ${id(state)}`);
+    const changes = table.map((t) => `    ${t.from === null ? "[*]" : id(t.from)} --> ${id(t.to)}: ${t.by} (${t.when.replaceAll(":", " -")})`);
+    const finals = finalStates(lifecycle).map((state) => `    ${id(state)} --> [*]`);
+    return [`  state ${lifecycle} {`, ...states, ...changes, ...finals, "  }"].join("\n");
+  });
+  return ["```mermaid", "stateDiagram-v2", ...kinds, "```"].join("\n");
 }

@@ -1,8 +1,8 @@
 import type { Logger } from "@sweep/common";
 import type { Batch } from "@sweep/db";
 import type { MessagePayload } from "@sweep/messaging";
+import { settleHotWallet } from "@sweep/lifecycle";
 import { PendingMetrics } from "@sweep/metrics";
-import { settleHotWallet } from "./hot-wallet-writes";
 import { SETTLEMENT_TRANSACTION, type LedgerDeps } from "./ledger-deps";
 import { settleFailedAttempt } from "./outcomes";
 import { settleFailedRevocationAttempt } from "./revocation-outcomes";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { delegateAddress } from "@sweep/contracts";
 import { Prisma, type Db, type HotWallet } from "@sweep/db";
+import { redeployHotWallet } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import type { GatewayChain } from "../chains";
 
@@ -67,12 +68,7 @@ async function createHotWallet(db: Db, names: QueueNames, request: RegistrationR
 
 async function restartDeployment(db: Db, names: QueueNames, failed: HotWallet): Promise<HotWallet> {
   return db.$transaction(async (tx) => {
-    // Guarded by the status: of concurrent restarts, one queues the deployment.
-    const { count } = await tx.hotWallet.updateMany({
-      where: { id: failed.id, status: "failed" },
-      data: { status: "pending", error: null, txHash: null, attempts: 0 },
-    });
-    if (count === 1) await tx.outboxMessage.create({ data: outboxDraft("hot_wallet.deploy", { hotWalletId: failed.id, chainId: failed.chainId }, names) });
+    await redeployHotWallet(tx, names, failed);
     return tx.hotWallet.findUniqueOrThrow({ where: { id: failed.id } });
   });
 }

@@ -1,11 +1,30 @@
-import type { Tx } from "@sweep/db";
-import { fromStates, recordEvent } from "@sweep/lifecycle";
-import type { QueueNames } from "@sweep/messaging";
+import type { HotWallet, Tx } from "@sweep/db";
+import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import { recordEvent } from "./events";
+import { fromStates } from "./transitions";
+
+/**
+ * The changes of a hot wallet's state after its creation, each with what goes with it, in the
+ * caller's database transaction (the guard from the transition table).
+ */
+
+/**
+ * failed → pending: registered again, its deployment queued anew. Guarded by the status: of
+ * concurrent registrations, one queues the deployment. Returns whether it changed.
+ */
+export async function redeployHotWallet(tx: Tx, names: QueueNames, failed: Pick<HotWallet, "id" | "chainId">): Promise<boolean> {
+  const { count } = await tx.hotWallet.updateMany({
+    where: { id: failed.id, status: { in: fromStates("hotWallet", "pending", "api-gateway") } },
+    data: { status: "pending", error: null, txHash: null, attempts: 0 },
+  });
+  if (count === 1) await tx.outboxMessage.create({ data: outboxDraft("hot_wallet.deploy", { hotWalletId: failed.id, chainId: failed.chainId }, names) });
+  return count === 1;
+}
 
 export type HotWalletSettlement = { status: "active"; txHash: string } | { status: "failed"; error: string };
 
 /**
- * Settles a pending hot wallet by the outcome of one deployment batch. Guarded by the status and by
+ * pending → active or failed: the outcome of one deployment batch, by the ledger. Guarded by the status and by
  * the batch being the hot wallet's latest deployment, so neither a redelivery nor a stale outcome
  * of a deployment before a re-registration changes it. The event's key names the batch: a hot
  * wallet registered again after failing may fail again and is told again.
