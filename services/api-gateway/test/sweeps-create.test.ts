@@ -2,9 +2,8 @@ import { Sweep } from "@sweep/api-contract";
 import type { TestPartner } from "@sweep/testkit";
 import { Wallet, type BaseWallet } from "ethers";
 import request from "supertest";
+import { CURVE_ORDER, expectMalformedAuthorizationRefused, malformedAuthorizations } from "./authorization-refusals";
 import { BSC_TESTNET, SEPOLIA, chainOf, createTestPartner, hotWalletIn, randomAddress, startTestGateway, type TestGateway } from "./support";
-
-const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 describe("POST /v1/sweeps", () => {
   let gateway: TestGateway;
@@ -146,8 +145,6 @@ describe("POST /v1/sweeps", () => {
       expect(await gateway.db.sweep.count(mine)).toBe(before);
     });
 
-    const prefixes = /^(invalid authorization: (chain|delegates to|signature) |signed by |authorization is required )/;
-
     it.each<[string, (deposit: BaseWallet) => Promise<object>, RegExp]>([
       ["signed for chain 0", (d) => authorize(d, { chainId: 0 }), /^invalid authorization: chain 0 /],
       ["signed for another chain", (d) => authorize(d, { chainId: BSC_TESTNET }), /^invalid authorization: chain 97 /],
@@ -173,19 +170,9 @@ describe("POST /v1/sweeps", () => {
       expect(res.body).toEqual({ error: { code: "invalid_authorization", message: expect.stringMatching(message) } });
     });
 
-    it.each<[string, object]>([
-      ["a malformed address", { address: "0x12" }],
-      ["y_parity 2", { y_parity: 2 }],
-      ["a malformed r", { r: "0xg" }],
-      ["an s over 32 bytes", { s: `0x1${"0".repeat(64)}` }],
-      ["a negative nonce", { nonce: -1 }],
-    ])("refuses an authorization with %s with invalid_authorization, its message without the spec's cause prefixes", async (_what, broken) => {
+    it.each(malformedAuthorizations)("refuses an authorization with %s with invalid_authorization, its message without the spec's cause prefixes", async (_what, broken) => {
       const deposit = Wallet.createRandom();
-      const res = await post({ ...base(), account: deposit.address, authorization: { ...(await authorize(deposit)), ...broken } });
-      expect(res.status).toBe(422);
-      expect(res.body.error.code).toBe("invalid_authorization");
-      expect(res.body.error.message).toMatch(/^authorization\./);
-      expect(res.body.error.message).not.toMatch(prefixes);
+      expectMalformedAuthorizationRefused(await post({ ...base(), account: deposit.address, authorization: { ...(await authorize(deposit)), ...broken } }));
     });
 
     it("verifies an authorization that is sent even when the address was swept (delegated) before", async () => {

@@ -1,6 +1,7 @@
 import type { Sweep } from "@sweep/api-contract";
 import type { TestPartner } from "@sweep/testkit";
 import request from "supertest";
+import { expectInvalidQuery, idsOfNothing, pagingRefusals, readAllPages, type ListQuery } from "./reading";
 import { BSC_TESTNET, SEPOLIA, createTestPartner, hotWalletIn, randomAddress, startTestGateway, type TestGateway } from "./support";
 
 describe("reading sweeps", () => {
@@ -23,20 +24,7 @@ describe("reading sweeps", () => {
   };
   const sweepOn = (chainId: number, fields: object = {}) =>
     create(partner, { chain_id: chainId, hot_wallet: chainId === SEPOLIA ? sepoliaWallet.address : bscWallet.address, account: randomAddress(), token: "native", ...fields });
-  const list = (query: Record<string, string | number>, who: TestPartner = partner) => request(gateway.app).get("/v1/sweeps").query(query).set(who.auth);
-
-  async function allPages(query: Record<string, string | number>, between?: () => Promise<unknown>): Promise<string[]> {
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const res = await list(cursor ? { ...query, cursor } : query);
-      expect(res.status).toBe(200);
-      ids.push(...res.body.items.map((s: Sweep) => s.id));
-      cursor = res.body.next_cursor;
-      if (between) await between();
-    } while (cursor);
-    return ids;
-  }
+  const list = (query: ListQuery, who: TestPartner = partner) => request(gateway.app).get("/v1/sweeps").query(query).set(who.auth);
 
   describe("GET /v1/sweeps/{id}", () => {
     it("returns the sweep as POST answered it", async () => {
@@ -46,10 +34,7 @@ describe("reading sweeps", () => {
       expect(res.body).toEqual(sweep);
     });
 
-    it.each([
-      ["a malformed id", "not-a-uuid"],
-      ["an unknown id", "0b0f6a0e-9d43-4a53-9d0a-0f3d3cf5c2a1"],
-    ])("answers %s with 404 not_found", async (_what, id) => {
+    it.each(idsOfNothing)("answers %s with 404 not_found", async (_what, id) => {
       const res = await request(gateway.app).get(`/v1/sweeps/${id}`).set(partner.auth);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe("not_found");
@@ -60,7 +45,7 @@ describe("reading sweeps", () => {
       const wallet = await hotWalletIn(gateway, other, "active");
       const theirs = await create(other, { chain_id: SEPOLIA, hot_wallet: wallet.address, account: randomAddress(), token: "USDT" });
       expect((await request(gateway.app).get(`/v1/sweeps/${theirs.id}`).set(partner.auth)).status).toBe(404);
-      expect(await allPages({ limit: 200 })).not.toContain(theirs.id);
+      expect(await readAllPages(list, { limit: 200 })).not.toContain(theirs.id);
       expect((await list({}, other)).body.items.map((s: Sweep) => s.id)).toEqual([theirs.id]);
     });
   });
@@ -109,16 +94,7 @@ describe("reading sweeps", () => {
       for (let i = 0; i < 7; i++) before.push((await add()).id);
 
       const added: string[] = [];
-      const seen: string[] = [];
-      let cursor: string | null = null;
-      do {
-        const res = await list(cursor ? { limit: 2, cursor } : { limit: 2 }, pager);
-        expect(res.status).toBe(200);
-        expect(res.body.items.length).toBeLessThanOrEqual(2);
-        seen.push(...res.body.items.map((s: Sweep) => s.id));
-        cursor = res.body.next_cursor;
-        added.push((await add()).id);
-      } while (cursor);
+      const seen = await readAllPages((query) => list(query, pager), { limit: 2 }, async () => added.push((await add()).id));
 
       expect(seen).toEqual([...before].reverse());
       expect(new Set(seen).size).toBe(seen.length);
@@ -132,27 +108,18 @@ describe("reading sweeps", () => {
       expect((await list({}, empty)).body).toEqual({ items: [], next_cursor: null });
     });
 
-    it.each<[string, Record<string, string | number>, RegExp]>([
-      ["limit 0", { limit: 0 }, /^limit /],
-      ["limit 201", { limit: 201 }, /^limit /],
-      ["limit abc", { limit: "abc" }, /^limit /],
-      ["a forged cursor", { cursor: "bm90LWEtY3Vyc29y" }, /^cursor /],
+    it.each<[string, ListQuery, RegExp]>([
+      ...pagingRefusals,
       ["an unknown status", { status: "done" }, /^status /],
-      ["a chain outside the environment", { chain_id: 1 }, /^chain_id 1 /],
-      ["a malformed chain_id", { chain_id: "x" }, /^chain_id /],
       ["a malformed account", { account: "0x1" }, /^account /],
       ["a malformed hot_wallet", { hot_wallet: "main" }, /^hot_wallet /],
       ["an unknown parameter", { sort: "asc" }, /^unknown query parameter sort$/],
     ])("refuses %s with 400 invalid_query naming the parameter", async (_what, query, message) => {
-      const res = await list(query);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: { code: "invalid_query", message: expect.stringMatching(message) } });
+      expectInvalidQuery(await list(query), message);
     });
 
     it("refuses a repeated parameter with invalid_query", async () => {
-      const res = await request(gateway.app).get("/v1/sweeps?status=queued&status=swept").set(partner.auth);
-      expect(res.status).toBe(400);
-      expect(res.body.error).toEqual({ code: "invalid_query", message: "status must be given once" });
+      expectInvalidQuery(await request(gateway.app).get("/v1/sweeps?status=queued&status=swept").set(partner.auth), "status must be given once");
     });
   });
 });

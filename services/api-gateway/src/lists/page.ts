@@ -15,7 +15,7 @@ export const DEFAULT_PAGE_SIZE = 50;
 const queryCodes: ValidationCodes = { shapeCode: "invalid_query", noun: "query parameter", valueCodes: {} };
 
 /** The parameters every list query has; its own filters come on top. */
-interface PagedQuery {
+export interface PagedQuery {
   limit?: number | undefined;
   cursor?: string | undefined;
   chain_id?: number | undefined;

@@ -8,6 +8,7 @@ import type { Pool } from "pg";
 import { verifiedAuthorization } from "../authorization";
 import { checksumAddress, type GatewayChain } from "../chains";
 import { DuplicateExternalId } from "../external-id-conflict";
+import type { WorkCreation } from "../work/work-routes";
 import { insertRevocation, type InsertedRevocation, type RevocationDraft } from "./revocation-insert";
 
 export interface RevocationCreationDeps {
@@ -18,18 +19,12 @@ export interface RevocationCreationDeps {
   chains: ReadonlyMap<number, GatewayChain>;
 }
 
-export interface RevocationCreation {
-  /** 202 for a new revocation, 200 for the existing one of this external_id */
-  status: 200 | 202;
-  revocation: RevocationView;
-}
-
 /**
  * POST /v1/revocations after the schema: the chain, then the authorization of the zero address
  * (required here, unlike a sweep's), then the revocation and its revocation.queued message in one
  * statement. No chain is asked: the batcher checks the account's delegation and nonce.
  */
-export async function createRevocation(deps: RevocationCreationDeps, partnerId: string, request: RevocationRequest): Promise<RevocationCreation> {
+export async function createRevocation(deps: RevocationCreationDeps, partnerId: string, request: RevocationRequest): Promise<WorkCreation<RevocationView>> {
   const chain = deps.chains.get(request.chain_id);
   if (!chain) throw new ApiError("unknown_chain", `chain_id ${request.chain_id} is not supported here; use one of ${[...deps.chains.keys()].join(", ")}`);
   const account = checksumAddress(request.account);
@@ -42,10 +37,10 @@ export async function createRevocation(deps: RevocationCreationDeps, partnerId: 
   const message = outboxDraft("revocation.queued", { revocationId: draft.id, chainId: draft.chainId }, deps.names);
   try {
     const inserted = await insertRevocation(deps.pool, draft, message);
-    return { status: 202, revocation: newRevocationView(draft, inserted) };
+    return { status: 202, view: newRevocationView(draft, inserted) };
   } catch (err) {
     // The insert waited for the revocation that took this external_id, so it is committed and readable.
-    if (err instanceof DuplicateExternalId && draft.externalId !== null) return { status: 200, revocation: await existingRevocation(deps.db, partnerId, draft.externalId) };
+    if (err instanceof DuplicateExternalId && draft.externalId !== null) return { status: 200, view: await existingRevocation(deps.db, partnerId, draft.externalId) };
     throw err;
   }
 }

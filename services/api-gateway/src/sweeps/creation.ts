@@ -7,6 +7,7 @@ import type { Pool } from "pg";
 import { verifiedAuthorization } from "../authorization";
 import { checksumAddress, resolveToken, type GatewayChain } from "../chains";
 import { DuplicateExternalId } from "../external-id-conflict";
+import type { WorkCreation } from "../work/work-routes";
 import type { HotWalletDirectory } from "./hot-wallet-directory";
 import { insertSweep, type InsertedSweep, type SweepDraft } from "./sweep-insert";
 
@@ -19,17 +20,11 @@ export interface SweepCreationDeps {
   hotWallets: HotWalletDirectory;
 }
 
-export interface SweepCreation {
-  /** 202 for a new sweep, 200 for the existing one of this external_id */
-  status: 200 | 202;
-  sweep: SweepView;
-}
-
 /**
  * POST /v1/sweeps after the schema: the checks of the spec in its order, then the sweep and its
  * sweep.queued message in one statement. No chain is asked: the batcher checks the chain state.
  */
-export async function createSweep(deps: SweepCreationDeps, partnerId: string, request: SweepRequest): Promise<SweepCreation> {
+export async function createSweep(deps: SweepCreationDeps, partnerId: string, request: SweepRequest): Promise<WorkCreation<SweepView>> {
   const chain = deps.chains.get(request.chain_id);
   if (!chain) throw new ApiError("unknown_chain", `chain_id ${request.chain_id} is not supported here; use one of ${[...deps.chains.keys()].join(", ")}`);
   const token = resolveToken(chain, request.token);
@@ -69,10 +64,10 @@ export async function createSweep(deps: SweepCreationDeps, partnerId: string, re
   const message = outboxDraft("sweep.queued", { sweepId: draft.id, chainId: draft.chainId, hotWalletId: draft.hotWalletId }, deps.names);
   try {
     const inserted = await insertSweep(deps.pool, draft, message);
-    return { status: 202, sweep: newSweepView(draft, hotWallet.address, inserted) };
+    return { status: 202, view: newSweepView(draft, hotWallet.address, inserted) };
   } catch (err) {
     // The insert waited for the sweep that took this external_id, so it is committed and readable.
-    if (err instanceof DuplicateExternalId && draft.externalId !== null) return { status: 200, sweep: await existingSweep(deps.db, partnerId, draft.externalId) };
+    if (err instanceof DuplicateExternalId && draft.externalId !== null) return { status: 200, view: await existingSweep(deps.db, partnerId, draft.externalId) };
     throw err;
   }
 }

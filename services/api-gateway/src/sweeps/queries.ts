@@ -4,6 +4,7 @@ import { checksumAddress } from "../chains";
 import { isUuid } from "../http/uuid";
 import { sweepCursors } from "../lists/cursor";
 import { pageOf, type Page, type PageRequest } from "../lists/page";
+import { workListWhere } from "../work/work-queries";
 
 /** GET /v1/sweeps/{id}: null when the id is malformed or names another account's sweep. */
 export async function findSweep(db: Db, partnerId: string, id: string): Promise<SweepView | null> {
@@ -12,15 +13,9 @@ export async function findSweep(db: Db, partnerId: string, id: string): Promise<
 }
 
 /** GET /v1/sweeps: newest first by seq, below the cursor's seq, filters combined. */
-export async function listSweeps(db: Db, partnerId: string, { query, below, limit }: PageRequest<SweepListQuery>): Promise<Page<SweepView>> {
-  const where: Prisma.SweepWhereInput = {
-    partnerId,
-    ...(below !== null && { seq: { lt: below } }),
-    ...(query.status && { status: query.status }),
-    ...(query.chain_id !== undefined && { chainId: query.chain_id }),
-    ...(query.account && { account: checksumAddress(query.account) }),
-    ...(query.hot_wallet && { hotWallet: { is: { address: checksumAddress(query.hot_wallet) } } }),
-  };
-  const rows = await db.sweep.findMany({ where, orderBy: { seq: "desc" }, take: limit + 1, select: { ...sweepViewSelect, seq: true } });
-  return pageOf(rows, limit, sweepCursors);
+export async function listSweeps(db: Db, partnerId: string, page: PageRequest<SweepListQuery>): Promise<Page<SweepView>> {
+  const { hot_wallet } = page.query;
+  const where: Prisma.SweepWhereInput = { ...workListWhere(partnerId, page), ...(hot_wallet && { hotWallet: { is: { address: checksumAddress(hot_wallet) } } }) };
+  const rows = await db.sweep.findMany({ where, orderBy: { seq: "desc" }, take: page.limit + 1, select: { ...sweepViewSelect, seq: true } });
+  return pageOf(rows, page.limit, sweepCursors);
 }
