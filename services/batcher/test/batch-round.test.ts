@@ -10,7 +10,7 @@ import { claimBatch, lockHotWallet } from "../src/batch-claim";
 import { createBatchRound } from "../src/batch-round";
 import { createProvider, type ChainProvider } from "@sweep/chain";
 import { findDueHotWallets } from "../src/due-work";
-import { activeHotWallet, delegateOnChain, holdLock, insertRevocation, insertSweep, logger, revocationAuthorization, storedAuthorization, tokenOnlyAddress, uniquePrefix, waiterFor, type HotWalletFixture } from "./support";
+import { activeHotWallet, delegateOnChain, holdLock, insertRevocation, insertSweep, logger, revocationAuthorization, storedAuthorization, tokenOnlyAddress, uniquePrefix, waiterFor, whileLockHeld, type HotWalletFixture } from "./support";
 
 const settings = { gasMarginBps: 8_000, maxSweeps: 1_000, maxSent: 2, reads: { batchSize: 50, concurrency: 8 } };
 
@@ -253,33 +253,12 @@ describe("batch round", () => {
   });
 
   it("locks the hot wallet against another claim, never against the API inserting its sweeps", async () => {
-    let acquired!: () => void;
-    let release!: () => void;
-    const isAcquired = new Promise<void>((resolve) => (acquired = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const holder = db.$transaction(async (tx) => {
-      await lockHotWallet(tx, hotWallet.hotWalletId);
-      acquired();
-      await released;
-    });
-    const otherDb = createDb(process.env.DATABASE_URL!);
-    try {
-      await isAcquired;
-      const withLockTimeout = <T>(work: (tx: Tx) => Promise<T>) =>
-        otherDb.$transaction(async (tx) => {
-          await tx.$executeRaw`SET LOCAL lock_timeout = '500ms'`;
-          return work(tx);
-        });
-      await expect(withLockTimeout((tx) => lockHotWallet(tx, hotWallet.hotWalletId))).rejects.toThrow(/lock timeout/);
-      const inserted = await withLockTimeout((tx) =>
-        tx.sweep.create({ data: { partnerId: hotWallet.partnerId, chainId: 97, hotWalletId: hotWallet.hotWalletId, account: Wallet.createRandom().address, token: "USDT", tokenAddress: chain.usdt.address } }),
-      );
-      expect(inserted.status).toBe("queued");
-    } finally {
-      release();
-      await holder;
-      await otherDb.$disconnect();
-    }
+    const lock = (tx: Tx) => lockHotWallet(tx, hotWallet.hotWalletId);
+    await expect(whileLockHeld(db, lock, lock)).rejects.toThrow(/lock timeout/);
+    const inserted = await whileLockHeld(db, lock, (tx) =>
+      tx.sweep.create({ data: { partnerId: hotWallet.partnerId, chainId: 97, hotWalletId: hotWallet.hotWalletId, account: Wallet.createRandom().address, token: "USDT", tokenAddress: chain.usdt.address } }),
+    );
+    expect(inserted.status).toBe("queued");
   });
 
   it("carries one authorization for two sweeps of the same address in one batch", async () => {

@@ -24,6 +24,7 @@ import {
   tokenOnlyAddress,
   uniquePrefix,
   waiterFor,
+  whileLockHeld,
   type HotWalletFixture,
 } from "./support";
 
@@ -264,31 +265,10 @@ describe("revocation round", () => {
   });
 
   it("locks the gas wallet against another revocation claim, never against a batch inserted for it", async () => {
-    let acquired!: () => void;
-    let release!: () => void;
-    const isAcquired = new Promise<void>((resolve) => (acquired = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const holder = db.$transaction(async (tx) => {
-      await lockGasWallet(tx, hotWallet.partnerId);
-      acquired();
-      await released;
-    });
-    const otherDb = createDb(process.env.DATABASE_URL!);
-    try {
-      await isAcquired;
-      const withLockTimeout = <T>(work: (tx: Tx) => Promise<T>) =>
-        otherDb.$transaction(async (tx) => {
-          await tx.$executeRaw`SET LOCAL lock_timeout = '500ms'`;
-          return work(tx);
-        });
-      await expect(withLockTimeout((tx) => lockGasWallet(tx, hotWallet.partnerId))).rejects.toThrow(/lock timeout/);
-      const inserted = await withLockTimeout((tx) => tx.batch.create({ data: { chainId: 97, gasWalletId, hotWalletId: hotWallet.hotWalletId, purpose: "sweep" } }));
-      expect(inserted.status).toBe("open");
-    } finally {
-      release();
-      await holder;
-      await otherDb.$disconnect();
-    }
+    const lock = (tx: Tx) => lockGasWallet(tx, hotWallet.partnerId);
+    await expect(whileLockHeld(db, lock, lock)).rejects.toThrow(/lock timeout/);
+    const inserted = await whileLockHeld(db, lock, (tx) => tx.batch.create({ data: { chainId: 97, gasWalletId, hotWalletId: hotWallet.hotWalletId, purpose: "sweep" } }));
+    expect(inserted.status).toBe("open");
   });
 
   it("rejects nothing when the chain does not answer, and decides once it does", async () => {

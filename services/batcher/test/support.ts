@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { factoryAddress } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
-import { toDecimal, type Db, type Prisma, type Tx } from "@sweep/db";
+import { createDb, toDecimal, type Db, type Prisma, type Tx } from "@sweep/db";
 import { deleteTopology as deleteTopologyOf, outboxDraft, type QueueNames, type Topology } from "@sweep/messaging";
 import { createTestPartner, type TestChain } from "@sweep/testkit";
 import { Wallet, ZeroAddress, getAddress, parseEther, type BaseWallet } from "ethers";
@@ -157,6 +157,24 @@ export async function holdLock(db: Db, lock: (tx: Tx) => Promise<unknown>): Prom
       await holder;
     },
   };
+}
+
+/**
+ * Runs `attempt` on a connection of its own, with a short lock timeout, while another transaction
+ * holds `lock`: what it returns, or its error (a lock timeout when it waited for the held lock).
+ */
+export async function whileLockHeld<T>(db: Db, lock: (tx: Tx) => Promise<unknown>, attempt: (tx: Tx) => Promise<T>): Promise<T> {
+  const held = await holdLock(db, lock);
+  const otherDb = createDb(process.env.DATABASE_URL!);
+  try {
+    return await otherDb.$transaction(async (tx) => {
+      await tx.$executeRaw`SET LOCAL lock_timeout = '500ms'`;
+      return attempt(tx);
+    });
+  } finally {
+    await held.release();
+    await otherDb.$disconnect();
+  }
 }
 
 /**
