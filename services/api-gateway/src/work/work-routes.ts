@@ -18,7 +18,7 @@ export interface WorkCreation<View> {
  * A kind of work a partner asks for (a sweep, a revocation): what its three routes need of it. The
  * routes themselves are the same for every kind, so that the kinds answer alike.
  */
-export interface WorkKind<Body, ListQuery extends PagedQuery, View> {
+export interface WorkResource<Body, ListQuery extends PagedQuery, View> {
   /** the collection, e.g. /v1/sweeps; one is read at `${path}/:id` */
   path: string;
   body: z.ZodType<Body>;
@@ -46,7 +46,7 @@ export interface WorkRoutesDeps {
 }
 
 /** POST to create one, GET to list them newest first, GET by id. */
-export function workRoutes<Body, ListQuery extends PagedQuery, View>(deps: WorkRoutesDeps, kind: WorkKind<Body, ListQuery, View>): Router {
+export function workRoutes<Body, ListQuery extends PagedQuery, View>(deps: WorkRoutesDeps, kind: WorkResource<Body, ListQuery, View>): Router {
   const router = Router();
   const bodyCodes: ValidationCodes = { shapeCode: "invalid_json", noun: "field", valueCodes: kind.valueCodes };
 
