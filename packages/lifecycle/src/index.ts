@@ -1,4 +1,5 @@
 export * from "./attempt-failure";
+export * from "./delivery-transitions";
 export * from "./events";
 export * from "./hot-wallet-transitions";
 export * from "./retry-schedule";

@@ -69,6 +69,7 @@ export const lifecycles = {
     { from: "pending", to: "pending", by: "webhook-dispatcher", when: "attempt failed, attempts remain" },
     { from: "pending", to: "delivered", by: "webhook-dispatcher", when: "the endpoint answered 2xx" },
     { from: "pending", to: "failed", by: "webhook-dispatcher", when: "attempts ran out, or the webhook was removed" },
+    { from: "pending", to: "failed", by: "api-gateway", when: "DELETE /v1/webhook" },
     { from: "delivered", to: "pending", by: "api-gateway", when: "resent" },
     { from: "failed", to: "pending", by: "api-gateway", when: "resent" },
   ],

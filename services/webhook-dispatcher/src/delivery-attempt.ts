@@ -1,11 +1,12 @@
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
+import { recordDeliveryAttempt } from "@sweep/lifecycle";
 import { webhookAttempts } from "@sweep/metrics";
 import type { AttemptError } from "./attempt-errors";
 import { attemptLabels } from "./attempt-labels";
 import { resolveDestination, type LookupAll } from "./destination";
 import { deliveryLogFields } from "./delivery-log";
-import { recordDelivered, recordFailedAttempt, recordWebhookRemoved, type ClaimedDelivery } from "./delivery-store";
+import type { ClaimedDelivery } from "./delivery-store";
 import { loadEventBody, type EventBody } from "./event-body";
 import { afterFailedAttempt } from "./retry-schedule";
 import { signatureHeader } from "./signature";
@@ -34,17 +35,18 @@ export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelive
   const logger = deps.logger.child({ ...deliveryLogFields(delivery), attempt: delivery.attempts + 1 });
   const webhook = await deps.db.webhook.findUnique({ where: { partnerId: delivery.partnerId }, select: { url: true, secret: true } });
   if (webhook === null) {
-    await recordWebhookRemoved(deps.db, delivery);
+    await recordDeliveryAttempt(deps.db, delivery, { outcome: "webhook_removed" });
     logger.info("delivery failed: webhook removed");
     return;
   }
   const result = await send(deps, delivery, webhook, logger);
   const now = deps.now();
   const afterFailure = afterFailedAttempt(delivery.attempts + 1, now, deps.retryBaseMs);
-  const recorded =
-    result.outcome === "delivered"
-      ? await recordDelivered(deps.db, delivery, result.statusCode, now)
-      : await recordFailedAttempt(deps.db, delivery, result.statusCode, result.error, afterFailure);
+  const recorded = await recordDeliveryAttempt(
+    deps.db,
+    delivery,
+    result.outcome === "delivered" ? { ...result, at: now } : { ...result, next: afterFailure },
+  );
   // Counted as recorded, so the counts agree with the deliveries' attempts.
   if (recorded) webhookAttempts.inc(attemptLabels(result, afterFailure.status === "failed"));
   // Not recorded: the webhook was deleted meanwhile, or the lease ran out and another attempt took over.

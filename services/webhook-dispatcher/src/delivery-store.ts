@@ -1,6 +1,4 @@
 import type { Db, DeliveryStatus, Prisma } from "@sweep/db";
-import type { AttemptError } from "./attempt-errors";
-import type { AfterFailure } from "./retry-schedule";
 
 /** A delivery this dispatcher holds until its lease runs out. */
 export interface ClaimedDelivery {
@@ -79,36 +77,6 @@ export function claimDueDeliveries(db: Db, now: Date, lease: Date, room: ClaimRo
         FOR UPDATE OF w SKIP LOCKED)
     RETURNING d.event_id::text AS "eventId", d.partner_id::text AS "partnerId", e.type AS "eventType", e.subject_id::text AS "subjectId",
               e.created_at AS "eventCreatedAt", e.payload AS "eventPayload", d.attempts, d.next_attempt_at AS lease`;
-}
-
-export type AttemptOutcome = { outcome: "delivered"; statusCode: number } | { outcome: "failed"; statusCode: number | null; error: AttemptError };
-
-/** The claim still held: pending, with the lease the claim wrote (the API's DELETE clears it). */
-const held = (delivery: ClaimedDelivery) => ({ eventId: delivery.eventId, status: "pending" as const, nextAttemptAt: delivery.lease });
-
-export async function recordDelivered(db: Db, delivery: ClaimedDelivery, statusCode: number, now: Date): Promise<boolean> {
-  const { count } = await db.webhookDelivery.updateMany({
-    where: held(delivery),
-    data: { status: "delivered", attempts: delivery.attempts + 1, deliveredAt: now, lastStatusCode: statusCode, lastError: null, nextAttemptAt: null },
-  });
-  return count === 1;
-}
-
-export async function recordFailedAttempt(db: Db, delivery: ClaimedDelivery, statusCode: number | null, error: AttemptError, next: AfterFailure): Promise<boolean> {
-  const { count } = await db.webhookDelivery.updateMany({
-    where: held(delivery),
-    data: { status: next.status, attempts: delivery.attempts + 1, lastStatusCode: statusCode, lastError: error, nextAttemptAt: next.nextAttemptAt },
-  });
-  return count === 1;
-}
-
-/** The webhook was deleted since the event: nothing is sent, the delivery fails as the API's DELETE marks it. */
-export async function recordWebhookRemoved(db: Db, delivery: ClaimedDelivery): Promise<boolean> {
-  const { count } = await db.webhookDelivery.updateMany({
-    where: held(delivery),
-    data: { status: "failed", lastStatusCode: null, lastError: "webhook removed" satisfies AttemptError, nextAttemptAt: null },
-  });
-  return count === 1;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { WebhookDeliveryListQuery, WebhookDeliveryRow } from "@sweep/api-contract";
 import type { Db } from "@sweep/db";
-import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import { reopenDelivery } from "@sweep/lifecycle";
+import type { QueueNames } from "@sweep/messaging";
 import { webhookDeliveryCursors } from "../lists/cursor";
 import { pageOf, type Page, type PageRequest } from "../lists/page";
 
@@ -28,21 +29,14 @@ export async function listDeliveries(db: Db, partnerId: string, { below, limit }
 }
 
 /**
- * POST /v1/webhook/deliveries/{id}/resend: the event's delivery starts over (pending now, attempts
- * from 0, the last outcome cleared) with a new seq, so it heads the log; an `event.recorded`
- * message in the same transaction wakes a dispatcher, as for a new event. A pending delivery is
- * left as it is (a dispatcher may hold it). "no_webhook" when none is set, null when the partner
- * has no delivery of that id.
+ * POST /v1/webhook/deliveries/{id}/resend: the event's delivery starts over (reopenDelivery in
+ * @sweep/lifecycle; a pending one is left as it is). "no_webhook" when none is set, null when the
+ * partner has no delivery of that id.
  */
 export async function resendDelivery(db: Db, names: QueueNames, partnerId: string, eventId: string): Promise<WebhookDeliveryRow | "no_webhook" | null> {
   return db.$transaction(async (tx) => {
     if (!(await tx.webhook.findUnique({ where: { partnerId }, select: { partnerId: true } }))) return "no_webhook";
-    const reopened = await tx.$executeRaw`
-      UPDATE webhook_deliveries
-         SET status = 'pending', attempts = 0, last_status_code = NULL, last_error = NULL, delivered_at = NULL,
-             next_attempt_at = now(), seq = nextval(pg_get_serial_sequence('webhook_deliveries', 'seq'))
-       WHERE event_id = ${eventId}::uuid AND partner_id = ${partnerId}::uuid AND status <> 'pending'`;
-    if (reopened === 1) await tx.outboxMessage.createMany({ data: [outboxDraft("event.recorded", { eventId }, names)] });
+    await reopenDelivery(tx, names, { eventId, partnerId });
     return tx.webhookDelivery.findFirst({ where: { eventId, partnerId }, select: deliverySelect });
   });
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { LowBalanceAlertRow, WebhookRow } from "@sweep/api-contract";
 import type { Db, Tx } from "@sweep/db";
+import { dropPendingDeliveries } from "@sweep/lifecycle";
 
 /** A partner's webhook with its low balance alerts, as the Webhook response shows them. */
 export interface WebhookSettings {
@@ -62,7 +63,7 @@ export async function deleteWebhook(db: Db, partnerId: string): Promise<boolean>
     const { count } = await tx.webhook.deleteMany({ where: { partnerId } });
     if (count === 0) return false;
     await tx.lowBalanceAlert.deleteMany({ where: { partnerId } });
-    await tx.webhookDelivery.updateMany({ where: { partnerId, status: "pending" }, data: { status: "failed", lastError: "webhook removed", nextAttemptAt: null } });
+    await dropPendingDeliveries(tx, partnerId);
     return true;
   });
 }
