@@ -1,6 +1,7 @@
 import type { AttemptFailureReason, Logger } from "@sweep/common";
 import type { Receipt } from "@sweep/chain";
 import { Prisma, enqueueOutbox, toBigInt, toDecimal, type BatchPurpose, type Db, type Tx } from "@sweep/db";
+import { fromStates } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { batchPurposes } from "./batch-purposes";
 import type { StoredTransaction } from "./batch-store";
@@ -83,7 +84,7 @@ export async function confirmedNoncesFrom(db: Db, chainId: number, gasWalletId: 
 
 /** The node took the transaction (or already had it). */
 export async function markBroadcast(db: Db, transactionId: string): Promise<void> {
-  await db.chainTransaction.updateMany({ where: { id: transactionId, status: "signed" }, data: { status: "broadcast", broadcastAt: new Date() } });
+  await db.chainTransaction.updateMany({ where: { id: transactionId, status: { in: fromStates("transaction", "broadcast") } }, data: { status: "broadcast", broadcastAt: new Date() } });
 }
 
 function transactionData(signed: SignedTransaction) {
@@ -150,7 +151,7 @@ export async function abandonNonce(
   try {
     return await db.$transaction(async (tx) => {
       const rows = await tx.chainTransaction.findMany({ where: { chainId, gasWalletId, nonce, status: { in: [...IN_FLIGHT] } }, select: { id: true, batchId: true } });
-      const dropped = await tx.chainTransaction.updateMany({ where: { id: { in: rows.map((r) => r.id) }, status: { in: [...IN_FLIGHT] } }, data: { status: "dropped" } });
+      const dropped = await tx.chainTransaction.updateMany({ where: { id: { in: rows.map((r) => r.id) }, status: { in: fromStates("transaction", "dropped") } }, data: { status: "dropped" } });
       if (dropped.count === 0) return null;
       const batchIds = [...new Set(rows.flatMap((r) => (r.batchId ? [r.batchId] : [])))];
       for (const batch of await tx.batch.findMany({ where: { id: { in: batchIds }, status: "sent" }, select: { id: true, purpose: true } })) {
@@ -186,7 +187,7 @@ export async function settleMined(
   return db.$transaction(
     async (tx) => {
       const confirmed = await tx.chainTransaction.updateMany({
-        where: { id: mined.id, status: { in: [...IN_FLIGHT] } },
+        where: { id: mined.id, status: { in: fromStates("transaction", "confirmed") } },
         data: {
           status: "confirmed",
           gasUsed: receipt.gasUsed,
@@ -199,7 +200,7 @@ export async function settleMined(
       });
       if (confirmed.count === 0) return false;
       await tx.chainTransaction.updateMany({
-        where: { chainId: mined.chainId, gasWalletId: mined.gasWalletId, nonce: mined.nonce, id: { not: mined.id }, status: { in: [...IN_FLIGHT] } },
+        where: { chainId: mined.chainId, gasWalletId: mined.gasWalletId, nonce: mined.nonce, id: { not: mined.id }, status: { in: fromStates("transaction", "replaced") } },
         data: { status: "replaced" },
       });
       const stages = mined.batch ? batchPurposes[mined.batch.purpose] : null;
