@@ -1,4 +1,4 @@
-import { NODE_KINDS, authorizationBody, createSoftHsmToken, createTestPartner, createTokenPartner, eventually, partnerApi, startStack, type NodeKind, type SoftHsmToken, type Stack, type TestPartner } from "@sweep/testkit";
+import { NODE_KINDS, authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
 import { toBigInt } from "@sweep/db";
 import { contractAt } from "@sweep/contracts";
 import { Wallet, parseEther } from "ethers";
@@ -27,15 +27,9 @@ interface SweepBody {
   attempts: number;
 }
 
-// The story on each node, and once more with the gas wallet's key in a PKCS#11 token (SoftHSM2), as a custodian keeps it.
-const SETTINGS: Array<{ label: string; node: NodeKind; keys: "sealed" | "pkcs11" }> = [
-  ...NODE_KINDS.map((node) => ({ label: node, node, keys: "sealed" as const })),
-  { label: "anvil with the gas wallet's key in a PKCS#11 token", node: "anvil", keys: "pkcs11" },
-];
-
-describe.each(SETTINGS)("on $label, a partner sweeps deposit addresses into its hot wallet", ({ node, keys }) => {
+// Sweeps signed with a gas wallet key in a PKCS#11 token are test/hsm-custody.e2e.test.ts's story.
+describe.each(NODE_KINDS)("on %s, a partner sweeps deposit addresses into its hot wallet", (node) => {
   let stack: Stack;
-  let token: SoftHsmToken | undefined;
   let partner: Omit<TestPartner, "signer">;
   const hotWallet = Wallet.createRandom().address;
   let delegate: string;
@@ -66,15 +60,13 @@ describe.each(SETTINGS)("on $label, a partner sweeps deposit addresses into its 
   beforeAll(async () => {
     // Fifty requests "at once" reach the API over more than the default 600 ms on a loaded machine: a longer gathering
     // window keeps them the one batch the story checks, as a partner's burst under load grows one batch.
-    token = keys === "pkcs11" ? createSoftHsmToken() : undefined;
-    stack = await startStack({ blockTime: 1, node, env: { BATCH_WINDOW_MS: "500", BATCH_WINDOW_MAX_MS: "3000", ...token?.env } });
-    partner = token ? await createTokenPartner(stack.env, "story") : await createTestPartner(stack.db, "story");
+    stack = await startStack({ blockTime: 1, node, env: { BATCH_WINDOW_MS: "500", BATCH_WINDOW_MAX_MS: "3000" } });
+    partner = await createTestPartner(stack.db, "story");
     await stack.chain(CHAIN_ID).setBalance(partner.gasWallet, parseEther("100"));
   }, 180_000);
 
   afterAll(async () => {
     await stack?.stop();
-    token?.remove();
   }, 60_000);
 
   it("registers a hot wallet: the delegate is known at once and becomes active when deployed", async () => {
