@@ -54,7 +54,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await database.drop();
   };
   try {
-    for (const chainId of [11155111, 97]) chains.set(chainId, await startTestChain(chainId, { blockTime: options.blockTime, node: options.node }));
+    // Both chains, then every service, start at once: a stack is started twenty-odd times a suite,
+    // and one after the other each spent most of its 20 s waiting for a process to come up.
+    await allStarted([11155111, 97].map(async (chainId) => chains.set(chainId, await startTestChain(chainId, { blockTime: options.blockTime, node: options.node }))));
     const env: Record<string, string> = {
       SERVICE_ENV: "testnet",
       DATABASE_URL: database.url,
@@ -71,7 +73,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       services.set(name, service);
       return service;
     };
-    for (const name of options.services ?? ALL) await restart(name);
+    await allStarted((options.services ?? ALL).map((name) => restart(name)));
     const api = `http://127.0.0.1:${services.get("api-gateway")?.port}`;
     return {
       api,
@@ -96,6 +98,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await stop();
     throw err;
   }
+}
+
+/**
+ * Waits for every start, then fails with the first failure: what did start is in the stack's maps by
+ * then, so the stack's stop ends it too.
+ */
+async function allStarted(starts: ReadonlyArray<Promise<unknown>>): Promise<void> {
+  const failed = (await Promise.allSettled(starts)).find((result): result is PromiseRejectedResult => result.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 /** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
