@@ -3,7 +3,7 @@ import { Link, useSearchParams } from "react-router";
 import { ChainSelect } from "./chain-select";
 import { readChains } from "./chains";
 import { apiListQuery } from "./list-api-query";
-import { useLoad } from "./loading";
+import { LoadedView, useLoad } from "./loading";
 
 /** A list's filters and cursor live in the address, so a filtered page can be linked and Back returns to the previous page. */
 export function useListQuery(names: readonly string[]) {
@@ -100,5 +100,40 @@ export function ListResults({ page, query, empty, children }: { page: ApiPage<un
         {page.next_cursor && <Link to={query.nextPage(page.next_cursor)}>Next page</Link>}
       </nav>
     </>
+  );
+}
+
+/**
+ * A list page's body once loaded: the filter form, what the page shows between it and the results
+ * (`between`), and the page of results (`children`, given its items) with the pager.
+ */
+export function FilteredList<T>({
+  list,
+  selects,
+  addresses,
+  between,
+  empty,
+  children,
+}: {
+  list: ReturnType<typeof useListPage<T>>;
+  selects: readonly SelectFilter[];
+  addresses?: readonly [name: string, label: string][];
+  between?: ReactNode;
+  empty: string;
+  children: (items: T[]) => ReactNode;
+}) {
+  const { query, loaded } = list;
+  return (
+    <LoadedView loaded={loaded}>
+      {({ chains, page }) => (
+        <>
+          <ListFilters key={JSON.stringify(query.filters)} filters={query.filters} selects={selects} addresses={addresses} chains={chains} onApply={query.apply} />
+          {between}
+          <ListResults page={page} query={query} empty={empty}>
+            {children(page.items)}
+          </ListResults>
+        </>
+      )}
+    </LoadedView>
   );
 }

@@ -6,7 +6,7 @@ import { StatusText } from "../status-text";
 import { DetailList } from "../detail-list";
 import { formatGas, formatTime, shorten } from "../format";
 import { LoadedView, useLoad } from "../loading";
-import { ListFilters, ListResults, useListPage } from "../list-query";
+import { FilteredList, useListPage } from "../list-query";
 import { PageHeading } from "../page-heading";
 
 const STATUSES = ["queued", "processing", "revoked", "failed", "rejected"];
@@ -14,43 +14,29 @@ type RevocationQuery = NonNullable<paths["/v1/revocations"]["get"]["parameters"]
 
 /** Revocations with the API's filters (chain, status, deposit address) and cursor paging. */
 export function RevocationsPage() {
-  const { query, loaded } = useListPage(["chain_id", "status", "account"], (params) =>
-    unwrap(api.GET("/v1/revocations", { params: { query: params as RevocationQuery } })),
-  );
+  const list = useListPage(["chain_id", "status", "account"], (params) => unwrap(api.GET("/v1/revocations", { params: { query: params as RevocationQuery } })));
   return (
     <>
       <PageHeading title="Revocations" />
       <p>A revocation sets a deposit address's delegate back to none, with the address's own signed authorization.</p>
-      <LoadedView loaded={loaded}>
-        {({ chains, page }) => (
-          <>
-            <ListFilters
-              key={JSON.stringify(query.filters)}
-              filters={query.filters}
-              selects={[["status", "Status", "Any status", STATUSES]]}
-              addresses={[["account", "Deposit address"]]}
-              chains={chains}
-              onApply={query.apply}
-            />
-            <ListResults page={page} query={query} empty="No revocations match.">
-              <DataTable
-                caption="Revocations, newest first"
-                testId="revocations"
-                rows={page.items}
-                rowKey={(revocation) => revocation.id}
-                columns={[
-                  { header: "Revocation", rowHeader: true, cell: (revocation) => <Link to={`/revocations/${revocation.id}`}>{revocation.external_id ?? shorten(revocation.id)}</Link> },
-                  { header: "Created", cell: (revocation) => formatTime(revocation.created_at) },
-                  { header: "Chain", cell: (revocation) => revocation.chain_id },
-                  { header: "Deposit address", cell: (revocation) => <code title={revocation.account}>{shorten(revocation.account)}</code> },
-                  { header: "Status", cell: (revocation) => <StatusText status={revocation.status} reason={revocation.reason} /> },
-                  { header: "Gas", cell: (revocation) => formatGas(revocation.gas) },
-                ]}
-              />
-            </ListResults>
-          </>
+      <FilteredList list={list} selects={[["status", "Status", "Any status", STATUSES]]} addresses={[["account", "Deposit address"]]} empty="No revocations match.">
+        {(revocations) => (
+          <DataTable
+            caption="Revocations, newest first"
+            testId="revocations"
+            rows={revocations}
+            rowKey={(revocation) => revocation.id}
+            columns={[
+              { header: "Revocation", rowHeader: true, cell: (revocation) => <Link to={`/revocations/${revocation.id}`}>{revocation.external_id ?? shorten(revocation.id)}</Link> },
+              { header: "Created", cell: (revocation) => formatTime(revocation.created_at) },
+              { header: "Chain", cell: (revocation) => revocation.chain_id },
+              { header: "Deposit address", cell: (revocation) => <code title={revocation.account}>{shorten(revocation.account)}</code> },
+              { header: "Status", cell: (revocation) => <StatusText status={revocation.status} reason={revocation.reason} /> },
+              { header: "Gas", cell: (revocation) => formatGas(revocation.gas) },
+            ]}
+          />
         )}
-      </LoadedView>
+      </FilteredList>
     </>
   );
 }

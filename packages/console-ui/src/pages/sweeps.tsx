@@ -7,7 +7,7 @@ import { DetailList } from "../detail-list";
 import { compareFee } from "../fee-comparison";
 import { formatGas, formatTime, formatUnits, percentOf, shorten } from "../format";
 import { LoadedView, useLoad } from "../loading";
-import { ListFilters, ListResults, useListPage } from "../list-query";
+import { FilteredList, useListPage } from "../list-query";
 import { PageHeading } from "../page-heading";
 
 const STATUSES = ["queued", "processing", "swept", "failed", "rejected"];
@@ -15,48 +15,39 @@ type SweepQuery = NonNullable<paths["/v1/sweeps"]["get"]["parameters"]["query"]>
 
 /** Sweeps with the API's filters (chain, status, deposit address, hot wallet) and cursor paging. */
 export function SweepsPage() {
-  const { query, loaded } = useListPage(["chain_id", "status", "account", "hot_wallet"], (params) =>
-    unwrap(api.GET("/v1/sweeps", { params: { query: params as SweepQuery } })),
-  );
+  const list = useListPage(["chain_id", "status", "account", "hot_wallet"], (params) => unwrap(api.GET("/v1/sweeps", { params: { query: params as SweepQuery } })));
   return (
     <>
       <PageHeading title="Sweeps" />
-      <LoadedView loaded={loaded}>
-        {({ chains, page }) => (
-          <>
-            <ListFilters
-              key={JSON.stringify(query.filters)}
-              filters={query.filters}
-              selects={[["status", "Status", "Any status", STATUSES]]}
-              addresses={[
-                ["account", "Deposit address"],
-                ["hot_wallet", "Hot wallet"],
-              ]}
-              chains={chains}
-              onApply={query.apply}
-            />
-            <ListResults page={page} query={query} empty="No sweeps match.">
-              <DataTable
-                caption="Sweeps, newest first"
-                testId="sweeps"
-                rows={page.items}
-                rowKey={(sweep) => sweep.id}
-                rowData={(sweep) => ({ "data-sweep-id": sweep.id })}
-                columns={[
-                  { header: "Sweep", rowHeader: true, cell: (sweep) => <Link to={`/sweeps/${sweep.id}`}>{sweep.external_id ?? shorten(sweep.id)}</Link> },
-                  { header: "Created", cell: (sweep) => formatTime(sweep.created_at) },
-                  { header: "Chain", cell: (sweep) => sweep.chain_id },
-                  { header: "Deposit address", cell: (sweep) => <code title={sweep.account}>{shorten(sweep.account)}</code> },
-                  { header: "Token", cell: (sweep) => sweep.token },
-                  { header: "Status", testId: "sweep-status", cell: (sweep) => <StatusText status={sweep.status} reason={sweep.reason} /> },
-                  { header: "Swept amount", cell: (sweep) => sweep.swept_amount ?? "—" },
-                  { header: "Fee (wei)", testId: "sweep-fee", cell: (sweep) => sweep.fee ?? "—" },
-                ]}
-              />
-            </ListResults>
-          </>
+      <FilteredList
+        list={list}
+        selects={[["status", "Status", "Any status", STATUSES]]}
+        addresses={[
+          ["account", "Deposit address"],
+          ["hot_wallet", "Hot wallet"],
+        ]}
+        empty="No sweeps match."
+      >
+        {(sweeps) => (
+          <DataTable
+            caption="Sweeps, newest first"
+            testId="sweeps"
+            rows={sweeps}
+            rowKey={(sweep) => sweep.id}
+            rowData={(sweep) => ({ "data-sweep-id": sweep.id })}
+            columns={[
+              { header: "Sweep", rowHeader: true, cell: (sweep) => <Link to={`/sweeps/${sweep.id}`}>{sweep.external_id ?? shorten(sweep.id)}</Link> },
+              { header: "Created", cell: (sweep) => formatTime(sweep.created_at) },
+              { header: "Chain", cell: (sweep) => sweep.chain_id },
+              { header: "Deposit address", cell: (sweep) => <code title={sweep.account}>{shorten(sweep.account)}</code> },
+              { header: "Token", cell: (sweep) => sweep.token },
+              { header: "Status", testId: "sweep-status", cell: (sweep) => <StatusText status={sweep.status} reason={sweep.reason} /> },
+              { header: "Swept amount", cell: (sweep) => sweep.swept_amount ?? "—" },
+              { header: "Fee (wei)", testId: "sweep-fee", cell: (sweep) => sweep.fee ?? "—" },
+            ]}
+          />
         )}
-      </LoadedView>
+      </FilteredList>
     </>
   );
 }
