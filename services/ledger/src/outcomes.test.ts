@@ -1,5 +1,5 @@
 import type { ChainTariff } from "@sweep/chain";
-import { deploymentOutcome, settleFailedAttempt, settleSweepBatch, settlementEvent, type BatchItemResult, type OpenSweep, type Receipt, type SweepSettlement } from "./outcomes";
+import { deploymentOutcome, settleFailedAttempt, settleSweepBatch, type BatchItemResult, type OpenSweep, type Receipt, type SweepSettlement } from "./outcomes";
 
 const now = new Date("2026-11-21T00:00:00Z");
 const tariff: ChainTariff = {
@@ -91,18 +91,6 @@ describe("settling a failed attempt", () => {
       outcome: "attempt_failed",
       next: pause === undefined ? { status, reason: "insufficient_gas_balance" } : { status, reason: "insufficient_gas_balance", nextAttemptAt: new Date(now.getTime() + pause) },
     });
-  });
-});
-
-describe("events of settlements", () => {
-  const onChain = { txHash: "0x1", kind: "repeat" as const, gas: 1n, gasCost: 1n };
-  it.each([
-    ["swept", { sweepId: "a", outcome: "swept", onChain, sweptAmount: 1n, fee: { fee: 0n, classicGas: null, rateBps: 0 } }, "sweep.swept"],
-    ["failed on chain", { sweepId: "a", outcome: "failed", onChain, reason: "reverted" }, "sweep.failed"],
-    ["out of attempts", { sweepId: "a", outcome: "attempt_failed", next: { status: "failed", reason: "internal" } }, "sweep.failed"],
-    ["queued for a retry: not final, no event", { sweepId: "a", outcome: "attempt_failed", next: { status: "queued", reason: "internal", nextAttemptAt: now } }, null],
-  ] as const)("%s", (_what, settlement, event) => {
-    expect(settlementEvent(settlement)).toBe(event);
   });
 });
 

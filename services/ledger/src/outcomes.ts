@@ -47,13 +47,6 @@ export type SweepSettlement =
   | { sweepId: string; outcome: "failed"; onChain: OnChainResult; reason: string }
   | { sweepId: string; outcome: "attempt_failed"; next: AfterAttemptFailure };
 
-/** Whether a settlement is a final state the partner hears of, and as which event. */
-export function settlementEvent(settlement: SweepSettlement): "sweep.swept" | "sweep.failed" | null {
-  if (settlement.outcome === "swept") return "sweep.swept";
-  if (settlement.outcome === "failed") return "sweep.failed";
-  return settlement.next.status === "failed" ? "sweep.failed" : null;
-}
-
 /** Every open sweep of a batch whose attempt failed: back to queued with the reason, or failed when attempts ran out. */
 export function settleFailedAttempt(openSweeps: readonly Pick<OpenSweep, "id" | "attempts">[], reason: AttemptFailureReason, maxAttempts: number, now: Date): SweepSettlement[] {
   return openSweeps.map((sweep) => ({ sweepId: sweep.id, outcome: "attempt_failed", next: afterAttemptFailure(sweep.attempts, maxAttempts, reason, now) }));

@@ -1,6 +1,5 @@
 import type { Receipt } from "./outcomes";
 import {
-  revocationSettlementEvent,
   settleFailedRevocationAttempt,
   settleRevocationBatch,
   type OpenRevocation,
@@ -98,13 +97,3 @@ describe("settling a failed revocation attempt", () => {
   });
 });
 
-describe("events of revocation settlements", () => {
-  it.each([
-    ["revoked", { revocationId: "a", outcome: "revoked", onChain: onChain(1n) }, "revocation.revoked"],
-    ["not applied", { revocationId: "a", outcome: "failed", onChain: onChain(1n), reason: "not_applied" }, "revocation.failed"],
-    ["out of attempts", { revocationId: "a", outcome: "attempt_failed", next: { status: "failed", reason: "internal" } }, "revocation.failed"],
-    ["queued for a retry: not final, no event", { revocationId: "a", outcome: "attempt_failed", next: { status: "queued", reason: "internal", nextAttemptAt: now } }, null],
-  ] as const)("%s", (_what, settlement, event) => {
-    expect(revocationSettlementEvent(settlement)).toBe(event);
-  });
-});

@@ -30,13 +30,6 @@ export type RevocationSettlement =
   | { revocationId: string; outcome: "failed"; onChain: RevocationOnChain; reason: "not_applied" }
   | { revocationId: string; outcome: "attempt_failed"; next: AfterAttemptFailure };
 
-/** Whether a settlement is a final state the partner hears of, and as which event. */
-export function revocationSettlementEvent(settlement: RevocationSettlement): "revocation.revoked" | "revocation.failed" | null {
-  if (settlement.outcome === "revoked") return "revocation.revoked";
-  if (settlement.outcome === "failed") return "revocation.failed";
-  return settlement.next.status === "failed" ? "revocation.failed" : null;
-}
-
 /** Every given revocation's attempt failed: back to queued with the reason, or failed when attempts ran out. */
 export function settleFailedRevocationAttempt(open: readonly OpenRevocation[], reason: AttemptFailureReason, maxAttempts: number, now: Date): RevocationSettlement[] {
   return open.map((revocation) => ({ revocationId: revocation.id, outcome: "attempt_failed", next: afterAttemptFailure(revocation.attempts, maxAttempts, reason, now) }));
