@@ -49,8 +49,11 @@ describe("the changes of a sweep's and a revocation's state", () => {
     return result;
   };
   const outbox = async () => (await db.outboxMessage.findMany({ where: { exchange: names.workExchange }, orderBy: { id: "asc" } })).map((m) => [m.type, m.payload]);
-  const eventsOf = async (subjectIds: string[]) =>
-    (await db.event.findMany({ where: { subjectId: { in: subjectIds } }, orderBy: { createdAt: "asc" } })).map((e) => [e.type, e.subjectId]);
+  /** The events of these subjects, in the subjects' order (events of one transaction share their created_at). */
+  const eventsOf = async (subjectIds: string[]) => {
+    const events = await db.event.findMany({ where: { subjectId: { in: subjectIds } } });
+    return subjectIds.flatMap((id) => events.filter((e) => e.subjectId === id).map((e) => [e.type, e.subjectId]));
+  };
   const counted = async (counter: typeof sweepsFinal) => (await counter.get()).values.map((v) => [v.labels.status, v.labels.reason, v.value]);
   afterEach(() => db.outboxMessage.deleteMany({ where: { exchange: names.workExchange } }));
 

@@ -31,6 +31,12 @@ export async function claimIntoBatch(
   metrics.observe(batchSize, { chain_id: claim.chainId, purpose: kind }, claim.ids.length);
 }
 
+/** The changed rows in the order their changes were given (RETURNING keeps none), so their events are recorded in that order. */
+function inGivenOrder<T extends { id: string }>(rows: T[], given: ReadonlyArray<{ id: string }>): T[] {
+  const position = new Map(given.map((change, i) => [change.id, i]));
+  return rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+}
+
 export interface Rejection {
   id: string;
   reason: string;
@@ -38,7 +44,7 @@ export interface Rejection {
 
 /**
  * → rejected, by the batcher's checks (queued) or the chain-sender's simulation (processing, only in
- * `batchId`): each with its reason and event. Returns the ids that changed.
+ * `batchId`): each with its reason and event. Returns the ids that changed, in the order given.
  */
 export async function rejectWork(
   tx: Tx,
@@ -52,12 +58,13 @@ export async function rejectWork(
   const rules = workKinds[kind];
   const from = fromStates(kind, "rejected", scope.by);
   const inBatch = scope.batchId === undefined ? Prisma.empty : Prisma.sql`AND w.batch_id = ${scope.batchId}::uuid`;
-  const changed = await tx.$queryRaw<Array<{ id: string; account: string; reason: string }>>`
+  const returned = await tx.$queryRaw<Array<{ id: string; account: string; reason: string }>>`
     UPDATE ${rules.table} AS w SET status = 'rejected', reason = v.reason, next_attempt_at = NULL, updated_at = now()
       FROM unnest(${rejections.map((r) => r.id)}::uuid[], ${rejections.map((r) => r.reason)}::text[]) AS v(id, reason)
      WHERE w.id = v.id AND w.status = ANY(${from}::"WorkStatus"[]) ${inBatch}
  RETURNING w.id::text AS id, w.account, v.reason`;
-  if (changed.length === 0) return [];
+  if (returned.length === 0) return [];
+  const changed = inGivenOrder(returned, rejections);
   await recordEvents(tx, names, changed.map((item): EventDraft => ({ partnerId: scope.partnerId, type: rules.events.rejected, subjectId: item.id })));
   for (const item of changed) metrics.inc(rules.finalCounter, { chain_id: scope.chainId, status: "rejected", reason: item.reason });
   await rules.wake(tx, names, scope, changed.map((item) => ({ ...item, ended: true })), from.includes("processing"));
@@ -102,7 +109,7 @@ export async function settleWork<K extends WorkKind>(
   const arrays = columnValues.map((values) => Prisma.sql`${values}::text[]`);
   const columnNames = rules.columns.map(({ column }) => Prisma.raw(column));
 
-  const changed = await tx.$queryRaw<Array<{ id: string; account: string; status: string; reason: string | null }>>`
+  const returned = await tx.$queryRaw<Array<{ id: string; account: string; status: string; reason: string | null }>>`
     UPDATE ${rules.table} AS w
        SET status = v.status::"WorkStatus", reason = v.reason, next_attempt_at = v.next_attempt_at::timestamptz,
            batch_id = CASE WHEN v.status = 'queued' THEN NULL ELSE w.batch_id END,
@@ -114,7 +121,8 @@ export async function settleWork<K extends WorkKind>(
            AS v(id, status, reason, next_attempt_at, on_chain, done, ${Prisma.join(columnNames)})
      WHERE w.id = v.id AND w.batch_id = ${scope.batchId}::uuid AND w.status = ANY(${fromStates(kind, rules.done)}::"WorkStatus"[])
  RETURNING w.id::text AS id, w.account, v.status, v.reason`;
-  if (changed.length === 0) return new Set();
+  if (returned.length === 0) return new Set();
+  const changed = inGivenOrder(returned, settlements);
 
   const ended = changed.filter((item) => item.status !== "queued");
   await recordEvents(
