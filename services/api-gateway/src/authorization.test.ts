@@ -1,9 +1,9 @@
 import type { Authorization } from "@sweep/api-contract";
+import { SECP256K1_N } from "@sweep/chain";
 import { ApiError } from "@sweep/common";
 import { Wallet, ZeroAddress } from "ethers";
 import { verifiedAuthorization, verifyAuthorization } from "./authorization";
 
-const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const CHAIN = 11155111;
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
@@ -44,15 +44,15 @@ describe("verifyAuthorization", () => {
       "with a high s (EIP-2)",
       async () => {
         const auth = await signed(deposit);
-        return { ...auth, s: hex(CURVE_ORDER - BigInt(auth.s)), y_parity: 1 - auth.y_parity };
+        return { ...auth, s: hex(SECP256K1_N - BigInt(auth.s)), y_parity: 1 - auth.y_parity };
       },
       /^invalid authorization: signature s is in the upper half/,
     ],
     ["with r = 0", async () => ({ ...(await signed(deposit)), r: "0x0" }), /^invalid authorization: signature r is out of range/],
-    ["with r = the curve order", async () => ({ ...(await signed(deposit)), r: hex(CURVE_ORDER) }), /^invalid authorization: signature r is out of range/],
+    ["with r = the curve order", async () => ({ ...(await signed(deposit)), r: hex(SECP256K1_N) }), /^invalid authorization: signature r is out of range/],
     ["with s = 0", async () => ({ ...(await signed(deposit)), s: "0x00" }), /^invalid authorization: signature s is out of range/],
     ["with s above the curve order", async () => ({ ...(await signed(deposit)), s: `0x${"f".repeat(64)}` }), /^invalid authorization: signature s is out of range/],
-    ["with an r that is no curve point's x", async () => ({ ...(await signed(deposit)), r: hex(CURVE_ORDER - 1n) }), /^invalid authorization: signature /],
+    ["with an r that is no curve point's x", async () => ({ ...(await signed(deposit)), r: hex(SECP256K1_N - 1n) }), /^invalid authorization: signature /],
     ["signed by another key", () => signed(stranger), new RegExp(`^signed by ${stranger.address}, not the deposit address ${deposit.address}$`)],
     ["with the wrong y_parity", async () => {
       const auth = await signed(deposit);

@@ -1,12 +1,11 @@
 import type { Authorization } from "@sweep/api-contract";
-import type { StoredAuthorization } from "@sweep/chain";
+import { SECP256K1_N, type StoredAuthorization } from "@sweep/chain";
 import { ApiError } from "@sweep/common";
 import { recoverAuthorizationSigner } from "./authorization-signer";
 import { checksumAddress } from "./chains";
 
 /** secp256k1's curve order; EIP-2 refuses s above half of it. */
-const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-const HALF_CURVE_ORDER = CURVE_ORDER / 2n;
+const HALF_CURVE_ORDER = SECP256K1_N / 2n;
 
 export interface AuthorizationExpectation {
   /** the request's chain */
@@ -38,8 +37,8 @@ export function verifyAuthorization(auth: Authorization, expected: Authorization
 
   const r = BigInt(auth.r);
   const s = BigInt(auth.s);
-  if (r === 0n || r >= CURVE_ORDER) return refuse("invalid authorization: signature r is out of range (0 < r < secp256k1n)");
-  if (s === 0n || s >= CURVE_ORDER) return refuse("invalid authorization: signature s is out of range (0 < s < secp256k1n)");
+  if (r === 0n || r >= SECP256K1_N) return refuse("invalid authorization: signature r is out of range (0 < r < secp256k1n)");
+  if (s === 0n || s >= SECP256K1_N) return refuse("invalid authorization: signature s is out of range (0 < s < secp256k1n)");
   if (s > HALF_CURVE_ORDER) return refuse("invalid authorization: signature s is in the upper half of the curve order (EIP-2)");
 
   // The request's schema holds y_parity to 0 or 1.

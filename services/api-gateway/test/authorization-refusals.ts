@@ -2,9 +2,6 @@ import type { Response } from "supertest";
 
 /** What the tests of POST /v1/sweeps and /v1/revocations check alike of the authorization a request carries. */
 
-/** secp256k1's group order n: a signature's r and s must be below it, and s at most n/2. */
-export const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-
 /** Fields that break an authorization's shape, each spread over a valid one. */
 export const malformedAuthorizations: [string, object][] = [
   ["a malformed address", { address: "0x12" }],

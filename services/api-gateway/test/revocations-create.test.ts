@@ -1,8 +1,9 @@
+import { SECP256K1_N } from "@sweep/chain";
 import { Revocation } from "@sweep/api-contract";
 import { authorizationBody, type TestPartner } from "@sweep/testkit";
 import { Wallet, ZeroAddress, type BaseWallet } from "ethers";
 import request from "supertest";
-import { CURVE_ORDER, expectMalformedAuthorizationRefused, malformedAuthorizations } from "./authorization-refusals";
+import { expectMalformedAuthorizationRefused, malformedAuthorizations } from "./authorization-refusals";
 import { BSC_TESTNET, SEPOLIA, createTestPartner, hotWalletIn, randomAddress, startTestGateway, type TestGateway } from "./support";
 
 describe("POST /v1/revocations", () => {
@@ -125,11 +126,11 @@ describe("POST /v1/revocations", () => {
         "with a high s",
         async (d) => {
           const a = await authorize(d);
-          return { ...a, s: `0x${(CURVE_ORDER - BigInt(a.s)).toString(16)}`, y_parity: 1 - a.y_parity };
+          return { ...a, s: `0x${(SECP256K1_N - BigInt(a.s)).toString(16)}`, y_parity: 1 - a.y_parity };
         },
         /^invalid authorization: signature s is in the upper half/,
       ],
-      ["with r out of range", async (d) => ({ ...(await authorize(d)), r: `0x${CURVE_ORDER.toString(16)}` }), /^invalid authorization: signature r is out of range/],
+      ["with r out of range", async (d) => ({ ...(await authorize(d)), r: `0x${SECP256K1_N.toString(16)}` }), /^invalid authorization: signature r is out of range/],
       ["with s = 0", async (d) => ({ ...(await authorize(d)), s: "0x0" }), /^invalid authorization: signature s is out of range/],
       ["signed by another key", () => authorize(Wallet.createRandom()), /^signed by 0x[0-9a-fA-F]{40}, not the deposit address 0x[0-9a-fA-F]{40}$/],
       [

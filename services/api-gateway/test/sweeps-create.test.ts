@@ -1,8 +1,9 @@
+import { SECP256K1_N } from "@sweep/chain";
 import { Sweep } from "@sweep/api-contract";
 import type { TestPartner } from "@sweep/testkit";
 import { Wallet, type BaseWallet } from "ethers";
 import request from "supertest";
-import { CURVE_ORDER, expectMalformedAuthorizationRefused, malformedAuthorizations } from "./authorization-refusals";
+import { expectMalformedAuthorizationRefused, malformedAuthorizations } from "./authorization-refusals";
 import { BSC_TESTNET, SEPOLIA, chainOf, createTestPartner, hotWalletIn, randomAddress, startTestGateway, type TestGateway } from "./support";
 
 describe("POST /v1/sweeps", () => {
@@ -153,11 +154,11 @@ describe("POST /v1/sweeps", () => {
         "with a high s",
         async (d) => {
           const a = await authorize(d);
-          return { ...a, s: `0x${(CURVE_ORDER - BigInt(a.s)).toString(16)}`, y_parity: 1 - a.y_parity };
+          return { ...a, s: `0x${(SECP256K1_N - BigInt(a.s)).toString(16)}`, y_parity: 1 - a.y_parity };
         },
         /^invalid authorization: signature /,
       ],
-      ["with r out of range", async (d) => ({ ...(await authorize(d)), r: `0x${CURVE_ORDER.toString(16)}` }), /^invalid authorization: signature /],
+      ["with r out of range", async (d) => ({ ...(await authorize(d)), r: `0x${SECP256K1_N.toString(16)}` }), /^invalid authorization: signature /],
       ["signed by another key", () => authorize(Wallet.createRandom()), /^signed by 0x[0-9a-fA-F]{40}, not the deposit address /],
       ["with the wrong y_parity", async (d) => {
         const a = await authorize(d);
