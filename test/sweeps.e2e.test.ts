@@ -30,7 +30,7 @@ interface SweepBody {
 // Sweeps signed with a gas wallet key in a PKCS#11 token are test/hsm-custody.e2e.test.ts's story.
 describe.each(NODE_KINDS)("on %s, a partner sweeps deposit addresses into its hot wallet", (node) => {
   let stack: Stack;
-  let partner: Omit<TestPartner, "signer">;
+  let partner: TestPartner;
   const hotWallet = Wallet.createRandom().address;
   let delegate: string;
 
