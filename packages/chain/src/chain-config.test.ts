@@ -29,6 +29,8 @@ describe("per-chain configuration", () => {
       FACTORY_ADDRESS_97: "0x00000000000000000000000000000000000000f1",
       RATE_BPS_97: "6500",
       TREASURY_ADDRESS_97: "0x00000000000000000000000000000000000000aa",
+      MAX_FEE_PER_GAS_97: "5000000000",
+      MAX_PRIORITY_FEE_PER_GAS_97: "1000000000",
     };
     const [chain] = loadChainConfigs("testnet", [97], env);
     expect(chain).toMatchObject({
@@ -39,6 +41,7 @@ describe("per-chain configuration", () => {
       factory: "0x00000000000000000000000000000000000000f1",
       tariff: { rateBps: 6500 },
       treasury: "0x00000000000000000000000000000000000000AA",
+      feeCeiling: { maxFeePerGas: 5_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, configured: { maxFeePerGas: true, maxPriorityFeePerGas: true } },
     });
   });
 
@@ -51,6 +54,8 @@ describe("per-chain configuration", () => {
       RATE_BPS_97: "-1",
       CLASSIC_GAS_97_USDT: "50000",
       TREASURY_ADDRESS_11155111: "treasury",
+      MAX_FEE_PER_GAS_97: "30 gwei",
+      MAX_PRIORITY_FEE_PER_GAS_11155111: "0",
     });
     expect(problems).toEqual([
       "CONFIRMATIONS_11155111 must be a whole number of blocks from 0 to 1000",
@@ -58,8 +63,10 @@ describe("per-chain configuration", () => {
       "RATE_BPS_97 must be a whole number of basis points from 0 to 1000000",
       expect.stringMatching(/^CLASSIC_GAS_97_USDT takes <new>,<existing>/),
       "TREASURY_ADDRESS_11155111 must be an address other than the zero address (a valid checksum when mixed case)",
+      "MAX_PRIORITY_FEE_PER_GAS_11155111 must be a whole number of wei above zero, in decimal digits",
       "RPC_URL_97: entry 1 (ftp://secret.example) must be http or https",
       "FACTORY_ADDRESS_97 must be an address other than the zero address (a valid checksum when mixed case)",
+      "MAX_FEE_PER_GAS_97 must be a whole number of wei above zero, in decimal digits",
     ]);
     const text = problems.join("\n");
     expect(text).not.toContain("/key");

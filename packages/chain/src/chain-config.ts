@@ -3,6 +3,7 @@ import { ZeroAddress, getAddress, isAddress } from "ethers";
 import { ChainClient } from "./chain-client";
 import { ChainProvider } from "./chain-provider";
 import { devnetTokenAddress, factoryDeployment } from "./devnet-addresses";
+import { configuredFeeCeiling, type ChainFeeCeiling } from "./fee-ceiling";
 import { chainRegistry, environmentChainIds, rpcUrlsFor, type ChainInfo, type VariableCheck } from "./registry";
 import { RpcEndpoints } from "./rpc-endpoints";
 import { redactRpcUrl } from "./rpc-url";
@@ -18,6 +19,8 @@ export interface ChainConfig extends ChainInfo {
   tariff: ChainTariff;
   /** `TREASURY_ADDRESS_<chain_id>`: where withdrawn fees go; null when unset (withdrawals fail) */
   treasury: string | null;
+  /** `MAX_FEE_PER_GAS_<chain_id>` / `MAX_PRIORITY_FEE_PER_GAS_<chain_id>`: no transaction of the chain offers more (a partner may set lower) */
+  feeCeiling: ChainFeeCeiling;
 }
 
 /** A configured chain with its connection: its endpoints, an ethers provider over them, and the client. */
@@ -36,7 +39,8 @@ export function configuredAddress(variable: string, value: string): string {
 /**
  * The chains a process serves (its environment's, narrowed to `only`: a per-chain service's CHAINS),
  * with every per-chain variable checked: RPC_URL_, CONFIRMATIONS_, TOKEN_<id>_<TICKER>,
- * FACTORY_ADDRESS_, RATE_BPS_, NATIVE_MARKUP_BPS_, CLASSIC_GAS_<id>_<TICKER>, TREASURY_ADDRESS_.
+ * FACTORY_ADDRESS_, RATE_BPS_, NATIVE_MARKUP_BPS_, CLASSIC_GAS_<id>_<TICKER>, TREASURY_ADDRESS_,
+ * MAX_FEE_PER_GAS_, MAX_PRIORITY_FEE_PER_GAS_.
  * Every bad one is named in one ConfigError; values are never echoed (URLs and keys are secrets).
  */
 export function loadChainConfigs(environment: Environment, only?: readonly number[], env: NodeJS.ProcessEnv = process.env): ChainConfig[] {
@@ -65,6 +69,7 @@ export function loadChainConfigs(environment: Environment, only?: readonly numbe
         factory: checked(() => (env[factoryVariable] ? configuredAddress(factoryVariable, env[factoryVariable]) : getAddress(factoryDeployment().address))) ?? ZeroAddress,
         tariff: tariffs.get(chain.chainId)!,
         treasury: checked(() => (env[treasuryVariable] ? configuredAddress(treasuryVariable, env[treasuryVariable]) : null)) ?? null,
+        feeCeiling: configuredFeeCeiling(chain.chainId, env, checked),
       };
     });
   if (problems.length > 0) throw new ConfigError(problems);

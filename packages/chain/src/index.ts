@@ -3,6 +3,7 @@ export * from "./chain-config";
 export * from "./chain-provider";
 export * from "./devnet-addresses";
 export * from "./endpoint-health";
+export * from "./fee-ceiling";
 export * from "./key-encryption";
 export * from "./node-errors";
 export * from "./partner-tariff";
