@@ -8,6 +8,7 @@ import { chainRegistry, environmentChainIds, rpcUrlsFor, type ChainInfo, type Va
 import { RpcEndpoints } from "./rpc-endpoints";
 import { redactRpcUrl } from "./rpc-url";
 import { configuredTariffs, type ChainTariff } from "./tariff";
+import { configuredTxFeeCap } from "./tx-fee-cap";
 
 /** Everything the suite is configured with for one chain, read and checked once at start. */
 export interface ChainConfig extends ChainInfo {
@@ -21,6 +22,8 @@ export interface ChainConfig extends ChainInfo {
   treasury: string | null;
   /** `MAX_FEE_PER_GAS_<chain_id>` / `MAX_PRIORITY_FEE_PER_GAS_<chain_id>`: no transaction of the chain offers more (a partner may set lower) */
   feeCeiling: ChainFeeCeiling;
+  /** `TX_FEE_CAP_<chain_id>`: the most one transaction may cost at its gas limit and max fee, wei (default 1 coin) */
+  txFeeCap: bigint;
 }
 
 /** A configured chain with its connection: its endpoints, an ethers provider over them, and the client. */
@@ -70,6 +73,7 @@ export function loadChainConfigs(environment: Environment, only?: readonly numbe
         tariff: tariffs.get(chain.chainId)!,
         treasury: checked(() => (env[treasuryVariable] ? configuredAddress(treasuryVariable, env[treasuryVariable]) : null)) ?? null,
         feeCeiling: configuredFeeCeiling(chain.chainId, env, checked),
+        txFeeCap: configuredTxFeeCap(chain.chainId, env, checked),
       };
     });
   if (problems.length > 0) throw new ConfigError(problems);

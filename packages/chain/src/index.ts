@@ -13,6 +13,7 @@ export * from "./rpc-url";
 export * from "./signer";
 export * from "./platform-addresses";
 export * from "./tariff";
+export * from "./tx-fee-cap";
 export * from "./ecdsa-signature";
 export * from "./pkcs11-signer";
 export * from "./pkcs11-token";

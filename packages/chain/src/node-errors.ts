@@ -53,6 +53,8 @@ export function isUnsupportedMethod(err: unknown): boolean {
   const cause = err instanceof ChainCallError ? err.cause : err;
   const e = shape(cause);
   if (e.code === "UNSUPPORTED_OPERATION") return true;
+  // Besu answers -32004 for an account that cannot pay too: the method is there.
+  if (UPFRONT_COST.test(nodeMessage(cause))) return false;
   if ([e.error?.code, e.info?.error?.code].some((code) => UNSUPPORTED_METHOD_CODES.includes(code as number))) return true;
   return /method not found|does not exist\/is not available|not supported|unsupported method|method not available|not whitelisted/i.test(nodeMessage(cause));
 }
@@ -79,7 +81,9 @@ export function estimateFailureReason(err: unknown): AttemptFailureReason {
   if (data?.toLowerCase().startsWith(BATCH_GAS_TOO_LOW_SELECTOR)) return "gas_limit_exceeded";
   const message = nodeMessage(cause);
   if (/gas required exceeds|exceeds block gas limit|intrinsic gas too high|out of gas/i.test(message)) return "gas_limit_exceeded";
-  if (e.code === "INSUFFICIENT_FUNDS" || /insufficient funds/i.test(message)) return "insufficient_gas_balance";
+  // A provider that checks its node's fee cap before the pool does: the batch is too big for the cap at this fee.
+  if (FEE_CAP_EXCEEDED.test(message)) return "gas_limit_exceeded";
+  if (e.code === "INSUFFICIENT_FUNDS" || INSUFFICIENT_FUNDS.test(message)) return "insufficient_gas_balance";
   if (e.code === "CALL_EXCEPTION") return "internal";
   return "chain_unavailable";
 }
@@ -90,19 +94,29 @@ export function estimateFailureReason(err: unknown): AttemptFailureReason {
  * - nonce_used: its nonce was mined (ours or another transaction: the receipts tell);
  * - underpriced: a transaction of ours with that nonce and higher or equal fees is in the pool;
  * - insufficient_funds: the gas wallet cannot pay for it now;
+ * - fee_cap_exceeded: its gas limit × max fee is over the node's cap (geth, Erigon and reth refuse
+ *   above 1 coin by default): only a smaller transaction goes through;
+ * - authority_reserved: an account whose authorization it carries has a transaction of its own in
+ *   the node's pool (geth): it goes through without that authorization;
  * - refused: the node answered with another error;
  * - unavailable: no answer (connection, timeout).
  * The first three count as sent.
  */
-export type BroadcastVerdict = "known" | "nonce_used" | "underpriced" | "insufficient_funds" | "refused" | "unavailable";
+export type BroadcastVerdict = "known" | "nonce_used" | "underpriced" | "insufficient_funds" | "fee_cap_exceeded" | "authority_reserved" | "refused" | "unavailable";
 
 // What pools of the node implementations answer, by verdict (geth, Erigon, Nethermind, Besu, reth, anvil, hardhat).
 const KNOWN = /already known|already imported|known transaction|already in (the )?(mem)?pool|alreadyknown/i;
 const NONCE_USED = /nonce too low|nonce has already been used|oldnonce/i;
 const UNDERPRICED = /replacement transaction underpriced|replacement fee too low|could not replace existing tx|replacementnotallowed/i;
-const INSUFFICIENT_FUNDS = /insufficient ?funds/i;
-/** The pool refuses it now but may take it later: fees below its floor, or an authority with a transaction of its own pending. */
-const REFUSED_FOR_NOW = /transaction underpriced|gas price below minimum|feetoolow|authority already reserved/i;
+/** Besu: "Upfront cost exceeds account balance" (-32004), the gas wallet cannot pay gas limit × max fee plus value. */
+const UPFRONT_COST = /upfront cost exceeds account balance/i;
+const INSUFFICIENT_FUNDS = /insufficient ?funds|upfront cost exceeds account balance/i;
+/** geth, Erigon, reth: "tx fee (X ether) exceeds the configured cap (1.00 ether)"; Besu: "Transaction fee cap exceeded". */
+const FEE_CAP_EXCEEDED = /exceeds the configured cap|fee cap exceeded/i;
+/** geth: an authority of the transaction has a transaction of its own pending or queued in the pool. */
+const AUTHORITY_RESERVED = /authority already reserved/i;
+/** The pool refuses it now but may take it later: fees below its floor. */
+const REFUSED_FOR_NOW = /transaction underpriced|gas price below minimum|feetoolow/i;
 
 export function broadcastVerdict(err: unknown): BroadcastVerdict {
   const cause = err instanceof ChainCallError ? err.cause : err;
@@ -112,6 +126,8 @@ export function broadcastVerdict(err: unknown): BroadcastVerdict {
   if (code === "NONCE_EXPIRED" || NONCE_USED.test(message)) return "nonce_used";
   if (code === "REPLACEMENT_UNDERPRICED" || UNDERPRICED.test(message)) return "underpriced";
   if (code === "INSUFFICIENT_FUNDS" || INSUFFICIENT_FUNDS.test(message)) return "insufficient_funds";
+  if (FEE_CAP_EXCEEDED.test(message)) return "fee_cap_exceeded";
+  if (AUTHORITY_RESERVED.test(message)) return "authority_reserved";
   if (REFUSED_FOR_NOW.test(message)) return "refused";
   return isNodeAnswer(cause) ? "refused" : "unavailable";
 }
