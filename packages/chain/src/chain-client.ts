@@ -199,6 +199,15 @@ export class ChainClient {
   }
 
   /**
+   * The receipts of `hashes`, each asked in a request of its own (never one batch: a hosted provider
+   * answers a batch's members from different backends, so a batch proves nothing about which node
+   * answered). A null says only that the backend that answered had not seen it mined.
+   */
+  receipts(hashes: readonly string[]): Promise<Array<Receipt | null>> {
+    return Promise.all(hashes.map((hash) => this.receipt(hash)));
+  }
+
+  /**
    * The receipts of `hashes` and the head of the node that answered, in one JSON-RPC batch (one
    * HTTP request reaches one node behind a load balancer): a missing receipt means "not mined" only
    * up to that head, never beyond it.

@@ -1,6 +1,6 @@
 import { decideNonce, type NonceDecision, type NonceObservations } from "./nonce-decision";
 
-const rules = { confirmations: 3, replaceAfterMs: 60_000, dropAfterMs: 300_000 };
+const rules = { confirmations: 3, replaceAfterMs: 60_000, dropAfterMs: 300_000, abandon: { rounds: 3, blocks: 12 } };
 const now = Date.parse("2026-11-25T12:00:00Z");
 
 /** Nonce 5, the next to mine, sent a moment ago, nothing mined: the head at block 100, counted at depth at 98. */
@@ -8,9 +8,8 @@ const base: NonceObservations = {
   nonce: 5n,
   latest: 5n,
   atDepth: 5n,
-  countedAt: 98,
   minedBlock: null,
-  receiptsHead: 100,
+  head: 100,
   current: { status: "broadcast", sentAt: new Date(now - 1_000), gapFill: false },
   now,
   refusedSince: now,
@@ -23,10 +22,16 @@ describe("decideNonce", () => {
     // mined: a receipt of ours decides, from any node
     ["mined at the confirmation depth", { minedBlock: 98 }, { do: "settle" }],
     ["mined, not yet deep enough", { minedBlock: 99 }, { do: "wait", why: "not_final" }],
-    ["mined, the receipts' node behind the count", { minedBlock: 90, receiptsHead: 92, atDepth: 6n }, { do: "settle" }],
-    // counted past with no receipt of ours
-    ["counted past at depth by the receipts' node: another transaction took it", { atDepth: 6n }, { do: "abandon" }],
-    ["counted past, the receipts from a lagging backend: nothing decided", { atDepth: 6n, receiptsHead: 97 }, { do: "wait", why: "lagging_node" }],
+    ["mined, counted past at depth", { minedBlock: 90, atDepth: 6n }, { do: "settle" }],
+    ["mined, read from a backend ahead of the round's head: not final yet", { minedBlock: 101, atDepth: 6n }, { do: "wait", why: "not_final" }],
+    ["mined after rounds that saw no receipt: settled, whatever the run", { minedBlock: 95, atDepth: 6n, takenRun: { rounds: 5, firstHead: 80, lastHead: 100 } }, { do: "settle" }],
+    // counted past with no receipt of ours: given up only once rounds at later heads agree
+    ["counted past, first round: a lagging backend may have answered the receipt", { atDepth: 6n, takenRun: { rounds: 1, firstHead: 100, lastHead: 100 } }, { do: "wait", why: "confirming_taken" }],
+    ["counted past, no run recorded", { atDepth: 6n }, { do: "wait", why: "confirming_taken" }],
+    ["counted past in three rounds spanning 11 blocks: not yet", { atDepth: 6n, takenRun: { rounds: 3, firstHead: 89, lastHead: 100 } }, { do: "wait", why: "confirming_taken" }],
+    ["counted past in two rounds spanning 20 blocks: not yet", { atDepth: 6n, takenRun: { rounds: 2, firstHead: 80, lastHead: 100 } }, { do: "wait", why: "confirming_taken" }],
+    ["counted past in three rounds spanning 12 blocks: another transaction took it", { atDepth: 6n, takenRun: { rounds: 3, firstHead: 88, lastHead: 100 } }, { do: "abandon" }],
+    ["a run without the count past at depth decides nothing (the nonce is open)", { takenRun: { rounds: 3, firstHead: 88, lastHead: 100 }, inPool: true }, { do: "wait", why: "in_pool" }],
     // open, broadcast before
     ["broadcast before: the pool is asked first", {}, { do: "ask_pool" }],
     ["in the pool, not stuck", { inPool: true }, { do: "wait", why: "in_pool" }],

@@ -1,17 +1,18 @@
 import { countsAsSent, type BroadcastVerdict } from "@sweep/chain";
-import { isFinal, isStuck, nonceState } from "./watch-rules";
+import { isFinal, isStuck, takenForSure, type AbandonRule, type TakenRun } from "./watch-rules";
 
 /** What the watcher has seen of one nonce of a gas wallet this round. */
 export interface NonceObservations {
   nonce: bigint;
   /** the chain's nonce count at the latest block: the nonce it mines next */
   latest: bigint;
-  /** the chain's nonce count at the confirmation depth, and the block it was read at */
+  /** the chain's nonce count at the confirmation depth */
   atDepth: bigint;
-  countedAt: number;
-  /** the block of the nonce's transaction of ours that has a receipt (null: none), and the head of the node that answered the receipts */
+  /** the block of the nonce's transaction of ours that has a receipt (null: none), and the round's head */
   minedBlock: number | null;
-  receiptsHead: number;
+  head: number;
+  /** the rounds in a row, this one included, that saw the nonce counted past at depth with no receipt of ours */
+  takenRun?: TakenRun;
   /** the nonce's newest stored transaction */
   current: { status: "signed" | "broadcast"; sentAt: Date; gapFill: boolean };
   now: number;
@@ -29,12 +30,14 @@ export interface NonceRules {
   confirmations: number;
   replaceAfterMs: number;
   dropAfterMs: number;
+  /** the agreement that gives up a nonce counted past with no receipt of ours */
+  abandon: AbandonRule;
 }
 
 /** Why nothing is done with the nonce this round. */
 export type WaitReason =
   | "not_final"
-  | "lagging_node"
+  | "confirming_taken"
   | "in_pool"
   | "sent"
   | "node_unavailable"
@@ -58,19 +61,17 @@ export type NonceDecision =
   | { do: "ask_earlier_pool" };
 
 /**
- * The watcher's decision for one nonce. A receipt of ours settles it at the confirmation depth; the
- * chain counting past it with no receipt of ours gives it up, unless the receipts came from a node
- * behind the count (nonceState). Otherwise ours is still to mine: left alone in the pool, replaced
+ * The watcher's decision for one nonce. A receipt of ours (from any node) settles it at the
+ * confirmation depth; the chain counting past it with no receipt of ours gives it up, but only once
+ * rounds at later heads agreed (takenForSure): a missing receipt may be a lagging backend's. Otherwise ours is still to mine: left alone in the pool, replaced
  * with higher fees when stuck as the next nonce, sent again when the node does not hold it. A node
  * that keeps refusing the next nonce (no earlier version of it in the pool) has it filled with a
  * self-transfer after `dropAfterMs` (never a gap filler: another would take its place), or, refused
  * for its fees and stuck, replaced.
  */
 export function decideNonce(o: NonceObservations, rules: NonceRules): NonceDecision {
-  const state = nonceState({ nonce: o.nonce, mined: o.minedBlock !== null, countAtDepth: o.atDepth, countedAt: o.countedAt, receiptsHead: o.receiptsHead });
-  if (state === "mined") return isFinal(o.minedBlock!, o.receiptsHead, rules.confirmations) ? { do: "settle" } : { do: "wait", why: "not_final" };
-  if (state === "unknown") return { do: "wait", why: "lagging_node" };
-  if (state === "taken") return { do: "abandon" };
+  if (o.minedBlock !== null) return isFinal(o.minedBlock, o.head, rules.confirmations) ? { do: "settle" } : { do: "wait", why: "not_final" };
+  if (seenTaken(o)) return takenForSure(o.takenRun, rules.abandon) ? { do: "abandon" } : { do: "wait", why: "confirming_taken" };
 
   const next = o.nonce === o.latest;
   const stuck = next && isStuck(o.current.sentAt, new Date(o.now), rules.replaceAfterMs);
@@ -92,4 +93,9 @@ export function decideNonce(o: NonceObservations, rules: NonceRules): NonceDecis
   // Higher fees may be what the node wants (a fee cap below the base fee); they cannot help a gas wallet that cannot pay.
   if (o.rebroadcast === "refused" && stuck) return { do: "replace" };
   return { do: "wait", why: "refused" };
+}
+
+/** This round saw the nonce counted past at the confirmation depth with no receipt of any transaction of ours of it. */
+export function seenTaken(o: Pick<NonceObservations, "nonce" | "atDepth" | "minedBlock">): boolean {
+  return o.minedBlock === null && o.atDepth > o.nonce;
 }

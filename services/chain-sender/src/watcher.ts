@@ -9,7 +9,7 @@ import { sinceFirstBroadcast } from "./confirmation-time";
 import { bumpFees, highestFees, initialFees, type Fees } from "./fees";
 import type { GasWalletRow, GasWalletSigners } from "./gas-wallet-signers";
 import type { RevocationItemOutcome } from "./mined-outcomes";
-import { decideNonce, type NonceObservations } from "./nonce-decision";
+import { decideNonce, seenTaken, type NonceObservations } from "./nonce-decision";
 import { nonceGaps } from "./nonces";
 import { contentOf, signTransaction, type SignedTransaction } from "./signing";
 import {
@@ -24,7 +24,7 @@ import {
   type InFlightTransaction,
 } from "./transaction-store";
 import { SettledReorgs } from "./settled-reorgs";
-import { depthBlock } from "./watch-rules";
+import { depthBlock, nextTakenRun, type AbandonRule, type TakenRun } from "./watch-rules";
 
 export interface WatcherOptions {
   db: Db;
@@ -53,8 +53,6 @@ interface WalletView {
   latest: bigint;
   atDepth: bigint;
   pending: bigint;
-  /** the block `atDepth` was counted at */
-  countedAt: number;
   now: number;
   logger: Logger;
 }
@@ -70,6 +68,8 @@ interface WalletView {
 export class ChainWatcher {
   /** `<gas wallet id>:<nonce>` → since when the node refuses every transaction of that nonce */
   private readonly refusedSince = new Map<string, number>();
+  /** `<gas wallet id>:<nonce>` → the rounds in a row that saw it taken (in memory: a restart only starts the run again) */
+  private readonly takenRuns = new Map<string, TakenRun>();
   /** `<gas wallet id>:<nonce>` → when the gap was first seen */
   private readonly gapSince = new Map<string, number>();
   private readonly loop: PollingLoop;
@@ -123,6 +123,7 @@ export class ChainWatcher {
     }
     const nonces = new Set(rows.map((r) => nonceKey(r.gasWalletId, r.nonce)));
     for (const key of this.refusedSince.keys()) if (!nonces.has(key)) this.refusedSince.delete(key);
+    for (const key of this.takenRuns.keys()) if (!nonces.has(key)) this.takenRuns.delete(key);
     const head = await client.headNumber();
     try {
       await this.settledReorgs.runOnce(head);
@@ -148,7 +149,7 @@ export class ChainWatcher {
   private async watchWallet(wallet: GasWalletRow, rows: InFlightTransaction[], head: number, logger: Logger): Promise<void> {
     const { client } = this.options;
     // Nonce counts are read before any receipt, so a transaction of ours mined in between cannot pass for another's; the count
-    // at depth at a block number, so that receipts from a node behind that block are told apart (nonceState).
+    // at depth at a block number, which a node behind it cannot answer (RpcEndpoints asks again).
     const countedAt = depthBlock(head, client.chain.confirmations);
     const [atDepth, latestCount, pending] = await Promise.all([
       client.nonceAt(wallet.address, countedAt),
@@ -156,7 +157,7 @@ export class ChainWatcher {
       client.nonceAt(wallet.address, "pending"),
     ]);
     const latest = latestCount ?? atDepth;
-    const view: WalletView = { wallet, head, latest, atDepth, countedAt, pending: pending > latest ? pending : latest, now: Date.now(), logger };
+    const view: WalletView = { wallet, head, latest, atDepth, pending: pending > latest ? pending : latest, now: Date.now(), logger };
 
     const byNonce = new Map<bigint, InFlightTransaction[]>();
     for (const row of rows) byNonce.set(row.nonce, [...(byNonce.get(row.nonce) ?? []), row]);
@@ -169,23 +170,27 @@ export class ChainWatcher {
   /** Observes what the decision asks for (receipts first, the pool and a rebroadcast only when they decide something) and acts on it. */
   private async watchNonce(view: WalletView, nonce: bigint, group: InFlightTransaction[], logger: Logger): Promise<void> {
     const { client } = this.options;
-    // One batch: the receipts and the head of the one node that answered them.
-    const { head: receiptsHead, receipts } = await client.receiptsWithHead(group.map((row) => row.hash));
+    // Each receipt a request of its own: a null answer may come from a lagging backend, and only rounds at later heads that agree give the nonce up.
+    const receipts = await client.receipts(group.map((row) => row.hash));
     const minedAt = receipts.findIndex((r) => r !== null);
     const current = group[group.length - 1]!;
     const key = nonceKey(view.wallet.id, nonce);
+    const minedBlock = minedAt >= 0 ? receipts[minedAt]!.blockNumber : null;
+    const takenRun = nextTakenRun(this.takenRuns.get(key), view.head, seenTaken({ nonce, atDepth: view.atDepth, minedBlock }));
+    if (takenRun) this.takenRuns.set(key, takenRun);
+    else this.takenRuns.delete(key);
     const seen: NonceObservations = {
       nonce,
       latest: view.latest,
       atDepth: view.atDepth,
-      countedAt: view.countedAt,
-      minedBlock: minedAt >= 0 ? receipts[minedAt]!.blockNumber : null,
-      receiptsHead,
+      minedBlock,
+      head: view.head,
+      takenRun,
       current: { status: current.status, sentAt: current.broadcastAt ?? current.createdAt, gapFill: current.batch ? batchPurposes[current.batch.purpose].gapFill : false },
       now: view.now,
       refusedSince: this.refusedSince.get(key) ?? view.now,
     };
-    const rules = { confirmations: client.chain.confirmations, replaceAfterMs: this.options.replaceAfterMs, dropAfterMs: this.options.dropAfterMs };
+    const rules = { confirmations: client.chain.confirmations, replaceAfterMs: this.options.replaceAfterMs, dropAfterMs: this.options.dropAfterMs, abandon: ABANDON_TAKEN };
     const txLogger = logger.child({ transactionId: current.id, hash: current.hash });
     for (;;) {
       const decision = decideNonce(seen, rules);
@@ -211,7 +216,7 @@ export class ChainWatcher {
         case "fill":
           return this.dropAndFill(view, nonce, decision.reason, seen.rebroadcast!, txLogger);
         case "wait":
-          if (decision.why === "lagging_node") logger.debug("no receipt from a node behind the nonce count; decided next round", { receiptsHead, countedAt: view.countedAt });
+          if (decision.why === "confirming_taken") logger.info("the nonce is counted past with no receipt of ours; given up only once later rounds agree", { head: view.head, takenRun });
           return;
       }
     }
@@ -339,3 +344,10 @@ export class ChainWatcher {
 }
 
 const nonceKey = (gasWalletId: string, nonce: bigint) => `${gasWalletId}:${nonce}`;
+
+/**
+ * A nonce counted past with no receipt of ours is given up after three rounds at later heads
+ * spanning 12 blocks agree: a missing receipt from a backend lagging fewer blocks is not taken for
+ * another transaction's (docs/decisions.md).
+ */
+const ABANDON_TAKEN: AbandonRule = { rounds: 3, blocks: 12 };
