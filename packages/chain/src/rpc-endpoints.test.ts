@@ -97,6 +97,89 @@ describe("a chain's RPC endpoints", () => {
     expect(a.received).toEqual([]);
   });
 
+  const reply =
+    (code: number, body: unknown, headers: Record<string, string> = {}) =>
+    (_body: unknown, res: http.ServerResponse) => {
+      res.writeHead(code, { "content-type": "application/json", ...headers });
+      res.end(JSON.stringify(body));
+    };
+  const refusal = (code: number, message: string, data?: unknown) => ({ jsonrpc: "2.0", id: 1, error: data === undefined ? { code, message } : { code, message, data } });
+  it.each([
+    ["HTTP 402 with Infura's daily credit body", reply(402, { jsonrpc: "2.0", id: 1, error: { code: 402, event: -33000, message: "Payment Required", details: "You have reached your daily credit limit." } }), "quota"],
+    ["HTTP 403 with a JSON-RPC body", reply(403, refusal(-32000, "Forbidden")), "quota"],
+    ["HTTP 403 with a page", (_body: unknown, res: http.ServerResponse) => res.writeHead(403).end("forbidden"), "quota"],
+    ["HTTP 429 without a body", (_body: unknown, res: http.ServerResponse) => res.writeHead(429).end(), "http_429"],
+    ["-32005 limit exceeded in an HTTP 200", reply(200, refusal(-32005, "limit exceeded")), "quota"],
+    ["-32005 request rate exceeded in an HTTP 200", reply(200, refusal(-32005, "project ID request rate exceeded")), "quota"],
+    ["-32005 daily request count exceeded in an HTTP 200", reply(200, refusal(-32005, "daily request count exceeded, request rate limited")), "quota"],
+    ["Alchemy's compute units per second in an HTTP 200", reply(200, refusal(429, "Your app has exceeded its compute units per second capacity.")), "quota"],
+    ["QuickNode's credits in an HTTP 200", reply(200, refusal(-32012, "credits limited to 6000/sec")), "quota"],
+    ["QuickNode's request limit in an HTTP 200", reply(200, refusal(-32007, "100/second request limit reached - reduce calls per second or upgrade your account at quicknode.com")), "quota"],
+  ])("takes %s as the provider's refusal, not the node's answer: the call goes to the next endpoint", async (_name, quota, outcome) => {
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
+    a.answer = quota;
+    b.answer = rpcResult("0x2");
+    expect(await endpoints.send(call("eth_getBalance"))).toEqual([{ jsonrpc: "2.0", id: 1, result: "0x2" }]);
+    expect(endpoints.preferred()).toBe(1);
+    const requests = (await registry.getMetricsAsJSON()).find((m) => m.name === "sweep_rpc_http_requests_total")!.values;
+    expect(requests.find((v) => v.labels.endpoint === endpoints.labels[0] && v.labels.outcome === outcome)?.value).toBe(1);
+    registry.resetMetrics();
+  });
+
+  it("sends a whole batch to the next endpoint when the provider refused one of its members for capacity", async () => {
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
+    a.answer = (body, res) => {
+      const calls = body as Array<{ id: number }>;
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(calls.map((c, i) => (i === 1 ? { jsonrpc: "2.0", id: c.id, error: { code: 429, message: "Your app has exceeded its compute units per second capacity." } } : { jsonrpc: "2.0", id: c.id, result: "0x1" }))));
+    };
+    b.answer = rpcResult("0x2");
+    const answers = await endpoints.send([call("eth_blockNumber", 1), call("eth_getTransactionReceipt", 2), call("eth_getTransactionReceipt", 3)]);
+    expect(answers).toEqual([1, 2, 3].map((id) => ({ jsonrpc: "2.0", id, result: "0x2" })));
+    expect(b.received.map((c) => c.method)).toEqual(["eth_blockNumber", "eth_getTransactionReceipt", "eth_getTransactionReceipt"]);
+  });
+
+  it("keeps a node's -32005 about the query itself as its answer", async () => {
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
+    a.answer = rpcError(-32005, "query returned more than 10000 results");
+    expect(await endpoints.send(call("eth_getLogs"))).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32005, message: "query returned more than 10000 results" } }]);
+    expect(b.received).toEqual([]);
+  });
+
+  it.each([
+    ["a Retry-After", reply(403, refusal(-32000, "Forbidden"), { "retry-after": "1" })],
+    ["Infura's backoff_seconds", reply(200, refusal(-32005, "project ID request rate exceeded", { rate: { allowed_rps: 10, backoff_seconds: 1, current_rps: 12 } }))],
+  ])("rests an endpoint that refused for its quota for %s (1 s here, not the 200 ms backoff)", async (_name, quota) => {
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
+    a.answer = quota;
+    b.answer = rpcResult("0x2");
+    const refused = Date.now();
+    await endpoints.send(call("eth_blockNumber"));
+    a.answer = rpcResult("0x1");
+    await new Promise((r) => setTimeout(r, backoff.baseMs + 100));
+    expect(endpoints.preferred()).toBe(1);
+    expect(await endpoints.send(call("eth_blockNumber"))).toEqual([{ jsonrpc: "2.0", id: 1, result: "0x2" }]);
+    await new Promise((r) => setTimeout(r, Math.max(0, refused + 1_000 - Date.now()) + 50));
+    expect(endpoints.preferred()).toBe(0);
+    expect(await endpoints.send(call("eth_blockNumber"))).toEqual([{ jsonrpc: "2.0", id: 1, result: "0x1" }]);
+  });
+
+  it("reads a broadcast's quota answer as no answer from that endpoint, never as the node refusing the transaction", async () => {
+    const provider = new ChainProvider(new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff }));
+    const client = new ChainClient({ chainId: CHAIN_ID, confirmations: 1, provider });
+    a.answer = reply(200, refusal(-32005, "daily request count exceeded, request rate limited"));
+    b.answer = rpcResult("0xhash");
+    expect(await client.broadcast("0x02")).toBe("accepted");
+    b.answer = rpcError(-32000, "already known");
+    await new Promise((r) => setTimeout(r, backoff.maxMs));
+    expect(await client.broadcast("0x02")).toBe("known");
+    // Every endpoint refusing for its plan: the transaction was not refused, it was not heard.
+    b.answer = reply(402, { jsonrpc: "2.0", id: 1, error: { code: 402, message: "Payment Required" } });
+    await new Promise((r) => setTimeout(r, backoff.maxMs));
+    expect(await client.broadcast("0x02")).toBe("unavailable");
+    provider.destroy();
+  });
+
   it("fails over when an endpoint refuses connections, and takes it back once its backoff is over and it answers", async () => {
     await a.close();
     const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });

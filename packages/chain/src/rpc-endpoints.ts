@@ -1,6 +1,7 @@
 import { rpcCalls, rpcEndpointHealth, rpcHttpRequests, rpcRequestSeconds } from "@sweep/metrics";
 import type { JsonRpcError, JsonRpcPayload, JsonRpcResult } from "ethers";
 import { DEFAULT_BACKOFF, afterFailure, afterSuccess, attemptOrder, freshHealth, healthScore, isUp, type Backoff, type EndpointHealth } from "./endpoint-health";
+import { endpointRefusal, type EndpointRefusalKind } from "./provider-refusals";
 import { endpointLabels } from "./rpc-url";
 
 export type RpcAnswer = JsonRpcResult | JsonRpcError;
@@ -19,8 +20,12 @@ export function isUnknownBlockAnswer(answer: RpcAnswer): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Why an endpoint gave no JSON-RPC answer; each is a reason to try the next endpoint. */
-export type TransportFailureKind = "timeout" | "http_429" | "http_5xx" | "http_status" | "connection" | "malformed";
+/**
+ * Why an endpoint gave no node's answer; each is a reason to try the next endpoint. `quota`: the
+ * provider refused for its plan's limits otherwise than by a 429 (HTTP 402 or 403, or a JSON-RPC
+ * capacity error such as -32005 "limit exceeded" in the body), see provider-refusals.ts.
+ */
+export type TransportFailureKind = "timeout" | "connection" | EndpointRefusalKind;
 
 /** No endpoint answered. The message names endpoints by host only: their URLs carry providers' keys. */
 export class RpcTransportError extends Error {
@@ -50,9 +55,10 @@ interface Endpoint {
 /**
  * The endpoints of one chain (`RPC_URL_<chain_id>`, comma-separated) behind one `send`: a request
  * goes to the first endpoint in rotation and fails over to the next on a timeout, a 429, a 5xx, a
- * refused connection or an answer that is not JSON-RPC; a node's JSON-RPC error is an answer, not
- * a failure. A transaction goes to every endpoint in rotation, so one provider's pool missing it
- * delays nothing. Every request is counted per endpoint (calls by method, HTTP requests by
+ * refused connection, an answer that is not JSON-RPC, or a provider's refusal for its plan's
+ * limits (HTTP 402/403, a capacity error in the body, even of one member of a batch); a node's
+ * JSON-RPC error is an answer, not a failure. A transaction goes to every endpoint in rotation, so
+ * one provider's pool missing it delays nothing, and a provider's quota answer is no answer. Every request is counted per endpoint (calls by method, HTTP requests by
  * outcome, latency, health score).
  */
 export class RpcEndpoints {
@@ -218,12 +224,11 @@ export class RpcEndpoints {
       if (name === "TimeoutError" || name === "AbortError") throw fail("timeout", `no answer within ${this.options.timeoutMs} ms`);
       throw fail("connection", describe(err));
     }
-    if (response.status === 429) throw fail("http_429", "429 too many requests", retryAfterMs(response.headers.get("retry-after")));
-    if (response.status >= 500) throw fail("http_5xx", `HTTP ${response.status}`);
     const answers = jsonRpcAnswers(text);
-    // Some providers answer a node's error with a 4xx and a JSON-RPC body: an answer. Any other refusal (401, 404) is the endpoint's.
-    if (!answers) throw fail(response.ok ? "malformed" : "http_status", response.ok ? "the answer is not JSON-RPC" : `HTTP ${response.status}`);
-    return answers;
+    // Some providers answer a node's error with a 4xx and a JSON-RPC body: an answer, unless it is the provider's own refusal.
+    const refusal = endpointRefusal(response.status, answers, retryAfterMs(response.headers.get("retry-after")));
+    if (refusal) throw fail(refusal.kind, refusal.detail, refusal.retryAfterMs);
+    return answers!;
   }
 
   /** A block this process has seen, read by number and answered null: a node behind the others answered. */

@@ -140,7 +140,7 @@ export const rpcCalls = new Counter({
 
 export const rpcHttpRequests = new Counter({
   name: "sweep_rpc_http_requests_total",
-  help: "HTTP requests sent to a chain's endpoint (a JSON-RPC batch is one), by outcome: ok, rpc_error (the node answered an error), timeout, http_429, http_5xx, http_status (another refusal), connection, malformed",
+  help: "HTTP requests sent to a chain's endpoint (a JSON-RPC batch is one), by outcome: ok, rpc_error (the node answered an error), timeout, http_429, quota (the provider refused for its plan: HTTP 402/403 or a capacity error in the body), http_5xx, http_status (another refusal), connection, malformed",
   labelNames: ["chain_id", "endpoint", "outcome"] as const,
   registers,
 });
