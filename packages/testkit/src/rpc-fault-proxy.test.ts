@@ -262,6 +262,57 @@ describe("the JSON-RPC fault proxy", () => {
     expect(p.counts().faults.reordered).toBeGreaterThanOrEqual(1);
   });
 
+  it("answers a batch's members from different backends, a lagging one among them, in any order: a fresh head beside a null receipt", async () => {
+    const p = await proxy({ backends: 3 });
+    const mined = await transfer();
+    for (let i = 0; i < 2; i++) await transfer();
+    const head = await direct.getBlockNumber();
+    p.lag(3, { backend: 1 });
+    p.splitBatches();
+    const byId = (answers: unknown) => new Map((answers as Answer[]).map((a) => [a.id, a]));
+    const orders: number[][] = [];
+    // A request to backend 0: member 0 from backend 0 (at the head), member 1 from backend 1 (3 blocks behind).
+    const members = [call("eth_blockNumber", [], 1), call("eth_getTransactionReceipt", [mined.hash], 2), call("eth_blockNumber", [], 3), call("eth_chainId", [], 4)];
+    const first = await post(p.url, members);
+    orders.push((first.body as Answer[]).map((a) => a.id));
+    const answers = byId(first.body);
+    expect(Number(answers.get(1)!.result)).toBe(head);
+    expect(answers.get(2)!.result).toBeNull();
+    expect(Number(answers.get(3)!.result)).toBe(head);
+    expect(answers.get(4)!.result).toBe("0x61");
+    // Without the split, the same batch to one backend at the head has the receipt.
+    await p.clear("split");
+    await p.clear("lag");
+    expect((byId((await post(p.url, members)).body).get(2)!.result as { transactionHash: string }).transactionHash).toBe(mined.hash);
+    p.lag(3, { backend: 1 });
+    p.splitBatches();
+    for (let i = 0; i < 5; i++) orders.push(((await post(p.url, members)).body as Answer[]).map((a) => a.id));
+    expect(orders.some((order) => order.join() !== "1,2,3,4")).toBe(true);
+    expect(p.counts().faults).toMatchObject({ split: 6 });
+    // A single call is no batch: one backend answers it.
+    expect((await rpc(p.url, "eth_chainId")).result).toBe("0x61");
+    expect(p.counts().faults.split).toBe(6);
+  });
+
+  it("withholds the transactions of one sender: receipts and transactions by hash answered null until cleared", async () => {
+    const p = await proxy({ backends: 2 });
+    const other = Wallet.createRandom().connect(direct);
+    await direct.send("anvil_setBalance", [other.address, "0xde0b6b3a7640000"]);
+    const ours = await transfer();
+    const theirs = (await (await other.sendTransaction({ to: wallet.address, value: 1n })).wait())!;
+    p.withholdTransactions(wallet.address);
+    for (let i = 0; i < 2; i++) {
+      expect((await rpc(p.url, "eth_getTransactionReceipt", [ours.hash])).result).toBeNull();
+      expect((await rpc(p.url, "eth_getTransactionByHash", [ours.hash])).result).toBeNull();
+      expect((await rpc(p.url, "eth_getTransactionReceipt", [theirs.hash])).result).toMatchObject({ transactionHash: theirs.hash });
+    }
+    // The chain still counts them.
+    expect(Number((await rpc(p.url, "eth_getTransactionCount", [wallet.address, "latest"])).result)).toBe(await direct.getTransactionCount(wallet.address));
+    expect(p.counts().faults.withheld).toBe(4);
+    await p.clear("withhold");
+    expect((await rpc(p.url, "eth_getTransactionReceipt", [ours.hash])).result).toMatchObject({ transactionHash: ours.hash });
+  });
+
   it("refuses connections while down, then answers again at the same address", async () => {
     const p = await proxy();
     await p.refuseConnections();

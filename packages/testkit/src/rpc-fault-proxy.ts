@@ -39,7 +39,7 @@ export interface FaultShare {
 /** The answers providers give for a method they lack. */
 export type MissingMethodAnswer = "-32601" | "-32600" | "-32004";
 
-export type FaultKind = "lag" | "http" | "timeout" | "drop" | "encoding" | "refuse";
+export type FaultKind = "lag" | "http" | "timeout" | "drop" | "encoding" | "refuse" | "split" | "withhold";
 
 export interface ProxyCounts {
   httpRequests: number;
@@ -48,7 +48,7 @@ export interface ProxyCounts {
   /** JSON-RPC calls by method (a batch counts each of its calls), answered or not */
   byMethod: Record<string, number>;
   /** what the faults did: HTTP requests answered 429 or 5xx or held, calls answered as a lagging backend, as a missing method or re-encoded, batches reordered */
-  faults: { http429: number; http5xx: number; timeouts: number; lagged: number; dropped: number; reencoded: number; reordered: number };
+  faults: { http429: number; http5xx: number; timeouts: number; lagged: number; dropped: number; reencoded: number; reordered: number; split: number; withheld: number };
 }
 
 export interface RpcFaultProxy {
@@ -65,6 +65,13 @@ export interface RpcFaultProxy {
   dropMethod(method: string, answer: MissingMethodAnswer, scope?: FaultScope): void;
   /** answers in other encodings; a batch's answers in another order with `reorderBatches` */
   encodings(encodings: AnswerEncodings & { reorderBatches?: boolean }, scope?: FaultScope): void;
+  /**
+   * Answers each member of a batch from a backend of its own (with that backend's faults, a lag
+   * among them) and the answers in another order, as hosted providers do (Alchemy documents it).
+   */
+  splitBatches(scope?: FaultScope): void;
+  /** answers null to eth_getTransactionReceipt and eth_getTransactionByHash for the transactions `from` sent, mined or not */
+  withholdTransactions(from: string, scope?: FaultScope): void;
   /** stops listening (clients get connection refused) until `clear("refuse")` or `clear()` */
   refuseConnections(): Promise<void>;
   /** clears one kind of fault (every kind when absent) for one scope (every backend and the endpoint when absent) */
@@ -84,9 +91,15 @@ interface Faults {
   timeout: ShareState[];
   drop: Map<string, MissingMethodAnswer>;
   encoding: AnswerEncodings & { reorderBatches?: boolean };
+  split: boolean;
+  /** senders (lower case) whose transactions are withheld */
+  withhold: Set<string>;
 }
 
-const noFaults = (): Faults => ({ lag: 0, http: [], timeout: [], drop: new Map(), encoding: {} });
+const noFaults = (): Faults => ({ lag: 0, http: [], timeout: [], drop: new Map(), encoding: {}, split: false, withhold: new Set() });
+
+/** The methods answering about one transaction found by hash, which `withholdTransactions` answers null. */
+const BY_HASH = new Set(["eth_getTransactionReceipt", "eth_getTransactionByHash"]);
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const MAX_BODY = 16 * 1024 * 1024;
@@ -117,7 +130,7 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
     httpRequests: 0,
     byBackend: Array(backends).fill(0),
     byMethod: {},
-    faults: { http429: 0, http5xx: 0, timeouts: 0, lagged: 0, dropped: 0, reencoded: 0, reordered: 0 },
+    faults: { http429: 0, http5xx: 0, timeouts: 0, lagged: 0, dropped: 0, reencoded: 0, reordered: 0, split: 0, withheld: 0 },
   };
   const held = new Set<http.ServerResponse>();
   const sockets = new Set<Socket>();
@@ -166,6 +179,11 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
           counts.faults.lagged++;
           const plan = lagPlan(call, view);
           answer = "answer" in plan ? plan.answer : plan.adjust((await forward(plan.call)) as JsonRpcAnswer);
+        }
+        const sender = answer.result !== null && typeof answer.result === "object" && !Array.isArray(answer.result) ? answer.result.from : undefined;
+        if (BY_HASH.has(call.method) && typeof sender === "string" && faults.some((f) => f.withhold.has(sender.toLowerCase()))) {
+          counts.faults.withheld++;
+          answer = { ...answer, result: null };
         }
         if (changesEncoding(encoding) && answer.result !== undefined) {
           counts.faults.reencoded++;
@@ -227,6 +245,12 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
       return send(res, status, "text/html", errorPage(status));
     }
 
+    if (batch && calls.length > 1 && faults.some((f) => f.split)) {
+      counts.faults.split++;
+      // Member i goes to the backend i places after the request's: neighbours never share one.
+      const split = await Promise.all(calls.map(async (call, i) => (await answerCalls([call], [endpoint, perBackend[(backend + i) % backends]!]))[0]!));
+      return send(res, 200, "application/json", JSON.stringify(random.shuffle(split)));
+    }
     const answers = await answerCalls(calls, faults);
     if (batch && answers.length > 1 && faults.some((f) => f.encoding.reorderBatches)) {
       counts.faults.reordered++;
@@ -283,6 +307,12 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
     encodings: (encodings, scope) => {
       for (const f of scoped(scope)) f.encoding = { ...f.encoding, ...encodings };
     },
+    splitBatches: (scope) => {
+      for (const f of scoped(scope)) f.split = true;
+    },
+    withholdTransactions: (from, scope) => {
+      for (const f of scoped(scope)) f.withhold.add(from.toLowerCase());
+    },
     refuseConnections: async () => {
       if (refusing) return;
       refusing = true;
@@ -297,6 +327,8 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
         if (kind === undefined || kind === "timeout") f.timeout = fresh.timeout;
         if (kind === undefined || kind === "drop") f.drop = fresh.drop;
         if (kind === undefined || kind === "encoding") f.encoding = fresh.encoding;
+        if (kind === undefined || kind === "split") f.split = fresh.split;
+        if (kind === undefined || kind === "withhold") f.withhold = fresh.withhold;
       }
       if ((kind === undefined || kind === "refuse") && refusing) {
         refusing = false;
