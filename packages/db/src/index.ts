@@ -6,6 +6,7 @@ export * from "./database";
 export * from "./decimal";
 export * from "./fee-reserve";
 export * from "./outbox";
+export * from "./partner-fee-ceilings";
 export * from "./withdrawals";
 export * from "./gas-wallet-drain";
 export * from "./presented-rows";

@@ -177,6 +177,13 @@ export const replacementsTotal = new Counter({
   registers,
 });
 
+export const replacementsAtCeilingTotal = new Counter({
+  name: "sweep_replacements_at_fee_ceiling_total",
+  help: "Stuck transactions kept and sent again instead of replaced: the raise a replacement needs would cross the fee ceiling (the chain's or the partner's)",
+  labelNames: ["chain_id"] as const,
+  registers,
+});
+
 export const nonceGapsTotal = new Counter({
   name: "sweep_nonce_gaps_total",
   help: "Nonce gaps filled with a self-transfer",

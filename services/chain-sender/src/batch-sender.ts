@@ -1,6 +1,6 @@
-import type { ChainClient } from "@sweep/chain";
+import { effectiveFeeCeiling, type ChainClient, type FeeCeiling } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
-import type { Db } from "@sweep/db";
+import { partnerMaxFeePerGas, type Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { AttemptFailure, failureReason } from "./attempt-failure";
 import { stagesOf } from "./batch-purposes";
@@ -21,6 +21,8 @@ export interface BatchSenderOptions {
   treasury: string | null;
   /** the chain's delegate factory, which deploys hot wallets' delegates */
   factory: string;
+  /** the chain's fee ceilings; a partner's own lower max fee applies to its batches */
+  feeCeiling: FeeCeiling;
   logger: Logger;
   /** called after an attempt wrote outbox messages, so the relay sends them at once */
   outboxWritten?: () => void;
@@ -70,7 +72,12 @@ export class BatchSender {
       // load balancer that lags would show no delegation or balance the suite already saw mined.
       const client = this.options.client.atBlock(await this.options.client.freshHead());
       // The reads that do not depend on the content go out together with the simulation.
-      const reads = { market: client.feeMarket(), balance: client.balance(from), chainPending: this.options.client.nonceAt(from, "pending") };
+      const reads = {
+        market: client.feeMarket(),
+        balance: client.balance(from),
+        chainPending: this.options.client.nonceAt(from, "pending"),
+        partnerMaxFee: partnerMaxFeePerGas(this.options.db, { partnerId: batch.partnerId }, batch.chainId),
+      };
       // Awaited below or given up with the attempt: never an unhandled rejection.
       Object.values(reads).forEach((read) => read.catch(() => undefined));
       const signer = this.options.signers.signerFor(batch.gasWallet);
@@ -80,7 +87,9 @@ export class BatchSender {
       const content = planned.content;
       if (!content) return { type: "empty", dropped };
       const gasLimit = await planned.gasLimit();
-      const fees = initialFees(await reads.market);
+      // Never above the ceiling: the batcher held the batch while the base fee kept it above; a spike since the claim
+      // leaves it at the ceiling, kept and sent again by the watcher until the base fee falls.
+      const fees = initialFees(await reads.market, effectiveFeeCeiling(this.options.feeCeiling, await reads.partnerMaxFee));
       const balance = await reads.balance;
       const { value, kept } = stages.spending(batch, balance, gasLimit, fees.maxFeePerGas);
       if (value === null) return { type: "empty", dropped };

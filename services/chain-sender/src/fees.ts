@@ -1,3 +1,5 @@
+import type { FeeCeiling } from "@sweep/chain";
+
 /** EIP-1559 fees of a transaction, wei per gas. */
 export interface Fees {
   maxFeePerGas: bigint;
@@ -10,9 +12,13 @@ export interface FeeMarket {
   tip: bigint;
 }
 
-/** A new transaction's fees: the suggested tip, and room for the base fee to double before it is mined. */
-export function initialFees(market: FeeMarket): Fees {
-  return { maxPriorityFeePerGas: market.tip, maxFeePerGas: market.baseFee * 2n + market.tip };
+/**
+ * A new transaction's fees: the suggested tip, and room for the base fee to double before it is
+ * mined, each kept under the ceiling (the tip never above the max fee).
+ */
+export function initialFees(market: FeeMarket, ceiling: FeeCeiling): Fees {
+  const maxFeePerGas = min(market.baseFee * 2n + min(market.tip, ceiling.maxPriorityFeePerGas), ceiling.maxFeePerGas);
+  return { maxPriorityFeePerGas: min(market.tip, ceiling.maxPriorityFeePerGas, maxFeePerGas), maxFeePerGas };
 }
 
 /** At least 12.5% more (rounded up, at least 1 wei): nodes refuse a replacement with less than 10%. */
@@ -23,13 +29,16 @@ function raised(wei: bigint): bigint {
 
 /**
  * Fees of a replacement: both fees raised by at least 12.5% over the transaction it replaces, and
- * never below what a new transaction would offer now. No cap: a cap could leave a transaction
- * stuck for good when the base fee climbs above it.
+ * never below what a new transaction would offer now, never above the ceiling. Null when the raise
+ * the node demands would cross the ceiling: the transaction it would replace is kept as it is.
  */
-export function bumpFees(previous: Fees, market: FeeMarket): Fees {
-  const current = initialFees(market);
-  const maxPriorityFeePerGas = max(raised(previous.maxPriorityFeePerGas), current.maxPriorityFeePerGas);
-  const maxFeePerGas = max(raised(previous.maxFeePerGas), current.maxFeePerGas, market.baseFee * 2n + maxPriorityFeePerGas);
+export function bumpFees(previous: Fees, market: FeeMarket, ceiling: FeeCeiling): Fees | null {
+  const needed = { maxFeePerGas: raised(previous.maxFeePerGas), maxPriorityFeePerGas: raised(previous.maxPriorityFeePerGas) };
+  const current = initialFees(market, ceiling);
+  const maxPriorityFeePerGas = max(needed.maxPriorityFeePerGas, current.maxPriorityFeePerGas);
+  const wanted = max(needed.maxFeePerGas, current.maxFeePerGas, market.baseFee * 2n + maxPriorityFeePerGas);
+  const maxFeePerGas = min(wanted, ceiling.maxFeePerGas);
+  if (maxFeePerGas < needed.maxFeePerGas || maxPriorityFeePerGas > ceiling.maxPriorityFeePerGas || maxPriorityFeePerGas > maxFeePerGas) return null;
   return { maxFeePerGas, maxPriorityFeePerGas };
 }
 
@@ -41,4 +50,8 @@ export function highestFees(fees: readonly Fees[]): Fees | null {
 
 function max(first: bigint, ...rest: bigint[]): bigint {
   return rest.reduce((a, b) => (b > a ? b : a), first);
+}
+
+function min(first: bigint, ...rest: bigint[]): bigint {
+  return rest.reduce((a, b) => (b < a ? b : a), first);
 }

@@ -30,7 +30,7 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
   const perChain = chains.map((chain) => {
     const { client } = chain;
     const outboxWritten = () => messaging.relay?.wake();
-    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, treasury: chain.treasury, factory: chain.factory, logger, outboxWritten });
+    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, treasury: chain.treasury, factory: chain.factory, feeCeiling: chain.feeCeiling, logger, outboxWritten });
     const deploys = new DeployRequests({ db, client, sender, logger });
     const watcher = new ChainWatcher({
       db,
@@ -38,6 +38,7 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
       client,
       signers,
       logger,
+      feeCeiling: chain.feeCeiling,
       intervalMs: config.WATCH_INTERVAL_MS,
       headPollMs: config.WATCH_HEAD_POLL_MS,
       replaceAfterMs: config.REPLACE_AFTER_MS,

@@ -1,8 +1,8 @@
-import { NATIVE_TRANSFER_GAS, countsAsSent, type BroadcastVerdict, type ChainClient, type Receipt } from "@sweep/chain";
+import { NATIVE_TRANSFER_GAS, countsAsSent, effectiveFeeCeiling, type BroadcastVerdict, type ChainClient, type FeeCeiling, type Receipt } from "@sweep/chain";
 import { PollingLoop, pauseFor, type Logger } from "@sweep/common";
-import type { Db } from "@sweep/db";
+import { partnerMaxFeePerGas, type Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
-import { confirmationSeconds, nonceGapsTotal, noncesAbandonedTotal, replacementsTotal } from "@sweep/metrics";
+import { confirmationSeconds, nonceGapsTotal, noncesAbandonedTotal, replacementsAtCeilingTotal, replacementsTotal } from "@sweep/metrics";
 import { batchPurposes } from "./batch-purposes";
 import { broadcastStored } from "./broadcast";
 import { sinceFirstBroadcast } from "./confirmation-time";
@@ -40,6 +40,8 @@ export interface WatcherOptions {
    */
   headPollMs: number;
   replaceAfterMs: number;
+  /** the chain's fee ceilings: no transaction offers more (a partner's own lower max fee applies to its gas wallet's) */
+  feeCeiling: FeeCeiling;
   gapGraceMs: number;
   dropAfterMs: number;
   /** called after a round wrote outbox messages, so the relay sends them at once */
@@ -68,6 +70,8 @@ interface WalletView {
 export class ChainWatcher {
   /** `<gas wallet id>:<nonce>` → since when the node refuses every transaction of that nonce */
   private readonly refusedSince = new Map<string, number>();
+  /** `<gas wallet id>:<nonce>` → when a stuck transaction at its fee ceiling was last kept and sent again */
+  private readonly keptAtCeiling = new Map<string, number>();
   /** `<gas wallet id>:<nonce>` → the rounds in a row that saw it taken (in memory: a restart only starts the run again) */
   private readonly takenRuns = new Map<string, TakenRun>();
   /** `<gas wallet id>:<nonce>` → when the gap was first seen */
@@ -123,6 +127,7 @@ export class ChainWatcher {
     }
     const nonces = new Set(rows.map((r) => nonceKey(r.gasWalletId, r.nonce)));
     for (const key of this.refusedSince.keys()) if (!nonces.has(key)) this.refusedSince.delete(key);
+    for (const key of this.keptAtCeiling.keys()) if (!nonces.has(key)) this.keptAtCeiling.delete(key);
     for (const key of this.takenRuns.keys()) if (!nonces.has(key)) this.takenRuns.delete(key);
     const head = await client.headNumber();
     try {
@@ -265,10 +270,15 @@ export class ChainWatcher {
     }
   }
 
-  /** The same content at the same nonce with fees above every earlier transaction of that nonce and the current market. */
+  /**
+   * The same content at the same nonce with fees above every earlier transaction of that nonce and the current market;
+   * when those fees would cross the ceiling, the transaction is kept and sent again (once per replaceAfterMs), never dropped.
+   */
   private async replace(view: WalletView, current: InFlightTransaction, logger: Logger): Promise<void> {
     const { db, client } = this.options;
-    const { fees, replacement } = await this.nextAtNonce(view, current.nonce);
+    const next = await this.nextAtNonce(view, current.nonce);
+    if (!next) return this.keepAtCeiling(view, current, logger);
+    const { fees, replacement } = next;
     const signed = await signTransaction(this.signer(view), client.chain.provider, contentOf(current.rawTx), fees);
     const stored = await storeReplacement(db, current, signed, replacement);
     if (!stored) return;
@@ -278,6 +288,15 @@ export class ChainWatcher {
     await broadcastStored(db, client, stored, replacementLogger);
   }
 
+  private async keepAtCeiling(view: WalletView, current: InFlightTransaction, logger: Logger): Promise<void> {
+    const key = nonceKey(view.wallet.id, current.nonce);
+    if (view.now - (this.keptAtCeiling.get(key) ?? 0) < this.options.replaceAfterMs) return;
+    this.keptAtCeiling.set(key, view.now);
+    replacementsAtCeilingTotal.inc({ chain_id: this.options.client.chainId });
+    logger.warn("stuck at the fee ceiling; kept and sent again", { maxFeePerGas: current.fees.maxFeePerGas.toString(), maxPriorityFeePerGas: current.fees.maxPriorityFeePerGas.toString() });
+    await broadcastStored(this.options.db, this.options.client, current, logger);
+  }
+
   /**
    * The node keeps refusing the transaction that blocks the others: it is given up (its batch fails
    * for `reason`: insufficient_gas_balance when the gas wallet cannot pay, nonce_conflict otherwise) and a
@@ -285,7 +304,13 @@ export class ChainWatcher {
    */
   private async dropAndFill(view: WalletView, nonce: bigint, reason: "insufficient_gas_balance" | "nonce_conflict", verdict: "accepted" | BroadcastVerdict, logger: Logger): Promise<void> {
     const { db, names, client } = this.options;
-    const { fees, replacement } = await this.nextAtNonce(view, nonce);
+    const next = await this.nextAtNonce(view, nonce);
+    // A self-transfer that must outbid at the ceiling cannot: it waits, the ceiling being the platform's word.
+    if (!next) {
+      logger.warn("cannot outbid the nonce's transaction under the fee ceiling; filled later", { reason });
+      return;
+    }
+    const { fees, replacement } = next;
     const signed = await this.signGapFill(view, nonce, fees);
     const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason, gapFill: { signed, replacement } });
     if (abandoned) {
@@ -310,7 +335,9 @@ export class ChainWatcher {
       const since = this.gapSince.get(key) ?? view.now;
       this.gapSince.set(key, since);
       if (view.now - since < gapGraceMs) continue;
-      const { fees, replacement } = await this.nextAtNonce(view, nonce);
+      const next = await this.nextAtNonce(view, nonce);
+      if (!next) continue;
+      const { fees, replacement } = next;
       const stored = await storeGapFill(db, client.chainId, view.wallet.id, await this.signGapFill(view, nonce, fees), replacement);
       if (!stored) continue;
       this.gapSince.delete(key);
@@ -321,15 +348,21 @@ export class ChainWatcher {
     }
   }
 
-  /** Fees and replacement number for a new transaction at a nonce that may have earlier ones (of any status). */
-  private async nextAtNonce(view: WalletView, nonce: bigint): Promise<{ fees: Fees; replacement: number }> {
+  /**
+   * Fees and replacement number for a new transaction at a nonce that may have earlier ones (of any status), under the
+   * gas wallet's ceiling; null when outbidding them would cross it.
+   */
+  private async nextAtNonce(view: WalletView, nonce: bigint): Promise<{ fees: Fees; replacement: number } | null> {
     const { db, client } = this.options;
-    const [earlier, market] = await Promise.all([transactionsAtNonces(db, client.chainId, view.wallet.id, [nonce]), client.feeMarket()]);
+    const [earlier, market, partnerMaxFee] = await Promise.all([
+      transactionsAtNonces(db, client.chainId, view.wallet.id, [nonce]),
+      client.feeMarket(),
+      partnerMaxFeePerGas(db, { gasWalletId: view.wallet.id }, client.chainId),
+    ]);
+    const ceiling = effectiveFeeCeiling(this.options.feeCeiling, partnerMaxFee);
     const outbid = highestFees(earlier.map((t) => t.fees));
-    return {
-      fees: outbid ? bumpFees(outbid, market) : initialFees(market),
-      replacement: earlier.length === 0 ? 0 : Math.max(...earlier.map((t) => t.replacement)) + 1,
-    };
+    const fees = outbid ? bumpFees(outbid, market, ceiling) : initialFees(market, ceiling);
+    return fees && { fees, replacement: earlier.length === 0 ? 0 : Math.max(...earlier.map((t) => t.replacement)) + 1 };
   }
 
   private signGapFill(view: WalletView, nonce: bigint, fees: Fees): Promise<SignedTransaction> {

@@ -4,7 +4,7 @@
  * production, and the sender, deploy handler and watcher of chain 97.
  */
 import { randomBytes } from "node:crypto";
-import { connectChains, developmentKek, factoryAddress, loadChainConfigs, type ChainClient } from "@sweep/chain";
+import { connectChains, developmentKek, factoryAddress, loadChainConfigs, type ChainClient, type FeeCeiling } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { createDb, toDecimal, type Db, type Prisma, type SweepKind } from "@sweep/db";
@@ -32,6 +32,8 @@ export interface Harness {
   treasury: string;
   /** the chain's delegate factory */
   factory: string;
+  /** the chain's fee ceilings (its defaults) */
+  feeCeiling: FeeCeiling;
   sender: BatchSender;
   deploys: DeployRequests;
   watcher(overrides?: Partial<WatcherOptions>): ChainWatcher;
@@ -50,7 +52,7 @@ export async function startHarness(options: { blockTime?: number } = {}): Promis
     const signers = new GasWalletSigners([developmentKek]);
     const { client } = served;
     const treasury = Wallet.createRandom().address;
-    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: 2_000, treasury, factory: served.factory, logger });
+    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: 2_000, treasury, factory: served.factory, feeCeiling: served.feeCeiling, logger });
     const deploys = new DeployRequests({ db, client, sender, logger });
     const testChain = chain;
     return {
@@ -63,10 +65,11 @@ export async function startHarness(options: { blockTime?: number } = {}): Promis
       client,
       treasury,
       factory: served.factory,
+      feeCeiling: served.feeCeiling,
       sender,
       deploys,
       watcher: (overrides = {}) =>
-        new ChainWatcher({ db, names, client, signers, logger, intervalMs: 50, headPollMs: 10, replaceAfterMs: 60_000, gapGraceMs: 0, dropAfterMs: 60_000, ...overrides }),
+        new ChainWatcher({ db, names, client, signers, logger, feeCeiling: served.feeCeiling, intervalMs: 50, headPollMs: 10, replaceAfterMs: 60_000, gapGraceMs: 0, dropAfterMs: 60_000, ...overrides }),
       stop: async () => {
         served.provider.destroy();
         await db.$disconnect();

@@ -229,7 +229,7 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
         return request.gas === undefined ? super.simulate(request) : super.simulate({ ...request, gas: 100_000n });
       }
     }
-    const estimating = await sendOne(new BatchSender({ db: h.db, names: h.names, client: new ShortAtLimit(h.client.chain), signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, logger }));
+    const estimating = await sendOne(new BatchSender({ db: h.db, names: h.names, client: new ShortAtLimit(h.client.chain), signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, feeCeiling: h.feeCeiling, logger }));
     const { to, data, authorizationList } = Transaction.from(estimating.rawTx);
     const estimate = await h.chain.provider.estimateGas({ from: partner.gasWallet, to, data, authorizationList, type: 4, blockTag: Number(estimating.blockNumber) - 1 });
     expect(estimating.gasLimit).toBe(gasLimitFromEstimate(estimate, 2_000, (await h.chain.provider.getBlock("latest"))!.gasLimit));
@@ -242,7 +242,7 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
         return Promise.reject(new ChainCallError("eth_simulateV1", { error: { code: -32004, message: "Method eth_simulateV1 is not supported" } }));
       }
     }
-    const unchecked = await sendOne(new BatchSender({ db: h.db, names: h.names, client: new LacksSimulateAtLimit(h.client.chain), signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, logger }));
+    const unchecked = await sendOne(new BatchSender({ db: h.db, names: h.names, client: new LacksSimulateAtLimit(h.client.chain), signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, feeCeiling: h.feeCeiling, logger }));
     const sent = Transaction.from(unchecked.rawTx);
     const estimated = await h.chain.provider.estimateGas({ from: partner.gasWallet, to: sent.to, data: sent.data, authorizationList: sent.authorizationList, type: 4, blockTag: Number(unchecked.blockNumber) - 1 });
     expect(unchecked.gasLimit).toBe(gasLimitFromEstimate(estimated, 2_000, (await h.chain.provider.getBlock("latest"))!.gasLimit));
@@ -254,7 +254,7 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
     const { batchId } = await openSweepBatch(h, partner, hotWallet, [{ owner: Wallet.createRandom(), tokenAddress: null, kind: "first_new", withAuthorization: true }]);
     const deadNode = connectChains(loadChainConfigs("testnet", [CHAIN_ID], { [`RPC_URL_${CHAIN_ID}`]: "http://127.0.0.1:1" }), { timeoutMs: 2_000 })[0]!;
     try {
-      const sender = new BatchSender({ db: h.db, names: h.names, client: deadNode.client, signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, logger });
+      const sender = new BatchSender({ db: h.db, names: h.names, client: deadNode.client, signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, feeCeiling: h.feeCeiling, logger });
       await sender.send(batchId);
     } finally {
       deadNode.provider.destroy();

@@ -93,7 +93,7 @@ describe("chain-sender: watching stored transactions on anvil", () => {
   it("resumes a transaction stored before a crash that kept it from the node, without signing another", async () => {
     const partner = await partnerWithGasWallet(h);
     const deadAtBroadcast = new NodeGoneAtBroadcast(h.client.chain);
-    const sender = new BatchSender({ db: h.db, names: h.names, client: deadAtBroadcast, signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, logger });
+    const sender = new BatchSender({ db: h.db, names: h.names, client: deadAtBroadcast, signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, feeCeiling: h.feeCeiling, logger });
     const { batch } = await sendDeploy(partner, new DeployRequests({ db: h.db, client: h.client, sender, logger }));
 
     const [stored] = await transactionsOf(partner);
@@ -113,14 +113,15 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "confirmed" });
   });
 
-  it("outbids a base fee that climbed above a lost transaction's fee cap: no cap leaves it stuck", async () => {
+  it("outbids a base fee that climbed above a lost transaction's fee cap, up to the fee ceiling", async () => {
     await automine(false);
     const partner = await partnerWithGasWallet(h);
     const { batch } = await sendDeploy(partner);
     const [lost] = await transactionsOf(partner);
     await h.chain.provider.send("anvil_dropTransaction", [lost!.hash]);
-    // The base fee jumps to ten times the transaction's fee cap; the node now refuses it.
-    const baseFee = toBigInt(lost!.maxFeePerGas) * 10n;
+    // The base fee jumps above the transaction's fee cap (the node now refuses it), with room under the chain's ceiling.
+    const baseFee = h.feeCeiling.maxFeePerGas / 4n;
+    expect(baseFee).toBeGreaterThan(toBigInt(lost!.maxFeePerGas));
     await h.chain.provider.send("anvil_setNextBlockBaseFeePerGas", ["0x" + baseFee.toString(16)]);
     await mine();
 
@@ -134,6 +135,27 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     await mine();
     await watchUntil(watcher, "the batch confirmed", async () => ((await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).status === "confirmed" ? true : undefined));
     expect((await transactionsOf(partner)).filter((r) => r.status === "confirmed")).toHaveLength(1);
+  });
+
+  it("keeps a stuck transaction whose replacement would cross the partner's fee ceiling, sends it again, and never drops it", async () => {
+    await automine(false);
+    const partner = await partnerWithGasWallet(h);
+    const { batch } = await sendDeploy(partner);
+    const [stuck] = await transactionsOf(partner);
+    // The partner's own ceiling is the fee the transaction offers: no 12.5% raise fits under it.
+    await h.db.partnerFeeCeiling.create({ data: { partnerId: partner.partnerId, chainId: CHAIN_ID, maxFeePerGas: stuck!.maxFeePerGas } });
+    const before = await counted("sweep_replacements_at_fee_ceiling_total");
+    const watcher = h.watcher({ replaceAfterMs: 0, dropAfterMs: 0 });
+    await watchUntil(watcher, "the transaction kept at its ceiling", async () => ((await counted("sweep_replacements_at_fee_ceiling_total")) > before ? true : undefined));
+    for (let round = 0; round < 3; round++) await watcher.runOnce();
+
+    const rows = await transactionsOf(partner);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: stuck!.id, status: "broadcast" });
+    expect(await h.chain.provider.send("eth_getTransactionByHash", [stuck!.hash])).not.toBeNull();
+    await mine();
+    await watchUntil(watcher, "the batch confirmed", async () => ((await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).status === "confirmed" ? true : undefined));
+    expect(await h.db.chainTransaction.findUniqueOrThrow({ where: { id: stuck!.id } })).toMatchObject({ status: "confirmed" });
   });
 
   it("treats 'already known' and 'nonce too low' for a stored transaction as sent", async () => {

@@ -102,7 +102,7 @@ describe("chain-sender: withdrawal batches on anvil", () => {
     // The missing configuration is logged as an error, on purpose here.
     const quiet = createLogger("chain-sender-test", "error");
     quiet.silent = true;
-    const withoutTreasury = new BatchSender({ db: h.db, names: h.names, client: h.client, signers: h.signers, gasLimitMarginBps: 2_000, treasury: null, factory: h.factory, logger: quiet });
+    const withoutTreasury = new BatchSender({ db: h.db, names: h.names, client: h.client, signers: h.signers, gasLimitMarginBps: 2_000, treasury: null, factory: h.factory, feeCeiling: h.feeCeiling, logger: quiet });
 
     await withoutTreasury.send(batchId);
     expect(await batchOf(batchId)).toMatchObject({ status: "failed", reason: "internal" });
