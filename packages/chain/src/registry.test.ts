@@ -31,6 +31,31 @@ describe("chain and token registry", () => {
     expect(() => chainRegistry("testnet", fakeDevnetAddress, { CONFIRMATIONS_97: value })).toThrow(/^CONFIRMATIONS_97 must be a whole number of blocks from 0 to 1000$/);
   });
 
+  it.each([
+    [1, 12_000, 3, 5],
+    [56, 450, 30, 135],
+  ])("mainnet chain %i: a block every %i ms, replacement after %i blocks, a refused nonce given up after %i", (chainId, blockTimeMs, replaceAfterBlocks, dropAfterBlocks) => {
+    const chain = chainRegistry("mainnet", fakeDevnetAddress, {}).find((c) => c.chainId === chainId)!;
+    expect(chain).toMatchObject({ blockTimeMs, replaceAfterBlocks, dropAfterBlocks });
+  });
+
+  it("takes a chain's block time and thresholds in blocks from the environment, that chain's only", () => {
+    const env = { BLOCK_TIME_MS_97: "1000", REPLACE_AFTER_BLOCKS_97: "15", DROP_AFTER_BLOCKS_97: "0", BLOCK_TIME_MS_11155111: "" };
+    const [sepolia, bsc] = chainRegistry("testnet", fakeDevnetAddress, env);
+    expect(bsc).toMatchObject({ blockTimeMs: 1000, replaceAfterBlocks: 15, dropAfterBlocks: 0 });
+    expect(sepolia).toMatchObject({ blockTimeMs: 12_000, replaceAfterBlocks: 3, dropAfterBlocks: 5 });
+  });
+
+  it.each([
+    ["BLOCK_TIME_MS_97", "0", /^BLOCK_TIME_MS_97 must be whole milliseconds from 1 to 600000$/],
+    ["BLOCK_TIME_MS_97", "0.5", /^BLOCK_TIME_MS_97 must be whole milliseconds/],
+    ["BLOCK_TIME_MS_97", "12s", /^BLOCK_TIME_MS_97 must be whole milliseconds/],
+    ["REPLACE_AFTER_BLOCKS_97", "-1", /^REPLACE_AFTER_BLOCKS_97 must be a whole number of blocks from 0 to 100000$/],
+    ["DROP_AFTER_BLOCKS_97", "2.5", /^DROP_AFTER_BLOCKS_97 must be a whole number of blocks/],
+  ])("refuses %s=%s, naming it", (variable, value, message) => {
+    expect(() => chainRegistry("testnet", fakeDevnetAddress, { [variable]: value })).toThrow(message);
+  });
+
   it.each([["0x1234"], ["usdt"], ["0x55d398326f99059fF775485246999027B3197956"]])("refuses TOKEN_97_USDT=%s, naming it", (value) => {
     expect(() => chainRegistry("testnet", fakeDevnetAddress, { TOKEN_97_USDT: value })).toThrow(/^TOKEN_97_USDT must be a token contract's address/);
   });

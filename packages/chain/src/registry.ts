@@ -16,6 +16,12 @@ export interface ChainInfo {
   nativeTicker: string;
   /** blocks on top of the receipt's block before an outcome counts as final */
   confirmations: number;
+  /** milliseconds between the chain's blocks (`BLOCK_TIME_MS_<chain_id>`): what its timers count in (head polling, thresholds in blocks) */
+  blockTimeMs: number;
+  /** blocks a transaction may wait unmined before it is replaced (`REPLACE_AFTER_BLOCKS_<chain_id>`) */
+  replaceAfterBlocks: number;
+  /** blocks a node may keep refusing the next nonce's transaction before it is given up (`DROP_AFTER_BLOCKS_<chain_id>`) */
+  dropAfterBlocks: number;
   /** the local anvil's port when no RPC_URL_<chain_id> is set */
   devnetPort?: number;
   tokens: TokenListing[];
@@ -28,11 +34,20 @@ interface ChainTemplate extends Omit<ChainInfo, "tokens"> {
   tokens: Array<Omit<TokenListing, "address"> & { address?: string }>;
 }
 
-/** The environments of the spec. Testnet tokens without an address are the devnet's own deployments. */
+const ethereumTiming = { blockTimeMs: 12_000, replaceAfterBlocks: 3, dropAfterBlocks: 5 };
+const bscTiming = { blockTimeMs: 450, replaceAfterBlocks: 30, dropAfterBlocks: 135 };
+
+/**
+ * The environments of the spec. Testnet tokens without an address are the devnet's own deployments.
+ * Block times: Ethereum and Sepolia make a block a 12 s slot; BSC and its testnet one every 0.45 s
+ * since the Fermi hard fork (January 2026; Lorentz made it 1.5 s and Maxwell 0.75 s in 2025).
+ * Thresholds: replacement after about 36 s on Ethereum (3 slots: a fairly priced transaction is in
+ * the next one) and 13.5 s on BSC; a refused nonce given up after about a minute on both.
+ */
 const templates: Record<Environment, ChainTemplate[]> = {
   testnet: [
-    { chainId: 11155111, name: "Sepolia", nativeTicker: "ETH", confirmations: 1, devnetPort: 8545, tokens: [{ ticker: "USDT", decimals: 6 }] },
-    { chainId: 97, name: "BSC Testnet", nativeTicker: "tBNB", confirmations: 1, devnetPort: 8546, tokens: [{ ticker: "USDT", decimals: 18 }] },
+    { chainId: 11155111, name: "Sepolia", nativeTicker: "ETH", confirmations: 1, ...ethereumTiming, devnetPort: 8545, tokens: [{ ticker: "USDT", decimals: 6 }] },
+    { chainId: 97, name: "BSC Testnet", nativeTicker: "tBNB", confirmations: 1, ...bscTiming, devnetPort: 8546, tokens: [{ ticker: "USDT", decimals: 18 }] },
   ],
   mainnet: [
     {
@@ -40,6 +55,7 @@ const templates: Record<Environment, ChainTemplate[]> = {
       name: "Ethereum",
       nativeTicker: "ETH",
       confirmations: 12,
+      ...ethereumTiming,
       tokens: [{ ticker: "USDT", decimals: 6, address: "0xdAC17F958D2ee523a2206206994597C13D831ec7" }],
     },
     {
@@ -47,6 +63,7 @@ const templates: Record<Environment, ChainTemplate[]> = {
       name: "BNB Smart Chain",
       nativeTicker: "BNB",
       confirmations: 15,
+      ...bscTiming,
       tokens: [{ ticker: "USDT", decimals: 18, address: "0x55d398326f99059fF775485246999027B3197955" }],
     },
   ],
@@ -59,6 +76,25 @@ function confirmationsOverride(variable: string, value: string | undefined): num
   if (!value) return undefined;
   const parsed = confirmations.safeParse(value);
   if (!parsed.success) throw new Error(`${variable} must be a whole number of blocks from 0 to 1000`);
+  return parsed.data;
+}
+
+const blockTime = z.coerce.number().int().min(1).max(600_000);
+const blockCount = z.coerce.number().int().min(0).max(100_000);
+
+/** `BLOCK_TIME_MS_<chain_id>`: whole milliseconds from 1 to 600000. */
+function blockTimeOverride(variable: string, value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const parsed = blockTime.safeParse(value);
+  if (!parsed.success) throw new Error(`${variable} must be whole milliseconds from 1 to 600000`);
+  return parsed.data;
+}
+
+/** `REPLACE_AFTER_BLOCKS_<chain_id>`, `DROP_AFTER_BLOCKS_<chain_id>`: a whole number of blocks from 0 to 100000. */
+function blockCountOverride(variable: string, value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const parsed = blockCount.safeParse(value);
+  if (!parsed.success) throw new Error(`${variable} must be a whole number of blocks from 0 to 100000`);
   return parsed.data;
 }
 
@@ -77,13 +113,17 @@ export type VariableCheck = <T>(read: () => T) => T | undefined;
 const throwing: VariableCheck = (read) => read();
 
 /**
- * Overrides per chain from the environment: `CONFIRMATIONS_<chain_id>` and
+ * Overrides per chain from the environment: `CONFIRMATIONS_<chain_id>`, `BLOCK_TIME_MS_<chain_id>`,
+ * `REPLACE_AFTER_BLOCKS_<chain_id>`, `DROP_AFTER_BLOCKS_<chain_id>` and
  * `TOKEN_<chain_id>_<TICKER>=<address>` (a listed token's address on a real node).
  */
 export function chainRegistry(environment: Environment, devnetTokenAddress: DevnetTokenAddress, env: NodeJS.ProcessEnv = process.env, check: VariableCheck = throwing): ChainInfo[] {
   return templates[environment].map((chain) => ({
     ...chain,
     confirmations: check(() => confirmationsOverride(`CONFIRMATIONS_${chain.chainId}`, env[`CONFIRMATIONS_${chain.chainId}`])) ?? chain.confirmations,
+    blockTimeMs: check(() => blockTimeOverride(`BLOCK_TIME_MS_${chain.chainId}`, env[`BLOCK_TIME_MS_${chain.chainId}`])) ?? chain.blockTimeMs,
+    replaceAfterBlocks: check(() => blockCountOverride(`REPLACE_AFTER_BLOCKS_${chain.chainId}`, env[`REPLACE_AFTER_BLOCKS_${chain.chainId}`])) ?? chain.replaceAfterBlocks,
+    dropAfterBlocks: check(() => blockCountOverride(`DROP_AFTER_BLOCKS_${chain.chainId}`, env[`DROP_AFTER_BLOCKS_${chain.chainId}`])) ?? chain.dropAfterBlocks,
     tokens: chain.tokens.map((token) => ({
       ticker: token.ticker,
       decimals: token.decimals,

@@ -9,4 +9,8 @@ describe("the services' environment under pnpm start", () => {
   ])("%s", (_what, env, expected) => {
     expect(localServiceEnv(env)).toEqual(expected);
   });
+
+  it("gives the services the block time of the chains it started, unless set", () => {
+    expect(localServiceEnv({ WEBHOOK_ALLOW_PRIVATE: "false", BLOCK_TIME_MS_97: "3000" }, [11155111, 97], 2)).toEqual({ BLOCK_TIME_MS_11155111: "2000" });
+  });
 });

@@ -83,7 +83,7 @@ export async function startTestChain(chainId = 97, options: TestChainOptions = {
     usdt: { address: usdt.address, decimals: usdt.decimals },
     node,
     // No balance cache in the gateway: tests set a balance (hardhat_setBalance, no block) and read it at once.
-    env: { [`RPC_URL_${chainId}`]: node.rpcUrl, [`BALANCE_CACHE_MS_${chainId}`]: "0" },
+    env: { [`RPC_URL_${chainId}`]: node.rpcUrl, [`BALANCE_CACHE_MS_${chainId}`]: "0", ...timingEnv(chainId, options.blockTime) },
     setBalance: async (address, wei) => {
       // Both nodes take hardhat's name for it.
       await provider.send("hardhat_setBalance", [address, "0x" + wei.toString(16)]);
@@ -99,3 +99,17 @@ export async function startTestChain(chainId = 97, options: TestChainOptions = {
 }
 
 export const ONE_ETHER = parseEther("1");
+
+/**
+ * The services' timers in this node's terms: its block time (a node mining a block per transaction
+ * counts as one a second), and the replacement and drop thresholds the suite's stories were written
+ * for, 15 s and 60 s, in its blocks.
+ */
+function timingEnv(chainId: number, blockTime: number | undefined): Record<string, string> {
+  const blockTimeMs = (blockTime ?? 1) * 1000;
+  return {
+    [`BLOCK_TIME_MS_${chainId}`]: String(blockTimeMs),
+    [`REPLACE_AFTER_BLOCKS_${chainId}`]: String(Math.ceil(15_000 / blockTimeMs)),
+    [`DROP_AFTER_BLOCKS_${chainId}`]: String(Math.ceil(60_000 / blockTimeMs)),
+  };
+}

@@ -7,14 +7,19 @@ describe("chain-sender configuration", () => {
   it("has defaults for every timing", () => {
     expect(loadChainSenderConfig({})).toMatchObject({
       HEALTH_PORT: 8082,
-      WATCH_INTERVAL_MS: 500,
-      REPLACE_AFTER_MS: 15_000,
       NONCE_GAP_GRACE_MS: 10_000,
-      DROP_AFTER_MS: 60_000,
       RPC_TIMEOUT_MS: 10_000,
       GAS_LIMIT_MARGIN_BPS: 2_000,
       LEADER_POLL_MS: 1_000,
     });
+  });
+
+  it("times each chain's watcher in its blocks: the registry's block time and thresholds, or that chain's variables", () => {
+    const chains = loadChainSenderConfig({ BLOCK_TIME_MS_97: "1000", REPLACE_AFTER_BLOCKS_97: "15", DROP_AFTER_BLOCKS_97: "60" }).chains;
+    expect(chains.map((c) => [c.chainId, c.blockTimeMs, c.replaceAfterBlocks, c.dropAfterBlocks])).toEqual([
+      [11155111, 12_000, 3, 5],
+      [97, 1_000, 15, 60],
+    ]);
   });
 
   it("keeps gas wallet keys sealed by default, and takes a PKCS#11 token", () => {
@@ -31,7 +36,9 @@ describe("chain-sender configuration", () => {
   it.each([
     [{ KEY_ENCRYPTION_KEY: "short" }, "KEY_ENCRYPTION_KEY"],
     [{ KEY_ENCRYPTION_KEYS_OLD: `${kek},nope` }, "KEY_ENCRYPTION_KEYS_OLD"],
-    [{ REPLACE_AFTER_MS: "soon" }, "REPLACE_AFTER_MS"],
+    [{ NONCE_GAP_GRACE_MS: "soon" }, "NONCE_GAP_GRACE_MS"],
+    [{ REPLACE_AFTER_BLOCKS_97: "soon" }, "REPLACE_AFTER_BLOCKS_97"],
+    [{ BLOCK_TIME_MS_11155111: "0" }, "BLOCK_TIME_MS_11155111"],
     [{ GAS_LIMIT_MARGIN_BPS: "-1" }, "GAS_LIMIT_MARGIN_BPS"],
     [{ LEADER_POLL_MS: "5" }, "LEADER_POLL_MS"],
     [{ LEADER_POLL_MS: "20000" }, "LEADER_POLL_MS"],
@@ -57,9 +64,9 @@ describe("chain-sender configuration", () => {
     ["a bad checksum", "0x8Ba1f109551bD432803012645Ac136ddd64DBA72"],
     ["the zero address", "0x0000000000000000000000000000000000000000"],
   ])("refuses a treasury address that is %s, with the other bad variables", (_name, value) => {
-    const load = () => loadChainSenderConfig({ TREASURY_ADDRESS_97: value, REPLACE_AFTER_MS: "soon" });
+    const load = () => loadChainSenderConfig({ TREASURY_ADDRESS_97: value, NONCE_GAP_GRACE_MS: "soon" });
     expect(load).toThrow(ConfigError);
-    expect(load).toThrow(/REPLACE_AFTER_MS.*TREASURY_ADDRESS_97/);
+    expect(load).toThrow(/NONCE_GAP_GRACE_MS.*TREASURY_ADDRESS_97/);
   });
 
   it("never repeats a key in its error message", () => {

@@ -23,16 +23,10 @@ export const chainSenderEnv = perChainWorkerEnv(8082).extend({
     .string()
     .refine((value) => value.split(",").filter(Boolean).every(isKek), `each ${kekMessage}`)
     .optional(),
-  /** how often each chain's in-flight transactions are checked (receipts, rebroadcast, replacement, nonce gaps) */
-  WATCH_INTERVAL_MS: ms(500, 10),
-  /** while transactions are in flight, how often the head is polled: a new block starts a watch round at once */
-  WATCH_HEAD_POLL_MS: ms(100, 10),
-  /** a transaction not mined this long after its broadcast is replaced at the same nonce with higher fees */
-  REPLACE_AFTER_MS: ms(15_000),
+  // The watcher's rounds, head polling, replacement and drop thresholds come from each chain's block time and thresholds in
+  // blocks (BLOCK_TIME_MS_, REPLACE_AFTER_BLOCKS_, DROP_AFTER_BLOCKS_<chain_id>: @sweep/chain's registry).
   /** a nonce missing below our in-flight transactions is filled with a self-transfer once the gap lasted this long */
   NONCE_GAP_GRACE_MS: ms(10_000, 0),
-  /** a head-of-line transaction the node keeps refusing this long is abandoned and its nonce filled */
-  DROP_AFTER_MS: ms(60_000),
   /** one JSON-RPC call longer than this counts as chain_unavailable */
   RPC_TIMEOUT_MS: ms(10_000, 100),
   /** headroom on eth_estimateGas, basis points (2000 = +20%), never beyond the block gas limit */

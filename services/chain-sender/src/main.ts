@@ -9,6 +9,7 @@ import { loadChainSenderConfig } from "./config";
 import { DeployRequests } from "./deploy-requests";
 import { GasWalletSigners } from "./gas-wallet-signers";
 import { LeaderLease } from "./leader-lease";
+import { blocksAsMs, headPollMs } from "./watch-timing";
 import { ChainWatcher } from "./watcher";
 
 void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, logger }) => {
@@ -39,11 +40,12 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
       signers,
       logger,
       feeCeiling: chain.feeCeiling,
-      intervalMs: config.WATCH_INTERVAL_MS,
-      headPollMs: config.WATCH_HEAD_POLL_MS,
-      replaceAfterMs: config.REPLACE_AFTER_MS,
+      // In the chain's terms: a round a block, the head read once the next block is due, thresholds in its blocks.
+      intervalMs: chain.blockTimeMs,
+      headPollMs: headPollMs(chain.blockTimeMs),
+      replaceAfterMs: blocksAsMs(chain.replaceAfterBlocks, chain.blockTimeMs),
       gapGraceMs: config.NONCE_GAP_GRACE_MS,
-      dropAfterMs: config.DROP_AFTER_MS,
+      dropAfterMs: blocksAsMs(chain.dropAfterBlocks, chain.blockTimeMs),
       outboxWritten,
     });
     return { chainId: chain.chainId, sender, deploys, watcher, provider: chain.provider };

@@ -24,6 +24,8 @@ import {
   type InFlightTransaction,
 } from "./transaction-store";
 import { SettledReorgs } from "./settled-reorgs";
+import { anyInFlight } from "./stored-in-flight";
+import { nextHeadRead, MIN_STORED_POLL_MS } from "./watch-timing";
 import { depthBlock, nextTakenRun, type AbandonRule, type TakenRun } from "./watch-rules";
 
 export interface WatcherOptions {
@@ -32,11 +34,15 @@ export interface WatcherOptions {
   client: ChainClient;
   signers: GasWalletSigners;
   logger: Logger;
-  /** longest pause between rounds */
+  /**
+   * The chain's block time: the longest pause between rounds (an idle watcher reads the head once a
+   * block), and, while transactions are in flight, how long after a new head the next one is due.
+   */
   intervalMs: number;
   /**
-   * While transactions are in flight the head is polled this often and a new block starts a round
-   * at once, so a mined batch is settled (and its hot wallet's next batch claimed) within the block.
+   * While transactions are in flight the head is read from when the next block is due, then this
+   * often (doubling while none comes), and a new block starts a round at once, so a mined batch is
+   * settled (and its hot wallet's next batch claimed) within the block (watch-timing.ts).
    */
   headPollMs: number;
   replaceAfterMs: number;
@@ -80,6 +86,10 @@ export class ChainWatcher {
   private resumed = false;
   /** the head the last round saw, while it had transactions to watch */
   private watchedHead?: number;
+  /** the newest head seen and when it was first seen: the next block is due one block time later */
+  private lastHead?: { number: number; seenAt: number };
+  /** a new head the pause read, which the round starts from instead of reading it again */
+  private polledHead?: number;
   private readonly settledReorgs: SettledReorgs;
 
   constructor(private readonly options: WatcherOptions) {
@@ -104,17 +114,40 @@ export class ChainWatcher {
     await this.loop.stop();
   }
 
-  /** The interval, cut short by a new block while there are transactions to watch. */
+  /**
+   * The interval (a block time), cut short by a new block while there are transactions to watch, and
+   * while there are none by a transaction stored meanwhile (asked of the database, not the node).
+   */
   private async untilNextRound(intervalMs: number, cut: AbortSignal): Promise<void> {
-    if (this.watchedHead === undefined) return pauseFor(intervalMs, cut);
-    const { headPollMs, client } = this.options;
+    const { headPollMs, client, db } = this.options;
     const deadline = Date.now() + intervalMs;
-    while (Date.now() < deadline) {
-      await pauseFor(Math.min(headPollMs, deadline - Date.now()), cut);
+    if (this.watchedHead === undefined) {
+      while (Date.now() < deadline) {
+        await pauseFor(Math.min(Math.max(headPollMs, MIN_STORED_POLL_MS), deadline - Date.now()), cut);
+        if (cut.aborted || (await anyInFlight(db, client.chainId).catch(() => false))) return;
+      }
+      return;
+    }
+    for (let lateReads = 0; ; lateReads++) {
+      const now = Date.now();
+      const seenAt = this.lastHead?.seenAt ?? now;
+      if (now >= deadline) return;
+      await pauseFor(nextHeadRead({ now, headSeenAt: seenAt, blockTimeMs: intervalMs, pollMs: headPollMs, lateReads, deadline }), cut);
       if (cut.aborted) return;
       const head = await client.headNumber().catch(() => undefined);
-      if (head !== undefined && head !== this.watchedHead) return;
+      if (head !== undefined && head !== this.watchedHead) {
+        this.polledHead = head;
+        return;
+      }
     }
+  }
+
+  /** The round's head: the one the pause just read, else a read; noted with when it was first seen. */
+  private async roundHead(): Promise<number> {
+    const head = this.polledHead ?? (await this.options.client.headNumber());
+    this.polledHead = undefined;
+    if (head !== this.lastHead?.number) this.lastHead = { number: head, seenAt: Date.now() };
+    return head;
   }
 
   /** One round over every unsettled transaction of the chain. */
@@ -129,7 +162,7 @@ export class ChainWatcher {
     for (const key of this.refusedSince.keys()) if (!nonces.has(key)) this.refusedSince.delete(key);
     for (const key of this.keptAtCeiling.keys()) if (!nonces.has(key)) this.keptAtCeiling.delete(key);
     for (const key of this.takenRuns.keys()) if (!nonces.has(key)) this.takenRuns.delete(key);
-    const head = await client.headNumber();
+    const head = await this.roundHead();
     try {
       await this.settledReorgs.runOnce(head);
     } catch (err) {

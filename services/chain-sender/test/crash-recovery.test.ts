@@ -40,11 +40,11 @@ describe("chain-sender process killed between broadcast and receipt", () => {
       CHAINS: String(CHAIN_ID),
       DATABASE_URL: h.databaseUrl,
       AMQP_PREFIX: h.prefix,
-      WATCH_INTERVAL_MS: "100",
-      // No replacement may hide whether the stored transaction itself was resumed.
-      REPLACE_AFTER_MS: "3600000",
       LOG_LEVEL: "info",
       ...h.chain.env,
+      [`BLOCK_TIME_MS_${CHAIN_ID}`]: "100",
+      // No replacement may hide whether the stored transaction itself was resumed.
+      [`REPLACE_AFTER_BLOCKS_${CHAIN_ID}`]: "100000",
     };
     const partner = await partnerWithGasWallet(h);
     const hotWallet = await activeHotWallet(h, partner);
