@@ -1,6 +1,6 @@
 import { startAnvil, type AnvilNode } from "@sweep/anvil";
 import { JsonRpcProvider, Network, Transaction, Wallet, getAddress, type TransactionReceipt } from "ethers";
-import { startRpcFaultProxy, type RpcFaultProxy, type RpcFaultProxyOptions } from "./rpc-fault-proxy";
+import { QUOTA_REPLIES, startRpcFaultProxy, type QuotaReply, type RpcFaultProxy, type RpcFaultProxyOptions } from "./rpc-fault-proxy";
 
 // The fault proxy in front of a real anvil (a block per transaction), read through raw JSON-RPC
 // and through ethers as the services read it.
@@ -335,5 +335,41 @@ describe("the JSON-RPC fault proxy", () => {
     expect(first.statuses).toContain(200);
     expect(first.byBackend.every((n) => n > 0)).toBe(true);
     expect(await run(43)).not.toEqual(first);
+  });
+
+  it.each(Object.keys(QUOTA_REPLIES) as QuotaReply[])("answers %s as the provider refusing for its plan, without asking the node", async (reply) => {
+    const p = await proxy({ backends: 2 });
+    const shape = QUOTA_REPLIES[reply];
+    p.quota(reply, { next: 2 });
+    const single = await fetch(p.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(call("eth_chainId", [], 7)) });
+    expect(single.status).toBe(shape.status);
+    expect(single.headers.get("retry-after")).toBe(shape.retryAfter ?? null);
+    const text = await single.text();
+    if (shape.error) expect(JSON.parse(text)).toEqual({ jsonrpc: "2.0", id: 7, error: shape.error });
+    else expect(text).toBe("");
+    const batch = await post(p.url, [call("eth_chainId", [], 1), call("eth_blockNumber", [], 2), call("eth_chainId", [], 3)]);
+    expect(batch.status).toBe(shape.status);
+    if (shape.members === "every") expect(batch.body).toEqual([1, 2, 3].map((id) => ({ jsonrpc: "2.0", id, error: shape.error })));
+    if (shape.members === "one") expect(batch.body).toEqual([{ jsonrpc: "2.0", id: 1, result: "0x61" }, { jsonrpc: "2.0", id: 2, result: expect.stringMatching(/^0x/) }, { jsonrpc: "2.0", id: 3, error: shape.error }]);
+    if (shape.members === "request") expect(batch.text).toBe(shape.error ? JSON.stringify({ jsonrpc: "2.0", id: 1, error: shape.error }) : "");
+    // The next request is the node's again.
+    expect(await rpc(p.url, "eth_chainId")).toEqual({ jsonrpc: "2.0", id: 1, result: "0x61" });
+    const counts = p.counts();
+    expect(counts.faults.quota).toBe(2);
+    expect(counts.quotaReplies).toEqual({ [reply]: 2 });
+  });
+
+  it("refuses for quota only the methods named, per backend, until cleared; a transaction refused never reaches the node", async () => {
+    const p = await proxy({ backends: 2 });
+    p.quota("32005-daily-count", { fraction: 1, methods: ["eth_sendRawTransaction"] }, { backend: 1 });
+    const signed = await wallet.signTransaction(await wallet.populateTransaction({ to: wallet.address, value: 0n }));
+    const nonce = await direct.getTransactionCount(wallet.address, "pending");
+    expect((await rpc(p.url, "eth_blockNumber")).result).toBeDefined();
+    expect(await rpc(p.url, "eth_sendRawTransaction", [signed])).toMatchObject({ error: { code: -32005 } });
+    expect(await direct.getTransactionCount(wallet.address, "pending")).toBe(nonce);
+    await p.clear("quota");
+    expect((await rpc(p.url, "eth_sendRawTransaction", [signed])).result).toBe(Transaction.from(signed).hash);
+    await direct.waitForTransaction(Transaction.from(signed).hash!);
+    expect(p.counts().quotaReplies).toEqual({ "32005-daily-count": 1 });
   });
 });

@@ -39,7 +39,7 @@ export interface FaultShare {
 /** The answers providers give for a method they lack. */
 export type MissingMethodAnswer = "-32601" | "-32600" | "-32004";
 
-export type FaultKind = "lag" | "http" | "timeout" | "drop" | "encoding" | "refuse" | "split" | "withhold";
+export type FaultKind = "lag" | "http" | "timeout" | "drop" | "encoding" | "refuse" | "quota" | "split" | "withhold";
 
 export interface ProxyCounts {
   httpRequests: number;
@@ -47,8 +47,10 @@ export interface ProxyCounts {
   byBackend: number[];
   /** JSON-RPC calls by method (a batch counts each of its calls), answered or not */
   byMethod: Record<string, number>;
+  /** HTTP requests answered with each provider quota refusal */
+  quotaReplies: Partial<Record<QuotaReply, number>>;
   /** what the faults did: HTTP requests answered 429 or 5xx or held, calls answered as a lagging backend, as a missing method or re-encoded, batches reordered */
-  faults: { http429: number; http5xx: number; timeouts: number; lagged: number; dropped: number; reencoded: number; reordered: number; split: number; withheld: number };
+  faults: { http429: number; http5xx: number; timeouts: number; lagged: number; dropped: number; reencoded: number; reordered: number; quota: number; split: number; withheld: number };
 }
 
 export interface RpcFaultProxy {
@@ -65,6 +67,8 @@ export interface RpcFaultProxy {
   dropMethod(method: string, answer: MissingMethodAnswer, scope?: FaultScope): void;
   /** answers in other encodings; a batch's answers in another order with `reorderBatches` */
   encodings(encodings: AnswerEncodings & { reorderBatches?: boolean }, scope?: FaultScope): void;
+  /** answers as a provider refusing for its plan's limits (see QuotaReply), never reaching the node */
+  quota(reply: QuotaReply, share: FaultShare, scope?: FaultScope): void;
   /**
    * Answers each member of a batch from a backend of its own (with that backend's faults, a lag
    * among them) and the answers in another order, as hosted providers do (Alchemy documents it).
@@ -83,6 +87,7 @@ export interface RpcFaultProxy {
 
 interface ShareState extends FaultShare {
   status?: number;
+  reply?: QuotaReply;
 }
 
 interface Faults {
@@ -91,12 +96,13 @@ interface Faults {
   timeout: ShareState[];
   drop: Map<string, MissingMethodAnswer>;
   encoding: AnswerEncodings & { reorderBatches?: boolean };
+  quota: ShareState[];
   split: boolean;
   /** senders (lower case) whose transactions are withheld */
   withhold: Set<string>;
 }
 
-const noFaults = (): Faults => ({ lag: 0, http: [], timeout: [], drop: new Map(), encoding: {}, split: false, withhold: new Set() });
+const noFaults = (): Faults => ({ lag: 0, http: [], timeout: [], drop: new Map(), encoding: {}, quota: [], split: false, withhold: new Set() });
 
 /** The methods answering about one transaction found by hash, which `withholdTransactions` answers null. */
 const BY_HASH = new Set(["eth_getTransactionReceipt", "eth_getTransactionByHash"]);
@@ -117,6 +123,52 @@ function missingMethodError(method: string, answer: MissingMethodAnswer) {
 
 const errorPage = (status: number) => `<html>\r\n<head><title>${status} ${http.STATUS_CODES[status] ?? ""}</title></head>\r\n<body>\r\n<center><h1>${status} ${http.STATUS_CODES[status] ?? ""}</h1></center>\r\n</body>\r\n</html>\r\n`;
 
+/**
+ * A hosted provider's refusal for its plan's limits, as each sends it (sources in
+ * packages/chain/src/provider-refusals.ts): the status, the JSON-RPC error in the body (for each
+ * member of a batch, or for one member while the others are answered), and the Retry-After.
+ */
+export type QuotaReply =
+  | "402-daily-credits"
+  | "403-forbidden"
+  | "429-bare"
+  | "32005-limit-exceeded"
+  | "32005-request-rate"
+  | "32005-daily-count"
+  | "alchemy-cups"
+  | "alchemy-cups-batch-member"
+  | "quicknode-rps"
+  | "quicknode-credits"
+  | "quicknode-request-limit";
+
+interface QuotaShape {
+  status: number;
+  /** the body's error; none for an empty body */
+  error?: { code: number; message: string; data?: unknown; event?: number; details?: string };
+  /** for a batch: the error for every member (in an array), for one member with the others answered, or once for the whole request */
+  members: "every" | "one" | "request";
+  retryAfter?: string;
+}
+
+const ALCHEMY_CUPS = "Your app has exceeded its compute units per second capacity. If you have retries enabled, you can safely ignore this message. If not, check out https://docs.alchemy.com/reference/throughput";
+export const QUOTA_REPLIES: Readonly<Record<QuotaReply, QuotaShape>> = {
+  // Infura at its daily credit limit.
+  "402-daily-credits": { status: 402, members: "request", error: { code: 402, event: -33000, message: "Payment Required", details: "You have reached your daily credit limit. To continue making requests, upgrade your plan or purchase additional credits" } },
+  // An endpoint disabled or over its capacity (QuickNode, Alchemy), here with a JSON-RPC body that is no node's.
+  "403-forbidden": { status: 403, members: "request", error: { code: -32000, message: "Forbidden" } },
+  // A public endpoint's CDN: no body, a Retry-After.
+  "429-bare": { status: 429, members: "request", retryAfter: "1" },
+  "32005-limit-exceeded": { status: 200, members: "every", error: { code: -32005, message: "limit exceeded" } },
+  // Infura's, in an HTTP 200 here (it sends it with a 429 too), with its suggested pause.
+  "32005-request-rate": { status: 200, members: "every", error: { code: -32005, message: "project ID request rate exceeded", data: { rate: { allowed_rps: 10, backoff_seconds: 1, current_rps: 12.5 }, see: "https://infura.io/docs/ethereum/jsonrpc/ratelimits" } } },
+  "32005-daily-count": { status: 200, members: "every", error: { code: -32005, message: "daily request count exceeded, request rate limited" } },
+  "alchemy-cups": { status: 429, members: "request", error: { code: 429, message: ALCHEMY_CUPS } },
+  "alchemy-cups-batch-member": { status: 200, members: "one", error: { code: 429, message: ALCHEMY_CUPS } },
+  "quicknode-rps": { status: 429, members: "request", error: { code: 429, message: "The requests per second (RPS) of your requests are higher than your plan allows." } },
+  "quicknode-credits": { status: 200, members: "every", error: { code: -32012, message: "credits limited to 6000/sec" } },
+  "quicknode-request-limit": { status: 200, members: "every", error: { code: -32007, message: "100/second request limit reached - reduce calls per second or upgrade your account at quicknode.com" } },
+};
+
 export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise<RpcFaultProxy> {
   const target = new URL(options.target);
   if (!LOOPBACK.has(target.hostname)) throw new Error(`the fault proxy sends traffic to a loopback node only, not ${target.hostname}`);
@@ -130,7 +182,8 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
     httpRequests: 0,
     byBackend: Array(backends).fill(0),
     byMethod: {},
-    faults: { http429: 0, http5xx: 0, timeouts: 0, lagged: 0, dropped: 0, reencoded: 0, reordered: 0, split: 0, withheld: 0 },
+    quotaReplies: {},
+    faults: { http429: 0, http5xx: 0, timeouts: 0, lagged: 0, dropped: 0, reencoded: 0, reordered: 0, quota: 0, split: 0, withheld: 0 },
   };
   const held = new Set<http.ServerResponse>();
   const sockets = new Set<Socket>();
@@ -245,6 +298,25 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
       return send(res, status, "text/html", errorPage(status));
     }
 
+    const quota = firstHit(faults.flatMap((f) => f.quota), methods);
+    if (quota) {
+      const reply = quota.reply!;
+      const shape = QUOTA_REPLIES[reply];
+      counts.faults.quota++;
+      counts.quotaReplies[reply] = (counts.quotaReplies[reply] ?? 0) + 1;
+      const refusal = (call: Partial<JsonRpcCall> | undefined) => ({ jsonrpc: "2.0", id: call?.id ?? null, error: shape.error });
+      let body = "";
+      if (shape.error && shape.members === "one" && batch && calls.length > 1) {
+        // The provider served the others: one backend answered them, the last member was refused.
+        const answers: unknown[] = await answerCalls(calls.slice(0, -1), faults);
+        body = JSON.stringify([...answers, refusal(calls.at(-1))]);
+      } else if (shape.error) body = JSON.stringify(batch && shape.members !== "request" ? calls.map(refusal) : refusal(calls[0]));
+      if (res.destroyed) return;
+      res.writeHead(shape.status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...(shape.retryAfter ? { "retry-after": shape.retryAfter } : {}) });
+      res.end(body);
+      return;
+    }
+
     if (batch && calls.length > 1 && faults.some((f) => f.split)) {
       counts.faults.split++;
       // Member i goes to the backend i places after the request's: neighbours never share one.
@@ -307,6 +379,10 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
     encodings: (encodings, scope) => {
       for (const f of scoped(scope)) f.encoding = { ...f.encoding, ...encodings };
     },
+    quota: (reply, share, scope) => {
+      if (!(reply in QUOTA_REPLIES)) throw new RangeError(`no quota reply ${String(reply)}`);
+      for (const f of scoped(scope)) f.quota.push({ ...share, reply });
+    },
     splitBatches: (scope) => {
       for (const f of scoped(scope)) f.split = true;
     },
@@ -327,6 +403,7 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
         if (kind === undefined || kind === "timeout") f.timeout = fresh.timeout;
         if (kind === undefined || kind === "drop") f.drop = fresh.drop;
         if (kind === undefined || kind === "encoding") f.encoding = fresh.encoding;
+        if (kind === undefined || kind === "quota") f.quota = fresh.quota;
         if (kind === undefined || kind === "split") f.split = fresh.split;
         if (kind === undefined || kind === "withhold") f.withhold = fresh.withhold;
       }
