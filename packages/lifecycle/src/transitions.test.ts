@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { finalStates, fromStates, isTransition, lifecycleDiagram, lifecycles } from "./transitions";
+import { correctedFrom, finalStates, fromStates, isTransition, lifecycleDiagram, lifecycles } from "./transitions";
 
 describe("the lifecycle tables", () => {
   it.each([
@@ -33,6 +33,20 @@ describe("the lifecycle tables", () => {
     ["delivery", "delivered", "pending", true],
   ] as const)("%s from %s to %s allowed: %s", (lifecycle, from, to, allowed) => {
     expect(isTransition(lifecycle, from as never, to as never)).toBe(allowed);
+  });
+
+  it.each([
+    ["a transaction given up is confirmed when it was mined after all", () => correctedFrom("transaction", "confirmed"), ["dropped"]],
+    ["its failed batch is confirmed", () => correctedFrom("batch", "confirmed"), ["failed"]],
+    ["its sweeps go back to processing from wherever the failure left them", () => correctedFrom("sweep", "processing"), ["queued", "rejected", "failed"]],
+  ])("corrections: %s", (_what, starts, expected) => {
+    expect(starts()).toEqual(expected);
+  });
+
+  it("keeps corrections out of the ordinary guards: the batcher never claims a rejected sweep, a dropped transaction is not confirmed by settling", () => {
+    expect(fromStates("sweep", "processing")).toEqual(["queued"]);
+    expect(fromStates("transaction", "confirmed")).toEqual(["signed", "broadcast"]);
+    expect(fromStates("batch", "confirmed")).not.toContain("failed");
   });
 
   it("has no change into creation-only states from elsewhere, and says so when asked", () => {

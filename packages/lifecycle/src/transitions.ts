@@ -95,6 +95,31 @@ export function fromStates<L extends Lifecycle>(lifecycle: L, to: StateOf<L>, by
   return [...new Set(starts)];
 }
 
+/**
+ * Changes out of a final state, made only when the chain shows that state wrong: a nonce given up
+ * as taken whose transaction turns out mined after all (a receipt a backend withheld longer than the
+ * watcher's rule allows). Apart from `lifecycles`: no ordinary change starts from them (fromStates
+ * never names them), and the states they leave stay final for everything else.
+ */
+export const corrections = {
+  transaction: [{ from: "dropped", to: "confirmed", by: "chain-sender", when: "its nonce was given up, but it was mined" }],
+  batch: [{ from: "failed", to: "confirmed", by: "chain-sender", when: "its nonce was given up, but its transaction was mined" }],
+  sweep: [
+    { from: "queued", to: "processing", by: "chain-sender", when: "back in the batch whose abandoned transaction was mined, to be settled from it" },
+    { from: "rejected", to: "processing", by: "chain-sender", when: "back in the batch whose abandoned transaction was mined, to be settled from it" },
+    { from: "failed", to: "processing", by: "chain-sender", when: "back in the batch whose abandoned transaction was mined, to be settled from it" },
+  ],
+} as const satisfies {
+  transaction: readonly Transition<TxStatus>[];
+  batch: readonly Transition<BatchStatus>[];
+  sweep: readonly Transition<SweepStatus>[];
+};
+
+/** The states a correction into `to` starts from: the guard of the update that makes it. */
+export function correctedFrom<L extends keyof typeof corrections>(lifecycle: L, to: (typeof corrections)[L][number]["to"]): Array<(typeof corrections)[L][number]["from"]> {
+  return (corrections[lifecycle] as readonly Transition<string>[]).filter((t) => t.to === to).map((t) => t.from as (typeof corrections)[L][number]["from"]);
+}
+
 /** Whether the table allows the change (null `from`: creating it in `to`). */
 export function isTransition<L extends Lifecycle>(lifecycle: L, from: StateOf<L> | null, to: StateOf<L>): boolean {
   return (lifecycles[lifecycle] as readonly Transition<string>[]).some((t) => t.from === from && t.to === to);

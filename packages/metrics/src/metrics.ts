@@ -198,6 +198,13 @@ export const noncesAbandonedTotal = new Counter({
   registers,
 });
 
+export const noncesRestoredTotal = new Counter({
+  name: "sweep_nonces_restored_total",
+  help: "Transactions whose nonce was given up and that were found mined after all: restored, their gas booked and their sweeps settled from the receipt",
+  labelNames: ["chain_id"] as const,
+  registers,
+});
+
 export const settledReorgsTotal = new Counter({
   name: "sweep_settled_reorgs_total",
   help: "Settled transactions whose block left the canonical chain (a reorg deeper than the confirmations): detected, then restored (mined again, final) or lost (another transaction took the nonce)",

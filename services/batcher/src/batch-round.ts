@@ -1,10 +1,11 @@
-import type { ChainProvider } from "@sweep/chain";
+import type { ChainProvider, FeeCeiling } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { claimBatch, type ClaimResult } from "./batch-claim";
 import type { ChainReads, ReadBatching } from "./chain-reads";
 import { loadDueWork } from "./due-work";
+import { gasPriceGate } from "./gas-price-hold";
 import { readThenClaim, type ClaimPass } from "./read-then-claim";
 
 export interface BatchRoundDeps {
@@ -12,13 +13,17 @@ export interface BatchRoundDeps {
   names: QueueNames;
   /** providers of the served chains */
   providers: ReadonlyMap<number, ChainProvider>;
+  /** the served chains' fee ceilings: while the base fee keeps a batch above its own, nothing is claimed */
+  feeCeilings: ReadonlyMap<number, FeeCeiling>;
+  /** `TX_FEE_CAP_<id>` of the served chains (absent: one coin) */
+  txFeeCaps?: ReadonlyMap<number, bigint>;
   settings: { gasMarginBps: number; maxSweeps: number; maxSent: number; reads: ReadBatching };
   logger: Logger;
   /** called after a claim wrote outbox messages (batch.ready, events), so the relay sends them at once */
   wrote?: () => void;
 }
 
-export type RoundResult = Exclude<ClaimResult, { outcome: "unread" }> | { outcome: "nothing_due" | "not_served" | "chain_unavailable" };
+export type RoundResult = Exclude<ClaimResult, { outcome: "unread" }> | { outcome: "nothing_due" | "not_served" | "chain_unavailable" | "waiting_for_gas_price" };
 
 /**
  * One round for one hot wallet: find its due sweeps, read their addresses on chain, then claim
@@ -32,12 +37,15 @@ export function createBatchRound(deps: BatchRoundDeps): (hotWalletId: string) =>
     const { chainId, partnerId } = work.hotWallet;
     const logger = deps.logger.child({ hotWalletId, chainId, partnerId });
     const provider = providers.get(chainId);
-    if (!provider) {
+    const chainCeiling = deps.feeCeilings.get(chainId);
+    if (!provider || !chainCeiling) {
       logger.warn("hot wallet of a chain this batcher does not serve");
       return { outcome: "not_served" };
     }
+    const gate = await gasPriceGate(db, provider, { kind: "sweep", partnerId, chainId, chainCeiling, ids: work.sweeps.map((s) => s.id) }, logger);
+    if (gate !== "go") return { outcome: gate };
 
-    const ctx = { db, provider, chainId, reads: settings.reads, gasMarginBps: settings.gasMarginBps, logger, noun: "sweeps" };
+    const ctx = { db, provider, chainId, reads: settings.reads, gasMarginBps: settings.gasMarginBps, txFeeCap: deps.txFeeCaps?.get(chainId), logger, noun: "sweeps" };
     const claimed = await readThenClaim(ctx, chainReads(work.sweeps), async (chain, gasBudget, lastPass): Promise<ClaimPass<RoundResult>> => {
       const result = await claimBatch(db, names, { hotWalletId, maxSent: settings.maxSent, chain, gasBudget, limit: settings.maxSweeps, lastPass });
       return result.outcome === "unread" ? { unread: chainReads(result.sweeps) } : { result };

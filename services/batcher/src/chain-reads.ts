@@ -13,6 +13,8 @@ export interface ChainReads {
 export interface ChainSnapshot extends ChainView {
   blockNumber: number;
   blockGasLimit: bigint;
+  /** the block's base fee (0 before London) */
+  baseFee: bigint;
 }
 
 export interface ReadBatching {
@@ -71,7 +73,7 @@ export async function readChainSnapshot(chainProvider: ChainProvider, reads: Cha
     batching.concurrency,
     chunks.map((chunk) => () => sendBatch(provider, chunk)),
   );
-  return { blockNumber: block.number, blockGasLimit: block.gasLimit, accounts, tokenBalances };
+  return { blockNumber: block.number, blockGasLimit: block.gasLimit, baseFee: block.baseFeePerGas ?? 0n, accounts, tokenBalances };
 }
 
 async function sendBatch(provider: ChainProvider, chunk: readonly Read[]): Promise<void> {

@@ -1,4 +1,4 @@
-import { batchGasBudget, itemGas, TRANSACTION_GAS_CAP } from "./gas-budget";
+import { batchGasBudget, feeCapGasBudget, itemGas, plannedGasBudget, TRANSACTION_GAS_CAP } from "./gas-budget";
 
 describe("gas budget of a batch", () => {
   it.each([
@@ -12,5 +12,27 @@ describe("gas budget of a batch", () => {
 
   it("an item carrying an authorization is planned at twice a plain one", () => {
     expect(itemGas(true)).toBe(2n * itemGas(false));
+  });
+});
+
+describe("gas budget under the fee cap (TX_FEE_CAP_<id>)", () => {
+  const gwei = 1_000_000_000n;
+  const coin = 10n ** 18n;
+  it.each([
+    ["1 coin at a 10 gwei base fee: 50M gas at twice the base fee, then the margin", coin, 10n * gwei, 8_000, 40_000_000n],
+    ["1 coin at 100 gwei: 5M gas, then the margin", coin, 100n * gwei, 8_000, 4_000_000n],
+    ["a tenth of a coin at 100 gwei", coin / 10n, 100n * gwei, 10_000, 500_000n],
+    ["no base fee: no bound", coin, 0n, 8_000, null],
+  ])("%s", (_what, cap, baseFee, marginBps, expected) => {
+    expect(feeCapGasBudget(cap, baseFee, marginBps)).toBe(expected);
+  });
+
+  it.each([
+    ["a calm 30M-gas mainnet block: the transaction cap binds", { gasLimit: 30_000_000n, baseFee: 10n * gwei }, coin, (TRANSACTION_GAS_CAP * 8_000n) / 10_000n],
+    ["the issue's 16.7M-gas batch above ~29 gwei: the fee cap binds", { gasLimit: 30_000_000n, baseFee: 40n * gwei }, coin, 10_000_000n],
+    ["a lower configured cap binds sooner", { gasLimit: 30_000_000n, baseFee: 10n * gwei }, coin / 100n, 400_000n],
+    ["no base fee: the block's budget", { gasLimit: 30_000_000n, baseFee: 0n }, 1n, (TRANSACTION_GAS_CAP * 8_000n) / 10_000n],
+  ])("%s", (_what, block, cap, expected) => {
+    expect(plannedGasBudget(block, cap, 8_000)).toBe(expected);
   });
 });

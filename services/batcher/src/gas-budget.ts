@@ -34,3 +34,22 @@ export function batchGasBudget(blockGasLimit: bigint, marginBps: number): bigint
   const limit = blockGasLimit < TRANSACTION_GAS_CAP ? blockGasLimit : TRANSACTION_GAS_CAP;
   return (limit * BigInt(marginBps)) / 10_000n;
 }
+
+/**
+ * The gas one batch may plan for under the chain's fee cap (`TX_FEE_CAP_<id>`: gas limit × max
+ * fee at most the cap, or nodes refuse it): the sender offers at least twice the base fee of the
+ * block read, so the cap over that is the most gas its limit may reach, times the margin as above.
+ * The tip is not known here; the chain-sender checks the exact figure and sends less when it is
+ * over. Null when the base fee is zero (no bound).
+ */
+export function feeCapGasBudget(txFeeCap: bigint, baseFee: bigint, marginBps: number): bigint | null {
+  if (baseFee <= 0n) return null;
+  return (txFeeCap / (baseFee * 2n) * BigInt(marginBps)) / 10_000n;
+}
+
+/** The smaller of the block's budget and the fee cap's. */
+export function plannedGasBudget(block: { gasLimit: bigint; baseFee: bigint }, txFeeCap: bigint, marginBps: number): bigint {
+  const byBlock = batchGasBudget(block.gasLimit, marginBps);
+  const byCap = feeCapGasBudget(txFeeCap, block.baseFee, marginBps);
+  return byCap !== null && byCap < byBlock ? byCap : byBlock;
+}

@@ -23,12 +23,16 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
   const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db });
 
   const providers = new Map(chains.map((c) => [c.chainId, c.provider]));
+  const feeCeilings = new Map(chains.map((c) => [c.chainId, c.feeCeiling]));
+  const txFeeCaps = new Map(chains.map((c) => [c.chainId, c.txFeeCap]));
   const reads = { batchSize: config.CHAIN_READ_BATCH_SIZE, concurrency: config.CHAIN_READ_CONCURRENCY };
   const wrote = () => messaging.relay?.wake();
   const sweepRound = createBatchRound({
     db,
     names: messaging.topology.names,
     providers,
+    feeCeilings,
+    txFeeCaps,
     settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxSweeps: config.BATCH_MAX_SWEEPS, maxSent: config.BATCH_MAX_SENT, reads },
     logger,
     wrote,
@@ -37,6 +41,8 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
     db,
     names: messaging.topology.names,
     providers,
+    feeCeilings,
+    txFeeCaps,
     settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxRevocations: config.BATCH_MAX_REVOCATIONS, reads },
     logger,
     wrote,

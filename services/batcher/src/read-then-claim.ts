@@ -1,10 +1,10 @@
-import type { ChainProvider } from "@sweep/chain";
+import { DEFAULT_TX_FEE_CAP, type ChainProvider } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { AccountState } from "./pre-send-checks";
 import type { ChainView } from "./batch-plan";
 import { readChainSnapshot, type ChainReads, type ReadBatching } from "./chain-reads";
-import { batchGasBudget } from "./gas-budget";
+import { plannedGasBudget } from "./gas-budget";
 import { settledHead } from "./settled-head";
 
 /**
@@ -19,6 +19,8 @@ export interface ReadContext {
   chainId: number;
   reads: ReadBatching;
   gasMarginBps: number;
+  /** the chain's `TX_FEE_CAP_<id>` (default one coin) */
+  txFeeCap?: bigint;
   logger: Logger;
   /** what arrives during the reads, for the log: "sweeps" or "revocations" */
   noun: string;
@@ -48,7 +50,7 @@ export async function readThenClaim<R>(
     if (snapshot === null) return null;
     snapshot.accounts.forEach((state, key) => view.accounts.set(key, state));
     snapshot.tokenBalances.forEach((balance, key) => view.tokenBalances.set(key, balance));
-    gasBudget ??= batchGasBudget(snapshot.blockGasLimit, ctx.gasMarginBps);
+    gasBudget ??= plannedGasBudget({ gasLimit: snapshot.blockGasLimit, baseFee: snapshot.baseFee }, ctx.txFeeCap ?? DEFAULT_TX_FEE_CAP, ctx.gasMarginBps);
 
     const claimed = await claim(view, gasBudget, pass === READ_PASSES);
     if ("result" in claimed) return { result: claimed.result, blockNumber: snapshot.blockNumber };

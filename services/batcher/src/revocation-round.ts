@@ -1,8 +1,9 @@
-import type { ChainProvider } from "@sweep/chain";
+import type { ChainProvider, FeeCeiling } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import type { ReadBatching } from "./chain-reads";
+import { gasPriceGate } from "./gas-price-hold";
 import { readThenClaim, type ClaimPass } from "./read-then-claim";
 import { claimRevocations, type RevocationClaimResult } from "./revocation-claim";
 import { loadDueRevocations } from "./revocation-work";
@@ -12,13 +13,17 @@ export interface RevocationRoundDeps {
   names: QueueNames;
   /** providers of the served chains */
   providers: ReadonlyMap<number, ChainProvider>;
+  /** the served chains' fee ceilings: while the base fee keeps a batch above its own, nothing is claimed */
+  feeCeilings: ReadonlyMap<number, FeeCeiling>;
+  /** `TX_FEE_CAP_<id>` of the served chains (absent: one coin) */
+  txFeeCaps?: ReadonlyMap<number, bigint>;
   settings: { gasMarginBps: number; maxRevocations: number; reads: ReadBatching };
   logger: Logger;
   /** called after a claim wrote outbox messages (batch.ready, events), so the relay sends them at once */
   wrote?: () => void;
 }
 
-export type RevocationRoundResult = Exclude<RevocationClaimResult, { outcome: "unread" }> | { outcome: "nothing_due" | "not_served" | "chain_unavailable" };
+export type RevocationRoundResult = Exclude<RevocationClaimResult, { outcome: "unread" }> | { outcome: "nothing_due" | "not_served" | "chain_unavailable" | "waiting_for_gas_price" };
 
 /**
  * One round for one partner's revocations on one chain (its gas wallet sends them): find the due
@@ -29,14 +34,17 @@ export function createRevocationRound(deps: RevocationRoundDeps): (target: { par
   return async ({ partnerId, chainId }) => {
     const logger = deps.logger.child({ partnerId, chainId, round: "revocations" });
     const provider = providers.get(chainId);
-    if (!provider) {
+    const chainCeiling = deps.feeCeilings.get(chainId);
+    if (!provider || !chainCeiling) {
       logger.warn("revocations of a chain this batcher does not serve");
       return { outcome: "not_served" };
     }
     const work = await loadDueRevocations(db, partnerId, chainId, new Date(), settings.maxRevocations);
     if (work.outcome !== "ready") return work;
+    const gate = await gasPriceGate(db, provider, { kind: "revocation", partnerId, chainId, chainCeiling, ids: work.revocations.map((r) => r.id) }, logger);
+    if (gate !== "go") return { outcome: gate };
 
-    const ctx = { db, provider, chainId, reads: settings.reads, gasMarginBps: settings.gasMarginBps, logger, noun: "revocations" };
+    const ctx = { db, provider, chainId, reads: settings.reads, gasMarginBps: settings.gasMarginBps, txFeeCap: deps.txFeeCaps?.get(chainId), logger, noun: "revocations" };
     const accountReads = (accounts: readonly string[]) => ({ accounts: [...new Set(accounts)], tokenBalances: [] });
     const claimed = await readThenClaim(ctx, accountReads(work.revocations.map((r) => r.account)), async (chain, gasBudget, lastPass): Promise<ClaimPass<RevocationRoundResult>> => {
       const result = await claimRevocations(db, names, { partnerId, chainId, accounts: chain.accounts, gasBudget, limit: settings.maxRevocations, lastPass });

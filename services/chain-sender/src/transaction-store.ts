@@ -1,7 +1,7 @@
 import type { AttemptFailureReason, Logger } from "@sweep/common";
 import type { Receipt } from "@sweep/chain";
 import { Prisma, enqueueOutbox, toBigInt, toDecimal, type BatchPurpose, type Db, type Tx } from "@sweep/db";
-import { fromStates } from "@sweep/lifecycle";
+import { correctedFrom, fromStates } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { batchPurposes } from "./batch-purposes";
 import type { StoredTransaction } from "./batch-store";
@@ -35,6 +35,15 @@ export interface InFlightTransaction {
 }
 
 const IN_FLIGHT = ["signed", "broadcast"] as const;
+
+/** A stored transaction as its settlement needs it. */
+export type MinedTransaction = Pick<InFlightTransaction, "id" | "chainId" | "gasWalletId" | "nonce" | "hash" | "batch">;
+
+const withBatch = { batch: { select: { id: true, purpose: true, hotWalletId: true, hotWallet: { select: { delegate: true } } } } } as const;
+
+function batchOf(row: { batch: { id: string; purpose: BatchPurpose; hotWalletId: string | null; hotWallet: { delegate: string } | null } | null }): MinedBatch | null {
+  return row.batch ? { id: row.batch.id, purpose: row.batch.purpose, hotWalletId: row.batch.hotWalletId, delegate: row.batch.hotWallet?.delegate ?? null } : null;
+}
 
 export async function inFlightTransactions(db: Db, chainId: number): Promise<InFlightTransaction[]> {
   const rows = await db.chainTransaction.findMany({
@@ -140,18 +149,19 @@ export async function storeGapFill(db: Db, chainId: number, gasWalletId: string,
  * Gives up the in-flight transactions of a nonce: dropped, and their batch failed with `reason`
  * (batch.failed, so its items go back to queued or fail). With `gapFill`, the self-transfer that
  * takes the nonce instead is stored in the same database transaction. Null when another instance
- * settled the nonce first.
+ * settled the nonce first. `head` is kept with them: their receipts are looked for a while after
+ * (AbandonedTransactions), and one found mined is restored.
  */
 export async function abandonNonce(
   db: Db,
   names: QueueNames,
-  input: { chainId: number; gasWalletId: string; nonce: bigint; reason: AttemptFailureReason; gapFill?: { signed: SignedTransaction; replacement: number } },
+  input: { chainId: number; gasWalletId: string; nonce: bigint; head: number; reason: AttemptFailureReason; gapFill?: { signed: SignedTransaction; replacement: number } },
 ): Promise<{ gapFill: StoredTransaction | null; batchIds: string[] } | null> {
   const { chainId, gasWalletId, nonce, reason } = input;
   try {
     return await db.$transaction(async (tx) => {
       const rows = await tx.chainTransaction.findMany({ where: { chainId, gasWalletId, nonce, status: { in: [...IN_FLIGHT] } }, select: { id: true, batchId: true } });
-      const dropped = await tx.chainTransaction.updateMany({ where: { id: { in: rows.map((r) => r.id) }, status: { in: fromStates("transaction", "dropped") } }, data: { status: "dropped" } });
+      const dropped = await tx.chainTransaction.updateMany({ where: { id: { in: rows.map((r) => r.id) }, status: { in: fromStates("transaction", "dropped") } }, data: { status: "dropped", abandonedAtBlock: BigInt(input.head) } });
       if (dropped.count === 0) return null;
       const batchIds = [...new Set(rows.flatMap((r) => (r.batchId ? [r.batchId] : [])))];
       for (const batch of await tx.batch.findMany({ where: { id: { in: batchIds }, status: "sent" }, select: { id: true, purpose: true } })) {
@@ -179,38 +189,94 @@ export async function abandonNonce(
 export async function settleMined(
   db: Db,
   names: QueueNames,
-  mined: InFlightTransaction,
+  mined: MinedTransaction,
   receipt: Receipt,
   logger: Logger,
   revocations: readonly RevocationItemOutcome[] = [],
 ): Promise<boolean> {
   return db.$transaction(
     async (tx) => {
-      const confirmed = await tx.chainTransaction.updateMany({
-        where: { id: mined.id, status: { in: fromStates("transaction", "confirmed") } },
-        data: {
-          status: "confirmed",
-          gasUsed: receipt.gasUsed,
-          effectiveGasPrice: toDecimal(receipt.effectiveGasPrice),
-          blockNumber: BigInt(receipt.blockNumber),
-          blockHash: receipt.blockHash,
-          succeeded: receipt.succeeded,
-          minedAt: new Date(),
-        },
-      });
+      const confirmed = await tx.chainTransaction.updateMany({ where: { id: mined.id, status: { in: fromStates("transaction", "confirmed") } }, data: minedColumns(receipt) });
       if (confirmed.count === 0) return false;
-      await tx.chainTransaction.updateMany({
-        where: { chainId: mined.chainId, gasWalletId: mined.gasWalletId, nonce: mined.nonce, id: { not: mined.id }, status: { in: fromStates("transaction", "replaced") } },
-        data: { status: "replaced" },
-      });
-      const stages = mined.batch ? batchPurposes[mined.batch.purpose] : null;
-      if (mined.batch && stages) {
-        await stages.recordOutcomes(tx, mined.batch, receipt, revocations, logger);
-        await tx.batch.updateMany({ where: { id: mined.batch.id, status: "sent" }, data: { status: "confirmed" } });
-      }
-      await enqueueOutbox(tx, outboxDraft("tx.outcome", { chainId: mined.chainId, transactionId: mined.id }, names));
-      if (mined.batch && stages) await stages.wakeOnMined(tx, names, mined.batch, mined.chainId);
+      await recordMined(tx, names, mined, receipt, logger, revocations);
       return true;
+    },
+    { timeout: 30_000 },
+  );
+}
+
+function minedColumns(receipt: Receipt) {
+  return {
+    status: "confirmed" as const,
+    gasUsed: receipt.gasUsed,
+    effectiveGasPrice: toDecimal(receipt.effectiveGasPrice),
+    blockNumber: BigInt(receipt.blockNumber),
+    blockHash: receipt.blockHash,
+    succeeded: receipt.succeeded,
+    minedAt: new Date(),
+  };
+}
+
+/** What a mined transaction's settlement records beside its own row (settleMined, restoreAbandoned). */
+async function recordMined(tx: Tx, names: QueueNames, mined: MinedTransaction, receipt: Receipt, logger: Logger, revocations: readonly RevocationItemOutcome[]): Promise<void> {
+  await tx.chainTransaction.updateMany({
+    where: { chainId: mined.chainId, gasWalletId: mined.gasWalletId, nonce: mined.nonce, id: { not: mined.id }, status: { in: fromStates("transaction", "replaced") } },
+    data: { status: "replaced" },
+  });
+  const stages = mined.batch ? batchPurposes[mined.batch.purpose] : null;
+  if (mined.batch && stages) {
+    await stages.recordOutcomes(tx, mined.batch, receipt, revocations, logger);
+    await tx.batch.updateMany({ where: { id: mined.batch.id, status: "sent" }, data: { status: "confirmed" } });
+  }
+  await enqueueOutbox(tx, outboxDraft("tx.outcome", { chainId: mined.chainId, transactionId: mined.id }, names));
+  if (mined.batch && stages) await stages.wakeOnMined(tx, names, mined.batch, mined.chainId);
+}
+
+/** A transaction whose nonce was given up, looked for on chain from `abandonedAtBlock` on. */
+export interface AbandonedTransaction extends MinedTransaction {
+  abandonedAtBlock: number;
+}
+
+/** The chain's transactions given up at a head from `from` on: each may yet turn out mined. */
+export async function abandonedTransactions(db: Db, chainId: number, from: number): Promise<AbandonedTransaction[]> {
+  const rows = await db.chainTransaction.findMany({
+    where: { chainId, status: "dropped", abandonedAtBlock: { gte: BigInt(from) } },
+    select: { id: true, chainId: true, gasWalletId: true, nonce: true, hash: true, abandonedAtBlock: true, ...withBatch },
+    orderBy: [{ nonce: "asc" }, { replacement: "asc" }],
+  });
+  return rows.map((row) => ({ id: row.id, chainId: row.chainId, gasWalletId: row.gasWalletId, nonce: row.nonce, hash: row.hash, abandonedAtBlock: Number(row.abandonedAtBlock), batch: batchOf(row) }));
+}
+
+/**
+ * A given-up transaction found mined at the confirmation depth, restored as if it had been settled
+ * then, in one database transaction guarded by the corrections table (a second watcher changes
+ * nothing): the transaction confirmed with its receipt, its failed batch confirmed, the sweeps the
+ * batch's failure left queued, rejected or failed (and claimed by no other batch since) back in it
+ * as processing, then what settleMined records (their outcomes from the receipt, tx.outcome: the
+ * ledger books the gas once and settles those sweeps as the chain says). Returns false when it
+ * was restored before.
+ */
+export async function restoreAbandoned(db: Db, names: QueueNames, abandoned: AbandonedTransaction, receipt: Receipt, logger: Logger): Promise<{ sweepIds: string[] } | null> {
+  return db.$transaction(
+    async (tx) => {
+      const restored = await tx.chainTransaction.updateMany({ where: { id: abandoned.id, status: { in: correctedFrom("transaction", "confirmed") } }, data: minedColumns(receipt) });
+      if (restored.count === 0) return null;
+      const batch = abandoned.batch;
+      let sweepIds: string[] = [];
+      if (batch) {
+        await tx.batch.updateMany({ where: { id: batch.id, status: { in: correctedFrom("batch", "confirmed") } }, data: { status: "confirmed", reason: null } });
+        if (batch.purpose === "sweep") {
+          const items = await tx.batchItem.findMany({ where: { batchId: batch.id, sweepId: { not: null } }, select: { sweepId: true } });
+          const back = await tx.$queryRaw<Array<{ id: string }>>`
+            UPDATE sweeps SET status = 'processing', batch_id = ${batch.id}::uuid, reason = NULL, next_attempt_at = NULL, updated_at = now()
+             WHERE id = ANY(${items.map((i) => i.sweepId!)}::uuid[]) AND status = ANY(${correctedFrom("sweep", "processing")}::"WorkStatus"[])
+               AND (batch_id IS NULL OR batch_id = ${batch.id}::uuid)
+         RETURNING id::text AS id`;
+          sweepIds = back.map((row) => row.id);
+        }
+      }
+      await recordMined(tx, names, abandoned, receipt, logger, []);
+      return { sweepIds };
     },
     { timeout: 30_000 },
   );

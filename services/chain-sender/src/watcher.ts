@@ -23,6 +23,7 @@ import {
   transactionsAtNonces,
   type InFlightTransaction,
 } from "./transaction-store";
+import { AbandonedTransactions } from "./abandoned-transactions";
 import { SettledReorgs } from "./settled-reorgs";
 import { anyInFlight } from "./stored-in-flight";
 import { nextHeadRead, MIN_STORED_POLL_MS } from "./watch-timing";
@@ -71,7 +72,7 @@ interface WalletView {
  * depth, rebroadcasts what the node does not know, replaces what is stuck at the same nonce with the
  * same content and higher fees, gives up a nonce another transaction took, and fills nonce gaps
  * with self-transfers. Settled transactions are re-checked for reorgs deeper than the confirmations
- * (SettledReorgs).
+ * (SettledReorgs), and given-up transactions found mined after all are restored (AbandonedTransactions).
  */
 export class ChainWatcher {
   /** `<gas wallet id>:<nonce>` → since when the node refuses every transaction of that nonce */
@@ -91,9 +92,11 @@ export class ChainWatcher {
   /** a new head the pause read, which the round starts from instead of reading it again */
   private polledHead?: number;
   private readonly settledReorgs: SettledReorgs;
+  private readonly abandoned: AbandonedTransactions;
 
   constructor(private readonly options: WatcherOptions) {
     this.settledReorgs = new SettledReorgs({ db: options.db, client: options.client, logger: options.logger });
+    this.abandoned = new AbandonedTransactions({ db: options.db, names: options.names, client: options.client, logger: options.logger, outboxWritten: options.outboxWritten });
     this.loop = new PollingLoop({
       name: "watcher",
       intervalMs: options.intervalMs,
@@ -167,6 +170,11 @@ export class ChainWatcher {
       await this.settledReorgs.runOnce(head);
     } catch (err) {
       logger.warn("could not re-check settled transactions for reorgs this round", { chainId: client.chainId, error: err instanceof Error ? err.message : String(err) });
+    }
+    try {
+      await this.abandoned.runOnce(head);
+    } catch (err) {
+      logger.warn("could not look for given-up transactions on chain this round", { chainId: client.chainId, error: err instanceof Error ? err.message : String(err) });
     }
     if (rows.length === 0) {
       this.gapSince.clear();
@@ -280,7 +288,7 @@ export class ChainWatcher {
   /** The chain counted past the nonce with no receipt of ours: another transaction took it, and its batches fail. */
   private async abandonTaken(view: WalletView, nonce: bigint, logger: Logger): Promise<void> {
     const { db, names, client } = this.options;
-    const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason: "nonce_conflict" });
+    const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, head: view.head, reason: "nonce_conflict" });
     if (abandoned) {
       this.options.outboxWritten?.();
       noncesAbandonedTotal.inc({ chain_id: client.chainId, reason: "nonce_conflict" });
@@ -345,7 +353,7 @@ export class ChainWatcher {
     }
     const { fees, replacement } = next;
     const signed = await this.signGapFill(view, nonce, fees);
-    const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, reason, gapFill: { signed, replacement } });
+    const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, head: view.head, reason, gapFill: { signed, replacement } });
     if (abandoned) {
       this.options.outboxWritten?.();
       noncesAbandonedTotal.inc({ chain_id: client.chainId, reason });

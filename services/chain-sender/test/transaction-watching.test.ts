@@ -310,4 +310,39 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "confirmed" });
     expect(await transactionsOf(partner)).toHaveLength(1);
   });
+
+  it("restores a mined transaction given up because its receipt was withheld past the rule: confirmed, its batch confirmed, tx.outcome once", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const { batch } = await sendDeploy(partner);
+    const [mined] = await transactionsOf(partner);
+    expect((await h.chain.provider.getTransactionReceipt(mined!.hash))?.status).toBe(1);
+
+    // No backend answers its receipt for rounds spanning 12 blocks: given up, wrongly.
+    const withheld = new LaggingReceipts(h.client.chain);
+    const watcher = h.watcher({ client: withheld });
+    for (const blocks of [0, 6, 6]) {
+      await mineBlocks(blocks);
+      await watcher.runOnce();
+    }
+    expect(await h.db.chainTransaction.findUniqueOrThrow({ where: { id: mined!.id } })).toMatchObject({ status: "dropped" });
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "failed", reason: "nonce_conflict" });
+    const restoredBefore = await counted("sweep_nonces_restored_total");
+
+    // The receipt appears: restored from it, once, however many rounds and watchers see it.
+    withheld.lagging = false;
+    await watcher.runOnce();
+    await watcher.runOnce();
+    await h.watcher().runOnce();
+    const receipt = (await h.chain.provider.getTransactionReceipt(mined!.hash))!;
+    expect(await h.db.chainTransaction.findUniqueOrThrow({ where: { id: mined!.id } })).toMatchObject({
+      status: "confirmed",
+      blockNumber: BigInt(receipt.blockNumber),
+      blockHash: receipt.blockHash,
+      gasUsed: receipt.gasUsed,
+      succeeded: true,
+    });
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "confirmed", reason: null });
+    expect((await outboxOf(h, "tx.outcome")).filter((m) => (m.payload as { transactionId: string }).transactionId === mined!.id)).toHaveLength(1);
+    expect(await counted("sweep_nonces_restored_total")).toBe(restoredBefore + 1);
+  });
 });
