@@ -3,8 +3,10 @@ import { loadConfig, workerEnv } from "@sweep/common";
 import { z } from "zod";
 
 export const ledgerEnv = workerEnv(8083).extend({
-  /** how often each chain's gas wallet balances are reconciled with the ledger */
-  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(2_000),
+  /** the pause between a chain's reconciliation rounds; unset, the chain's block time (BLOCK_TIME_MS_<chain_id>) */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).optional(),
+  /** how often every gas wallet is reconciled, with activity of ours or not (an outside top-up is seen then) */
+  RECONCILE_FULL_PASS_MS: z.coerce.number().int().min(10).max(86_400_000).default(600_000),
   /** how often fees due are withdrawn to the treasury (daily); 0 turns the schedule off. At most what a Node timer holds, about 24.8 days. */
   WITHDRAW_INTERVAL_MS: z.coerce.number().int().min(0).max(2_147_483_647).default(86_400_000),
 });

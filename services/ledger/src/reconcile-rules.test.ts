@@ -1,4 +1,4 @@
-import { explainedChange, finalBlock, firstUnbooked, reconcileUpTo, topupDedupeKey, topupNote, type ChainMovingEntry, type MinedCandidate } from "./reconcile-rules";
+import { explainedChange, finalBlock, firstUnbooked, fullPassDue, needsReconciling, reconcileUpTo, topupDedupeKey, topupNote, type ChainMovingEntry, type MinedCandidate } from "./reconcile-rules";
 
 describe("reconcile rules", () => {
   it.each([
@@ -9,6 +9,24 @@ describe("reconcile rules", () => {
     [5, 15, -9],
   ])("at head %i with %i confirmations the final block is %i (the watcher's isFinal)", (head, confirmations, expected) => {
     expect(finalBlock(head, confirmations)).toBe(expected);
+  });
+
+  it.each<[string, number | null, number | null, boolean, boolean]>([
+    ["never reconciled on the chain", null, null, false, true],
+    ["a transaction of ours confirmed past the reconciled block", 100, 101, false, true],
+    ["nothing of ours since the reconciled block", 100, 100, false, false],
+    ["no transaction of ours ever", 100, null, false, false],
+    ["a full pass reads it anyway (a top-up we do not see)", 100, 90, true, true],
+  ])("reads the balance: %s", (_name, reconciledBlock, lastMinedBlock, fullPass, expected) => {
+    expect(needsReconciling({ reconciledBlock, lastMinedBlock }, fullPass)).toBe(expected);
+  });
+
+  it.each<[string, number | undefined, number, boolean]>([
+    ["the first round of a process", undefined, 0, true],
+    ["within the pass's interval", 1_000, 600_999, false],
+    ["once the interval has passed", 1_000, 601_000, true],
+  ])("a full pass: %s", (_name, last, now, expected) => {
+    expect(fullPassDue(last, now, 600_000)).toBe(expected);
   });
 
   const candidate = (nonce: bigint, status: MinedCandidate["status"], blockNumber: number | null, booked = false): MinedCandidate => ({ nonce, status, blockNumber, booked });

@@ -8,6 +8,22 @@ export function finalBlock(head: number, confirmations: number): number {
   return head - Math.max(1, confirmations) + 1;
 }
 
+/**
+ * Whether a round reads a gas wallet's balance: in a full pass every wallet is read (a partner's
+ * top-up is a transfer we do not see); otherwise only one never reconciled on the chain, or with a
+ * transaction of ours confirmed past its reconciled block (gas spent, fees withdrawn, a drain), so
+ * the ledger's own movements and the low-balance alert they trip are reconciled within a round.
+ */
+export function needsReconciling(wallet: { reconciledBlock: number | null; lastMinedBlock: number | null }, fullPass: boolean): boolean {
+  if (fullPass || wallet.reconciledBlock === null) return true;
+  return wallet.lastMinedBlock !== null && wallet.lastMinedBlock > wallet.reconciledBlock;
+}
+
+/** Whether this round is a full pass: the first of a process, then one each `fullPassMs`. */
+export function fullPassDue(lastFullPassAt: number | undefined, now: number, fullPassMs: number): boolean {
+  return lastFullPassAt === undefined || now - lastFullPassAt >= fullPassMs;
+}
+
 /** A stored transaction of the gas wallet below the chain's nonce count, with what the ledger knows of it. */
 export interface MinedCandidate {
   nonce: bigint;

@@ -1,5 +1,5 @@
 import type { Environment } from "@sweep/common";
-import { toBigInt, toBigIntOrNull, toDecimal, type Db, type Tx } from "@sweep/db";
+import { toBigInt, toBigIntOrNull, toDecimal, type Db, type Prisma, type Tx } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { SETTLEMENT_TRANSACTION } from "./ledger-deps";
 import { applyLowBalanceAlert } from "./low-balance";
@@ -12,26 +12,44 @@ export interface ReconciledWallet {
   address: string;
   reconciledBlock: number | null;
   reconciledBalance: bigint;
+  /** the block of its newest confirmed transaction on the chain (null: none), which the reconciliation must get past */
+  lastMinedBlock: number | null;
 }
 
-/** Every gas wallet of the environment's partners (the same address on every chain), with its state on the chain. */
+interface ReconciledWalletRow {
+  gasWalletId: string;
+  partnerId: string;
+  address: string;
+  reconciledBlock: bigint | null;
+  reconciledBalance: Prisma.Decimal | null;
+  lastMinedBlock: bigint | null;
+}
+
+/**
+ * Every gas wallet of the environment's partners (the same address on every chain), with its state on
+ * the chain and its newest confirmed transaction's block: nonces are mined in order, so the
+ * highest confirmed nonce's (one step back along the (chain, gas wallet, nonce) key) is the latest.
+ */
 export async function walletsToReconcile(db: Db, environment: Environment, chainId: number): Promise<ReconciledWallet[]> {
-  const wallets = await db.gasWallet.findMany({
-    where: { partner: { environment } },
-    select: { id: true, partnerId: true, address: true, chainStates: { where: { chainId }, select: { reconciledBlock: true, reconciledBalance: true } } },
-    orderBy: { createdAt: "asc" },
-  });
-  return wallets.map((w) => {
-    const state = w.chainStates[0];
-    const block = state?.reconciledBlock ?? null;
-    return {
-      gasWalletId: w.id,
-      partnerId: w.partnerId,
-      address: w.address,
-      reconciledBlock: block === null ? null : Number(block),
-      reconciledBalance: toBigIntOrNull(state?.reconciledBalance) ?? 0n,
-    };
-  });
+  const rows = await db.$queryRaw<ReconciledWalletRow[]>`
+    SELECT w.id AS "gasWalletId", w.partner_id AS "partnerId", w.address,
+           st.reconciled_block AS "reconciledBlock", st.reconciled_balance AS "reconciledBalance",
+           mined.block_number AS "lastMinedBlock"
+      FROM gas_wallets w
+      JOIN partners p ON p.id = w.partner_id AND p.environment = ${environment}::"Environment"
+      LEFT JOIN gas_wallet_chain_states st ON st.gas_wallet_id = w.id AND st.chain_id = ${chainId}
+      LEFT JOIN LATERAL (SELECT t.block_number FROM chain_transactions t
+                          WHERE t.chain_id = ${chainId} AND t.gas_wallet_id = w.id AND t.status = 'confirmed'
+                          ORDER BY t.nonce DESC LIMIT 1) mined ON true
+     ORDER BY w.created_at`;
+  return rows.map((w) => ({
+    gasWalletId: w.gasWalletId,
+    partnerId: w.partnerId,
+    address: w.address,
+    reconciledBlock: w.reconciledBlock === null ? null : Number(w.reconciledBlock),
+    reconciledBalance: toBigIntOrNull(w.reconciledBalance) ?? 0n,
+    lastMinedBlock: w.lastMinedBlock === null ? null : Number(w.lastMinedBlock),
+  }));
 }
 
 /** The gas, withdrawal and drain entries of the given transactions of the partner on the chain. */

@@ -2,14 +2,17 @@ import { PollingLoop, type Environment, type Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import type { ChainReads } from "./chain-reads";
-import { finalBlock, reconcileUpTo } from "./reconcile-rules";
+import { finalBlock, fullPassDue, needsReconciling, reconcileUpTo } from "./reconcile-rules";
 import { commitReconciliation, unbookedTransaction, walletsToReconcile, type ReconciledWallet } from "./reconcile-store";
 
 export interface ReconcilerOptions {
   db: Db;
   environment: Environment;
   chain: ChainReads;
+  /** the pause between rounds (the chain's block time unless RECONCILE_INTERVAL_MS is set) */
   intervalMs: number;
+  /** how often every gas wallet is read, active or not (RECONCILE_FULL_PASS_MS) */
+  fullPassMs: number;
   names: QueueNames;
   logger: Logger;
   /** called after a reconciliation wrote outbox messages (balance.low), so the relay sends them at once */
@@ -22,11 +25,16 @@ export interface ReconcilerOptions {
  * reconciled balance plus those transactions' entries; the difference is a topup entry naming the
  * blocks it covers. Its state lives in the database alone, so a restart or a second instance
  * carries on where the last reconciliation stopped. Each reconciled balance also drives the
- * partner's low-balance alert of the chain.
+ * partner's low-balance alert of the chain. A round reads the node only for the wallets with a
+ * transaction of ours since their last reconciliation (needsReconciling), and not at all when there
+ * are none; every `fullPassMs` (and first after a start) a full pass reads them all, which is when an
+ * outside top-up of an idle wallet is booked.
  */
 export class Reconciler {
   private readonly loop: PollingLoop;
   private readonly logger: Logger;
+  /** when the last full pass started (in memory: a restarted ledger starts with one) */
+  private lastFullPassAt?: number;
 
   constructor(private readonly options: ReconcilerOptions) {
     this.logger = options.logger.child({ chainId: options.chain.chainId, loop: "reconciliation" });
@@ -47,11 +55,18 @@ export class Reconciler {
     await this.loop.stop();
   }
 
-  /** One round over every gas wallet of the environment. */
+  /** One round over the gas wallets of the environment that need it (all of them in a full pass). */
   async runOnce(): Promise<void> {
     const { db, environment, chain } = this.options;
+    const startedAt = Date.now();
+    const fullPass = fullPassDue(this.lastFullPassAt, startedAt, this.options.fullPassMs);
+    const wallets = (await walletsToReconcile(db, environment, chain.chainId)).filter((wallet) => needsReconciling(wallet, fullPass));
+    if (wallets.length === 0) {
+      if (fullPass) this.lastFullPassAt = startedAt;
+      return;
+    }
     const final = finalBlock(await chain.head(), chain.confirmations);
-    const wallets = await walletsToReconcile(db, environment, chain.chainId);
+    if (fullPass) this.lastFullPassAt = startedAt;
     for (const wallet of wallets) {
       if (this.loop.stopping.aborted) return;
       if (final <= (wallet.reconciledBlock ?? -1)) continue;

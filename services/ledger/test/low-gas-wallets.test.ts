@@ -42,6 +42,7 @@ describe("gas wallets below their partner's threshold", () => {
       environment: "testnet",
       chain: chainReads({ chainId: CHAIN_ID, confirmations: 1, provider: chain.provider }),
       intervalMs: 50,
+      fullPassMs: 0,
       names: queueNames("low-gas-wallets-test"),
       logger: createLogger("low-gas-wallets-test", "error"),
     }).runOnce();

@@ -8,6 +8,7 @@ import { createLogger } from "@sweep/common";
 import { createDb, toBigInt, toDecimal, type Db } from "@sweep/db";
 import { createTestDatabase, createTestPartner, eventually, startTestChain, type TestChain, type TestPartner } from "@sweep/testkit";
 import { queueNames } from "@sweep/messaging";
+import { rpcCalls } from "@sweep/metrics";
 import { parseEther } from "ethers";
 import { chainReads } from "../src/chain-reads";
 import { bookTransactionGas } from "../src/ledger-entries";
@@ -37,13 +38,14 @@ describe("balance reconciliation", () => {
 
   /** Each wake of the outbox relay a reconciler asked for. */
   let wakes = 0;
-  /** A ledger instance's reconciler of the chain (a new one is a restart). */
-  const reconciler = (intervalMs = 50) =>
+  /** A ledger instance's reconciler of the chain (a new one is a restart); every round a full pass unless `fullPassMs` says otherwise. */
+  const reconciler = (intervalMs = 50, fullPassMs = 0) =>
     new Reconciler({
       db,
       environment: "testnet",
       chain: chainReads({ chainId: CHAIN_ID, confirmations: 1, provider: chain.provider }),
       intervalMs,
+      fullPassMs,
       names,
       outboxWritten: () => wakes++,
       logger,
@@ -204,6 +206,44 @@ describe("balance reconciliation", () => {
     await expectReconciledToHead(partner);
   });
 
+  /** The JSON-RPC calls of `method` this process has sent to the chain so far. */
+  async function calls(method: string): Promise<number> {
+    return (await rpcCalls.get()).values.filter((v) => v.labels.method === method && String(v.labels.chain_id) === String(CHAIN_ID)).reduce((sum, v) => sum + v.value, 0);
+  }
+
+  it("between full passes reads only the wallets with a transaction of ours since their reconciliation, none in a quiet round, and books an idle wallet's top-up at the next full pass", async () => {
+    const [idle, active] = [await createTestPartner(db), await createTestPartner(db)];
+    await transferTo(idle.gasWallet, parseEther("1"));
+    await transferTo(active.gasWallet, parseEther("1"));
+    const instance = reconciler(50, 3_600_000);
+    // A process's first round is a full pass: every wallet is read.
+    await instance.runOnce();
+    await expectReconciledToHead(idle);
+    await expectReconciledToHead(active);
+    const idleState = await state(idle);
+
+    // An outside top-up of one (we do not see it), a transaction of ours from the other.
+    await transferTo(idle.gasWallet, parseEther("2"));
+    const sent = await sendFromGasWallet(active, "confirmed");
+    await sent.book();
+    const balanceReads = await calls("eth_getBalance");
+    await instance.runOnce();
+    expect(await calls("eth_getBalance")).toBe(balanceReads + 1);
+    expect(await state(idle)).toEqual(idleState);
+    await expectReconciledToHead(active);
+
+    // Nothing of ours since: the round asks the node nothing, not even its head.
+    const quiet = () => Promise.all(["eth_blockNumber", "eth_getTransactionCount", "eth_getBalance"].map(calls));
+    const before = await quiet();
+    await instance.runOnce();
+    expect(await quiet()).toEqual(before);
+
+    // The next full pass (here a restarted ledger's first round) books the top-up.
+    await reconciler(50, 3_600_000).runOnce();
+    expect((await topups(idle)).map((t) => t.amount)).toEqual([parseEther("1"), parseEther("2")]);
+    await expectReconciledToHead(idle);
+  });
+
   it("books nothing from a state another instance has moved past since it was read", async () => {
     const partner = await createTestPartner(db);
     await transferTo(partner.gasWallet, parseEther("1"));
@@ -231,7 +271,7 @@ describe("balance reconciliation", () => {
     await transferTo(partner.gasWallet, parseEther("1"));
     const silent = createProvider("http://127.0.0.1:1", CHAIN_ID);
     try {
-      const down = new Reconciler({ db, environment: "testnet", chain: chainReads({ chainId: CHAIN_ID, confirmations: 1, provider: silent }), intervalMs: 50, names, logger });
+      const down = new Reconciler({ db, environment: "testnet", chain: chainReads({ chainId: CHAIN_ID, confirmations: 1, provider: silent }), intervalMs: 50, fullPassMs: 0, names, logger });
       await expect(down.runOnce()).rejects.toThrow();
     } finally {
       silent.destroy();
