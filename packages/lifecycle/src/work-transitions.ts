@@ -71,6 +71,24 @@ export async function rejectWork(
   return changed.map((item) => item.id);
 }
 
+/**
+ * processing → queued, by the chain-sender: items it took out of their batch before a transaction
+ * the node accepted carried them (the node's fee cap, an authority it holds reserved). Not an
+ * attempt: the claim's count is taken back, no reason is set, and they are due at `dueAt`. Returns
+ * the ids that changed.
+ */
+export async function returnToQueue(tx: Tx, names: QueueNames, kind: WorkKind, scope: WorkScope & { batchId: string }, ids: readonly string[], dueAt: Date): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rules = workKinds[kind];
+  const changed = await tx.$queryRaw<Array<{ id: string; account: string }>>`
+    UPDATE ${rules.table} SET status = 'queued', batch_id = NULL, attempts = GREATEST(attempts - 1, 0), reason = NULL,
+           next_attempt_at = ${dueAt}, updated_at = now()
+     WHERE id = ANY(${[...ids]}::uuid[]) AND batch_id = ${scope.batchId}::uuid AND status = ANY(${fromStates(kind, "queued", "chain-sender")}::"WorkStatus"[])
+ RETURNING id::text AS id, account`;
+  if (changed.length > 0) await rules.wake(tx, names, scope, changed.map((item) => ({ ...item, ended: false })), true);
+  return changed.map((item) => item.id);
+}
+
 /** What a settlement does to one item of the batch. */
 export interface WorkSettlement<K extends WorkKind> {
   id: string;

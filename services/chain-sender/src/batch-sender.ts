@@ -1,14 +1,15 @@
-import { effectiveFeeCeiling, type ChainClient, type FeeCeiling } from "@sweep/chain";
+import { DEFAULT_TX_FEE_CAP, effectiveFeeCeiling, type ChainClient, type FeeCeiling } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import { partnerMaxFeePerGas, type Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { AttemptFailure, failureReason } from "./attempt-failure";
 import { stagesOf } from "./batch-purposes";
-import { commitAttempt, loadOpenBatch, type Attempt, type BatchToSend } from "./batch-store";
-import { broadcastStored } from "./broadcast";
+import { commitAttempt, loadOpenBatch, type Attempt, type BatchToSend, type StoredTransaction } from "./batch-store";
+import { broadcastStoredAnswer } from "./broadcast";
 import { initialFees } from "./fees";
 import type { GasWalletSigners } from "./gas-wallet-signers";
 import { signTransaction } from "./signing";
+import { capAfterRefusal, commitResend, fitCap, isSplittable, reservedLeaving, withoutItems, type LeftOut } from "./split-sending";
 
 export interface BatchSenderOptions {
   db: Db;
@@ -23,6 +24,8 @@ export interface BatchSenderOptions {
   factory: string;
   /** the chain's fee ceilings; a partner's own lower max fee applies to its batches */
   feeCeiling: FeeCeiling;
+  /** `TX_FEE_CAP_<chain_id>`: no transaction may cost more at its gas limit and max fee (default one coin) */
+  txFeeCap?: bigint;
   logger: Logger;
   /** called after an attempt wrote outbox messages, so the relay sends them at once */
   outboxWritten?: () => void;
@@ -49,7 +52,7 @@ export class BatchSender {
     const batch = loaded.batch;
     const logger = this.options.logger.child({ batchId, chainId: batch.chainId, partnerId: batch.partnerId, gasWallet: batch.gasWallet.address, purpose: batch.purpose });
     const loadedAt = Date.now();
-    const attempt = await this.attempt(batch, logger);
+    const attempt = await this.attempt(batch, logger, { cap: this.options.txFeeCap ?? DEFAULT_TX_FEE_CAP, excluded: new Set() });
     const preparedAt = Date.now();
     const stored = await commitAttempt(db, names, batch, attempt);
     this.options.outboxWritten?.();
@@ -60,13 +63,60 @@ export class BatchSender {
     const txLogger = logger.child({ transactionId: stored.id, hash: stored.hash, nonce: stored.nonce.toString() });
     // Where a send's time goes: reading the batch, the node's work (simulation, estimate, fees), signing and storing.
     txLogger.info("transaction signed and stored", { ...stagesOf(batch).carriedIds(batch, attempt.dropped), ms: { load: loadedAt - startedAt, prepare: preparedAt - loadedAt, store: Date.now() - preparedAt } });
-    await broadcastStored(db, client, stored, txLogger);
+    await this.broadcastSplitting(batch, stored, txLogger);
   }
 
-  private async attempt(batch: BatchToSend, logger: Logger): Promise<Attempt> {
-    let dropped: string[] = [];
-    const from = batch.gasWallet.address;
-    const stages = stagesOf(batch);
+  /**
+   * Broadcasts a transaction just stored. When the node refuses it for its fee cap or a reserved
+   * authority, it was never taken: a smaller one takes its nonce at once, without the items that
+   * made it refused (back to the queue, not as an attempt), and so on while items remain; every
+   * round leaves at least one item out, so it ends.
+   */
+  private async broadcastSplitting(batch: BatchToSend, first: StoredTransaction, logger: Logger): Promise<void> {
+    const { db, names, client } = this.options;
+    let stored = first;
+    let cap = this.options.txFeeCap ?? DEFAULT_TX_FEE_CAP;
+    let sending = batch;
+    for (;;) {
+      const { verdict, message } = await broadcastStoredAnswer(db, client, stored, logger);
+      if ((verdict !== "fee_cap_exceeded" && verdict !== "authority_reserved") || !isSplittable(sending)) return;
+      const leftOut: LeftOut[] = [];
+      const excluded = new Set<string>();
+      if (verdict === "fee_cap_exceeded") cap = capAfterRefusal(cap, stored.rawTx, message);
+      else {
+        const reserved = await reservedLeaving(client, sending).catch(() => null);
+        if (!reserved) {
+          logger.warn("could not tell which authority the node holds reserved; the watcher sends the transaction again");
+          return;
+        }
+        leftOut.push({ ids: [...reserved], why: "authority_reserved" });
+        reserved.forEach((id) => excluded.add(id));
+      }
+      const attempt = await this.attempt(sending, logger, { cap, excluded });
+      attempt.leftOut = [...leftOut, ...(attempt.leftOut ?? [])];
+      const next = await commitResend(db, names, sending, stored, attempt);
+      this.options.outboxWritten?.();
+      logger.warn("the node refused the transaction; sending a smaller one at its nonce", { verdict, message, leftOut: attempt.leftOut, dropped: attempt.dropped, cap: cap.toString(), resent: next?.hash ?? null, attempt: attempt.type });
+      if (!next) return;
+      const gone = new Set([...attempt.dropped, ...attempt.leftOut.flatMap((l) => l.ids)]);
+      sending = withoutItems(sending, gone);
+      stored = next;
+      logger = logger.child({ transactionId: next.id, hash: next.hash });
+    }
+  }
+
+  /**
+   * One attempt at the batch without `excluded`. While its transaction would cost more than `cap`
+   * at its gas limit and max fee, the items past what fits are left out (back to the queue) and
+   * the rest planned again; a single item over the cap fails it (gas_limit_exceeded).
+   */
+  private async attempt(whole: BatchToSend, logger: Logger, split: { cap: bigint; excluded: ReadonlySet<string> }): Promise<Attempt> {
+    const dropped: string[] = [];
+    const leftOut: LeftOut[] = [];
+    const excluded = new Set(split.excluded);
+    const from = whole.gasWallet.address;
+    const stages = stagesOf(whole);
+    let batch = withoutItems(whole, excluded);
     try {
       // Every read of the attempt at one block, never older than a head this process has seen: a node behind a
       // load balancer that lags would show no delegation or balance the suite already saw mined.
@@ -82,17 +132,28 @@ export class BatchSender {
       Object.values(reads).forEach((read) => read.catch(() => undefined));
       const signer = this.options.signers.signerFor(batch.gasWallet);
       const { gasLimitMarginBps, treasury, factory } = this.options;
-      const planned = await stages.content({ client, from, market: reads.market, gasLimitMarginBps, treasury, factory, logger }, batch);
-      dropped = planned.dropped;
+      const ceiling = effectiveFeeCeiling(this.options.feeCeiling, await reads.partnerMaxFee);
+      let planned, gasLimit, fees;
+      for (;;) {
+        planned = await stages.content({ client, from, market: reads.market, gasLimitMarginBps, treasury, factory, logger }, batch);
+        dropped.push(...planned.dropped);
+        if (!planned.content) return { type: "empty", dropped, leftOut };
+        gasLimit = await planned.gasLimit();
+        // Never above the ceiling: the batcher held the batch while the base fee kept it above; a spike since the claim
+        // leaves it at the ceiling, kept and sent again by the watcher until the base fee falls.
+        fees = initialFees(await reads.market, ceiling);
+        const fit = fitCap(batch, new Set(planned.dropped), { gasLimit, maxFeePerGas: fees.maxFeePerGas, cap: split.cap, marginBps: gasLimitMarginBps, blockGasLimit: (await reads.market).blockGasLimit });
+        if (fit === "fits") break;
+        if (fit === "too_big") throw new AttemptFailure("gas_limit_exceeded", `gas limit ${gasLimit} × max fee ${fees.maxFeePerGas} is over the fee cap ${split.cap} with a single item`);
+        leftOut.push({ ids: [...fit], why: "fee_cap" });
+        for (const id of [...planned.dropped, ...fit]) excluded.add(id);
+        batch = withoutItems(whole, excluded);
+        logger.info("over the fee cap: items left for a later batch", { leftOut: [...fit], gasLimit: gasLimit.toString(), maxFeePerGas: fees.maxFeePerGas.toString(), cap: split.cap.toString() });
+      }
       const content = planned.content;
-      if (!content) return { type: "empty", dropped };
-      const gasLimit = await planned.gasLimit();
-      // Never above the ceiling: the batcher held the batch while the base fee kept it above; a spike since the claim
-      // leaves it at the ceiling, kept and sent again by the watcher until the base fee falls.
-      const fees = initialFees(await reads.market, effectiveFeeCeiling(this.options.feeCeiling, await reads.partnerMaxFee));
       const balance = await reads.balance;
       const { value, kept } = stages.spending(batch, balance, gasLimit, fees.maxFeePerGas);
-      if (value === null) return { type: "empty", dropped };
+      if (value === null) return { type: "empty", dropped, leftOut };
       const needed = value + gasLimit * fees.maxFeePerGas;
       const available = balance - kept - batch.inFlightCost;
       if (available < needed) {
@@ -102,13 +163,14 @@ export class BatchSender {
       return {
         type: "send",
         dropped,
+        leftOut,
         chainPending,
         sign: (nonce) => signTransaction(signer, client.chain.provider, { ...content, chainId: BigInt(batch.chainId), nonce, value, gasLimit }, fees),
       };
     } catch (err) {
       const reason = failureReason(err);
       logger.warn("attempt failed", { reason, error: err instanceof Error ? err.message : String(err) });
-      return { type: "failed", reason, dropped };
+      return { type: "failed", reason, dropped, leftOut };
     }
   }
 }

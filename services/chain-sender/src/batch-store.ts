@@ -8,6 +8,7 @@ import type { GasWalletRow } from "./gas-wallet-signers";
 import { chooseNonce } from "./nonces";
 import type { RevocationItemRow } from "./revocation-plan";
 import type { SignedTransaction } from "./signing";
+import { returnLeftOut, type LeftOut } from "./split-sending";
 import type { BatchItemRow } from "./sweep-plan";
 
 export interface BatchBase {
@@ -41,11 +42,15 @@ export async function loadOpenBatch(db: Db, batchId: string, chainId: number): P
   return batchPurposes[batch.purpose].load(db, batch);
 }
 
-/** What one attempt at a batch came to. `dropped` are the sweeps the simulation showed would fail. */
-export type Attempt =
-  | { type: "failed"; reason: AttemptFailureReason; dropped: string[] }
-  | { type: "empty"; dropped: string[] }
-  | { type: "send"; dropped: string[]; chainPending: bigint; sign: (nonce: bigint) => Promise<SignedTransaction> };
+/**
+ * What one attempt at a batch came to. `dropped` are the sweeps the simulation showed would fail;
+ * `leftOut` the items taken out for a later batch (split-sending.ts: over the fee cap, a reserved authority).
+ */
+export type Attempt = { dropped: string[]; leftOut?: LeftOut[] } & (
+  | { type: "failed"; reason: AttemptFailureReason }
+  | { type: "empty" }
+  | { type: "send"; chainPending: bigint; sign: (nonce: bigint) => Promise<SignedTransaction> }
+);
 
 export interface StoredTransaction {
   id: string;
@@ -80,6 +85,7 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
       if (claimed.count === 0) return null;
       const stages = stagesOf(batch);
       await stages.rejectDropped(tx, names, batch, attempt.dropped, metrics);
+      await returnLeftOut(tx, names, batch, attempt.leftOut ?? []);
 
       if (attempt.type === "failed") {
         await enqueueOutbox(tx, outboxDraft("batch.failed", { batchId: batch.id, chainId: batch.chainId, reason: attempt.reason }, names));

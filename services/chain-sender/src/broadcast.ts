@@ -1,6 +1,6 @@
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
-import { countsAsSent, type BroadcastVerdict, type ChainClient } from "@sweep/chain";
+import { ChainCallError, broadcastVerdict, countsAsSent, nodeMessage, type BroadcastVerdict, type ChainClient } from "@sweep/chain";
 import { markBroadcast } from "./transaction-store";
 
 /**
@@ -10,6 +10,21 @@ import { markBroadcast } from "./transaction-store";
  */
 export async function broadcastStored(db: Db, client: ChainClient, stored: { id: string; rawTx: string }, logger: Logger): Promise<"accepted" | BroadcastVerdict> {
   const verdict = await client.broadcast(stored.rawTx);
+  return recordVerdict(db, stored, verdict, logger);
+}
+
+/** As broadcastStored, with the node's own words when it refused (the fee cap it names, for one). */
+export async function broadcastStoredAnswer(db: Db, client: ChainClient, stored: { id: string; rawTx: string }, logger: Logger): Promise<{ verdict: "accepted" | BroadcastVerdict; message: string }> {
+  try {
+    await client.provider.send("eth_sendRawTransaction", [stored.rawTx]);
+    return { verdict: await recordVerdict(db, stored, "accepted", logger), message: "" };
+  } catch (err) {
+    const error = new ChainCallError("eth_sendRawTransaction", err);
+    return { verdict: await recordVerdict(db, stored, broadcastVerdict(error), logger), message: nodeMessage(error) };
+  }
+}
+
+async function recordVerdict(db: Db, stored: { id: string }, verdict: "accepted" | BroadcastVerdict, logger: Logger): Promise<"accepted" | BroadcastVerdict> {
   if (countsAsSent(verdict)) {
     await markBroadcast(db, stored.id);
     logger.info("transaction broadcast", { verdict });

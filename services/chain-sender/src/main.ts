@@ -31,7 +31,7 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
   const perChain = chains.map((chain) => {
     const { client } = chain;
     const outboxWritten = () => messaging.relay?.wake();
-    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, treasury: chain.treasury, factory: chain.factory, feeCeiling: chain.feeCeiling, logger, outboxWritten });
+    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, treasury: chain.treasury, factory: chain.factory, feeCeiling: chain.feeCeiling, txFeeCap: chain.txFeeCap, logger, outboxWritten });
     const deploys = new DeployRequests({ db, client, sender, logger });
     const watcher = new ChainWatcher({
       db,
@@ -40,6 +40,7 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
       signers,
       logger,
       feeCeiling: chain.feeCeiling,
+      txFeeCap: chain.txFeeCap,
       // In the chain's terms: a round a block, the head read once the next block is due, thresholds in its blocks.
       intervalMs: chain.blockTimeMs,
       headPollMs: headPollMs(chain.blockTimeMs),

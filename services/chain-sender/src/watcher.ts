@@ -1,4 +1,4 @@
-import { NATIVE_TRANSFER_GAS, countsAsSent, effectiveFeeCeiling, type BroadcastVerdict, type ChainClient, type FeeCeiling, type Receipt } from "@sweep/chain";
+import { DEFAULT_TX_FEE_CAP, NATIVE_TRANSFER_GAS, countsAsSent, effectiveFeeCeiling, withinTxFeeCap, type BroadcastVerdict, type ChainClient, type FeeCeiling, type Receipt } from "@sweep/chain";
 import { PollingLoop, pauseFor, type Logger } from "@sweep/common";
 import { partnerMaxFeePerGas, type Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
@@ -49,6 +49,8 @@ export interface WatcherOptions {
   replaceAfterMs: number;
   /** the chain's fee ceilings: no transaction offers more (a partner's own lower max fee applies to its gas wallet's) */
   feeCeiling: FeeCeiling;
+  /** `TX_FEE_CAP_<chain_id>`: a replacement costing more at its gas limit and max fee is not made (default one coin) */
+  txFeeCap?: bigint;
   gapGraceMs: number;
   dropAfterMs: number;
   /** called after a round wrote outbox messages, so the relay sends them at once */
@@ -320,7 +322,10 @@ export class ChainWatcher {
     const next = await this.nextAtNonce(view, current.nonce);
     if (!next) return this.keepAtCeiling(view, current, logger);
     const { fees, replacement } = next;
-    const signed = await signTransaction(this.signer(view), client.chain.provider, contentOf(current.rawTx), fees);
+    const content = contentOf(current.rawTx);
+    // A bump over the fee cap would be refused by the node (and risk more than the cap): the transaction is kept as it is.
+    if (!withinTxFeeCap(content.gasLimit, fees.maxFeePerGas, this.options.txFeeCap ?? DEFAULT_TX_FEE_CAP)) return this.keepAtCeiling(view, current, logger);
+    const signed = await signTransaction(this.signer(view), client.chain.provider, content, fees);
     const stored = await storeReplacement(db, current, signed, replacement);
     if (!stored) return;
     replacementsTotal.inc({ chain_id: client.chainId });
