@@ -10,7 +10,7 @@ import { claimBatch, lockHotWallet } from "../src/batch-claim";
 import { createBatchRound } from "../src/batch-round";
 import { createProvider, type ChainProvider } from "@sweep/chain";
 import { findDueHotWallets } from "../src/due-work";
-import { activeHotWallet, delegateOnChain, holdLock, insertRevocation, insertSweep, logger, revocationAuthorization, storedAuthorization, tokenOnlyAddress, uniquePrefix, waiterFor, whileLockHeld, type HotWalletFixture } from "./support";
+import { activeHotWallet, delegateOnChain, feeCeilings, holdLock, insertRevocation, insertSweep, logger, revocationAuthorization, storedAuthorization, tokenOnlyAddress, uniquePrefix, waiterFor, whileLockHeld, type HotWalletFixture } from "./support";
 
 const settings = { gasMarginBps: 8_000, maxSweeps: 1_000, maxSent: 2, reads: { batchSize: 50, concurrency: 8 } };
 
@@ -31,7 +31,7 @@ describe("batch round", () => {
     chain = await startTestChain(97);
     db = createDb(process.env.DATABASE_URL!);
     names = queueNames(uniquePrefix());
-    round = createBatchRound({ db, names, providers: new Map([[97, provider(chain.rpcUrl)]]), settings, logger });
+    round = createBatchRound({ db, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings, logger });
   });
   afterAll(async () => {
     providers.forEach((p) => p.destroy());
@@ -80,6 +80,25 @@ describe("batch round", () => {
     // A second round finds nothing new to reject: the rejections are final and recorded once.
     await round(hotWallet.hotWalletId);
     expect(await db.event.count({ where: { subjectId: { in: Object.values(ids) } } })).toBe(4);
+  });
+
+  it("holds the sweeps queued, attempts untouched, with waiting_for_gas_price while the base fee is above the partner's ceiling, and claims them once it is not", async () => {
+    const gwei = 1_000_000_000n;
+    const deposit = await tokenOnlyAddress(chain);
+    const id = await insertSweep(db, chain, hotWallet, { account: deposit.address, authorization: authorize(deposit) });
+    await chain.provider.send("anvil_setNextBlockBaseFeePerGas", ["0x" + (10n * gwei).toString(16)]);
+    await chain.provider.send("evm_mine", []);
+    await db.partnerFeeCeiling.create({ data: { partnerId: hotWallet.partnerId, chainId: 97, maxFeePerGas: (5n * gwei).toString() } });
+
+    expect(await round(hotWallet.hotWalletId)).toEqual({ outcome: "waiting_for_gas_price" });
+    expect(await round(hotWallet.hotWalletId)).toEqual({ outcome: "waiting_for_gas_price" });
+    expect(await sweep(id)).toMatchObject({ status: "queued", reason: "waiting_for_gas_price", attempts: 0, batchId: null, nextAttemptAt: null });
+    expect(await batchesOf()).toEqual([]);
+
+    // The chain's own ceiling (20 gwei on 97) leaves room for the base fee and the whole tip ceiling: claimed, the reason gone.
+    await db.partnerFeeCeiling.delete({ where: { partnerId_chainId: { partnerId: hotWallet.partnerId, chainId: 97 } } });
+    expect(await round(hotWallet.hotWalletId)).toMatchObject({ outcome: "planned", batchId: expect.any(String) });
+    expect(await sweep(id)).toMatchObject({ status: "processing", reason: null, attempts: 1 });
   });
 
   it("claims with the kind from each address's state before the batch: first_new, first, repeat", async () => {
@@ -199,7 +218,7 @@ describe("batch round", () => {
     for (const d of deposits) await insertSweep(db, chain, hotWallet, { account: d.address, authorization: authorize(d) });
     const otherDb = createDb(process.env.DATABASE_URL!);
     try {
-      const replica = createBatchRound({ db: otherDb, names, providers: new Map([[97, provider(chain.rpcUrl)]]), settings, logger });
+      const replica = createBatchRound({ db: otherDb, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings, logger });
       const results = await Promise.all([round(hotWallet.hotWalletId), replica(hotWallet.hotWalletId), round(hotWallet.hotWalletId), replica(hotWallet.hotWalletId)]);
       expect(results.filter((r) => r.outcome === "planned" && r.batchId !== null)).toHaveLength(1);
       const batches = await batchesOf();
@@ -221,7 +240,7 @@ describe("batch round", () => {
     const otherDb = createDb(process.env.DATABASE_URL!);
     // The first claim stops at its batch's insert (its foreign key waits for the gas wallet's row), its sweeps locked.
     const gasWalletRow = await holdLock(db, (tx) => tx.$executeRaw`SELECT 1 FROM gas_wallets WHERE partner_id = ${hotWallet.partnerId}::uuid FOR UPDATE`);
-    const replica = createBatchRound({ db: otherDb, names, providers: new Map([[97, provider(chain.rpcUrl)]]), settings, logger });
+    const replica = createBatchRound({ db: otherDb, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings, logger });
     let firstEnded = false;
     const first = round(hotWallet.hotWalletId).finally(() => (firstEnded = true));
     try {
@@ -306,7 +325,7 @@ describe("batch round", () => {
       await small.provider.send("evm_setBlockGasLimit", ["0x" + (600_000).toString(16)]);
       await small.provider.send("anvil_mine", ["0x1"]);
       expect((await small.provider.getBlock("latest"))!.gasLimit).toBe(600_000n);
-      const smallRound = createBatchRound({ db, names, providers: new Map([[97, provider(small.rpcUrl)]]), settings, logger });
+      const smallRound = createBatchRound({ db, names, providers: new Map([[97, provider(small.rpcUrl)]]), feeCeilings, settings, logger });
       const ids: string[] = [];
       for (const d of deposits) ids.push(await insertSweep(db, small, wallet, { account: d.address, authorization: storedAuthorization(d, wallet.delegate, 0, 97) }));
 
@@ -336,7 +355,7 @@ describe("batch round", () => {
   it("rejects nothing when the chain does not answer, and claims once it does", async () => {
     const deposit = await tokenOnlyAddress(chain);
     const id = await insertSweep(db, chain, hotWallet, { account: deposit.address });
-    const blind = createBatchRound({ db, names, providers: new Map([[97, provider("http://127.0.0.1:9")]]), settings, logger });
+    const blind = createBatchRound({ db, names, providers: new Map([[97, provider("http://127.0.0.1:9")]]), feeCeilings, settings, logger });
     expect(await blind(hotWallet.hotWalletId)).toEqual({ outcome: "chain_unavailable" });
     expect(await sweep(id)).toMatchObject({ status: "queued", reason: null });
     expect(await db.event.count({ where: { subjectId: id } })).toBe(0);

@@ -15,6 +15,7 @@ import { findDueRevocationPartners } from "../src/revocation-work";
 import {
   activeHotWallet,
   delegateOnChain,
+  feeCeilings,
   holdLock,
   insertRevocation,
   insertSweep,
@@ -47,14 +48,14 @@ describe("revocation round", () => {
     return p;
   };
   const revocationRoundOn = (rpcUrl: string, onDb: Db = db) =>
-    createRevocationRound({ db: onDb, names, providers: new Map([[97, provider(rpcUrl)]]), settings: { gasMarginBps: 8_000, maxRevocations: 500, reads }, logger });
+    createRevocationRound({ db: onDb, names, providers: new Map([[97, provider(rpcUrl)]]), feeCeilings, settings: { gasMarginBps: 8_000, maxRevocations: 500, reads }, logger });
 
   beforeAll(async () => {
     chain = await startTestChain(97);
     db = createDb(process.env.DATABASE_URL!);
     names = queueNames(uniquePrefix());
     revocationRound = revocationRoundOn(chain.rpcUrl);
-    sweepRound = createBatchRound({ db, names, providers: new Map([[97, provider(chain.rpcUrl)]]), settings: { gasMarginBps: 8_000, maxSweeps: 1_000, maxSent: 2, reads }, logger });
+    sweepRound = createBatchRound({ db, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings: { gasMarginBps: 8_000, maxSweeps: 1_000, maxSent: 2, reads }, logger });
   });
   afterAll(async () => {
     providers.forEach((p) => p.destroy());

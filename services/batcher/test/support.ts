@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { factoryAddress } from "@sweep/chain";
+import { DEFAULT_FEE_CEILINGS, factoryAddress } from "@sweep/chain";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { createDb, toDecimal, type Db, type Prisma, type Tx } from "@sweep/db";
@@ -15,6 +15,9 @@ import { Wallet, ZeroAddress, getAddress, parseEther, type BaseWallet } from "et
 
 export const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 export const logger = createLogger("batcher-test", "debug");
+
+/** The test chain's default fee ceilings, as the batcher serves it without MAX_FEE_PER_GAS_97. */
+export const feeCeilings = new Map([[97, DEFAULT_FEE_CEILINGS[97]!]]);
 // Some tests provoke failures on purpose; their logs are noise unless asked for.
 logger.silent = process.env.LOG_LEVEL !== "debug";
 
