@@ -38,8 +38,10 @@ export class SettledReorgs {
     const from = settledWatchFrom(head);
     const newest = await newestSettled(db, this.chainId, from);
     if (!newest) return;
-    const read = await client.receiptsWithHead([newest.hash]);
-    if (settledPlace(newest, { head: read.head, receipt: read.receipts[0]! }) !== "left") return;
+    // The receipt alone settles the usual case (kept) for one call a round; only a missing one needs its node's head to mean anything.
+    const receipt = await client.receipt(newest.hash);
+    const read = receipt ? { head: newest.blockNumber, receipt } : await client.receiptsWithHead([newest.hash]).then((r) => ({ head: r.head, receipt: r.receipts[0]! }));
+    if (settledPlace(newest, read) !== "left") return;
 
     const settled = await settledFrom(db, this.chainId, from);
     const now = await client.receiptsWithHead(settled.map((t) => t.hash));
