@@ -372,4 +372,45 @@ describe("the JSON-RPC fault proxy", () => {
     await direct.waitForTransaction(Transaction.from(signed).hash!);
     expect(p.counts().quotaReplies).toEqual({ "32005-daily-count": 1 });
   });
+
+  it("refuses a transaction over its fee cap as geth's --rpc.txfeecap does, and one carrying a reserved authority; the others reach the node", async () => {
+    const p = await proxy({ backends: 2 });
+    const nonce = await direct.getTransactionCount(wallet.address, "pending");
+    const sign = (n: number, gasLimit: bigint, maxFeePerGas: bigint, authorizationList: Awaited<ReturnType<Wallet["authorize"]>>[] = []) =>
+      wallet.signTransaction({ type: authorizationList.length > 0 ? 4 : 2, chainId: CHAIN_ID, nonce: n, to: wallet.address, value: 0n, gasLimit, maxFeePerGas, maxPriorityFeePerGas: 1n, ...(authorizationList.length > 0 ? { authorizationList } : {}) });
+
+    // 100,000 gas at 10 gwei may cost 0.001 ether: over a cap of 0.0009, within one of 0.001.
+    p.feeCap(900_000_000_000_000n);
+    const over = await sign(nonce, 100_000n, 10_000_000_000n);
+    expect((await rpc(p.url, "eth_sendRawTransaction", [over])).error).toEqual({ code: -32000, message: "tx fee (0.00 ether) exceeds the configured cap (0.00 ether)" });
+    expect(await direct.getTransaction(Transaction.from(over).hash!)).toBeNull();
+    p.feeCap(2_000_000_000_000_000_000n);
+    const big = await sign(nonce, 300_000n, 10_000_000_000_000n);
+    expect((await rpc(p.url, "eth_sendRawTransaction", [big])).error?.message).toBe("tx fee (3.00 ether) exceeds the configured cap (2.00 ether)");
+    p.feeCap(1_000_000_000_000_000n);
+    const within = await sign(nonce, 100_000n, 10_000_000_000n);
+    expect((await rpc(p.url, "eth_sendRawTransaction", [within])).result).toBe(Transaction.from(within).hash);
+    await direct.waitForTransaction(Transaction.from(within).hash!);
+
+    // An account with a transaction of its own in the pool: its pending count is one above the chain's, and its authorization is refused.
+    const reserved = Wallet.createRandom();
+    const free = Wallet.createRandom();
+    p.reserveAuthorities([reserved.address.toUpperCase().replace("0X", "0x")]);
+    expect(Number((await rpc(p.url, "eth_getTransactionCount", [reserved.address, "pending"])).result)).toBe(1);
+    expect(Number((await rpc(p.url, "eth_getTransactionCount", [reserved.address, "latest"])).result)).toBe(0);
+    expect(Number((await rpc(p.url, "eth_getTransactionCount", [free.address, "pending"])).result)).toBe(0);
+    const authorize = (owner: Wallet) => owner.authorize({ address: wallet.address, nonce: 0n, chainId: BigInt(CHAIN_ID) });
+    const carrying = await sign(nonce + 1, 100_000n, 10_000_000_000n, [await authorize(free), await authorize(reserved)]);
+    expect((await rpc(p.url, "eth_sendRawTransaction", [carrying])).error).toEqual({ code: -32000, message: "authority already reserved" });
+    const without = await sign(nonce + 1, 100_000n, 10_000_000_000n, [await authorize(free)]);
+    expect((await rpc(p.url, "eth_sendRawTransaction", [without])).result).toBe(Transaction.from(without).hash);
+    await direct.waitForTransaction(Transaction.from(without).hash!);
+    expect(p.counts().faults.poolRefused).toBe(3);
+
+    await p.clear("pool");
+    expect(Number((await rpc(p.url, "eth_getTransactionCount", [reserved.address, "pending"])).result)).toBe(0);
+    const later = await sign(nonce + 2, 300_000n, 10_000_000_000_000n, [await authorize(reserved)]);
+    expect((await rpc(p.url, "eth_sendRawTransaction", [later])).result).toBe(Transaction.from(later).hash);
+    await direct.waitForTransaction(Transaction.from(later).hash!);
+  });
 });

@@ -5,6 +5,7 @@
  */
 import http from "node:http";
 import type { Socket } from "node:net";
+import { Transaction, toQuantity, verifyAuthorization } from "ethers";
 import { lagPlan, type JsonRpcAnswer, type JsonRpcCall } from "./lagging-backend";
 import { changesEncoding, reencodeResult, type AnswerEncodings } from "./rpc-answer-encodings";
 import { seededRandom, type Random } from "./seeded-random";
@@ -39,7 +40,7 @@ export interface FaultShare {
 /** The answers providers give for a method they lack. */
 export type MissingMethodAnswer = "-32601" | "-32600" | "-32004";
 
-export type FaultKind = "lag" | "http" | "timeout" | "drop" | "encoding" | "refuse" | "quota" | "split" | "withhold";
+export type FaultKind = "lag" | "http" | "timeout" | "drop" | "encoding" | "refuse" | "quota" | "split" | "withhold" | "pool";
 
 export interface ProxyCounts {
   httpRequests: number;
@@ -50,7 +51,7 @@ export interface ProxyCounts {
   /** HTTP requests answered with each provider quota refusal */
   quotaReplies: Partial<Record<QuotaReply, number>>;
   /** what the faults did: HTTP requests answered 429 or 5xx or held, calls answered as a lagging backend, as a missing method or re-encoded, batches reordered */
-  faults: { http429: number; http5xx: number; timeouts: number; lagged: number; dropped: number; reencoded: number; reordered: number; quota: number; split: number; withheld: number };
+  faults: { http429: number; http5xx: number; timeouts: number; lagged: number; dropped: number; reencoded: number; reordered: number; quota: number; split: number; withheld: number; poolRefused: number };
 }
 
 export interface RpcFaultProxy {
@@ -76,6 +77,18 @@ export interface RpcFaultProxy {
   splitBatches(scope?: FaultScope): void;
   /** answers null to eth_getTransactionReceipt and eth_getTransactionByHash for the transactions `from` sent, mined or not */
   withholdTransactions(from: string, scope?: FaultScope): void;
+  /**
+   * Refuses eth_sendRawTransaction as geth's, Erigon's and reth's `--rpc.txfeecap` does when the
+   * transaction's gas limit × max fee (or gas price) is over `capWei`: "tx fee (X ether) exceeds the
+   * configured cap (Y ether)". Counted in `faults.poolRefused`; `clear("pool")` ends it.
+   */
+  feeCap(capWei: bigint, scope?: FaultScope): void;
+  /**
+   * The node's pool holds a transaction of each of `accounts` (its pending count one above the
+   * latest), so geth refuses a transaction whose authorization list carries one of them:
+   * "authority already reserved". Counted in `faults.poolRefused`; `clear("pool")` ends it.
+   */
+  reserveAuthorities(accounts: readonly string[], scope?: FaultScope): void;
   /** stops listening (clients get connection refused) until `clear("refuse")` or `clear()` */
   refuseConnections(): Promise<void>;
   /** clears one kind of fault (every kind when absent) for one scope (every backend and the endpoint when absent) */
@@ -100,12 +113,44 @@ interface Faults {
   split: boolean;
   /** senders (lower case) whose transactions are withheld */
   withhold: Set<string>;
+  /** the pool's rules: a fee cap, and authorities (lower case) with a transaction pending */
+  pool: { feeCap: bigint | null; reserved: Set<string> };
 }
 
-const noFaults = (): Faults => ({ lag: 0, http: [], timeout: [], drop: new Map(), encoding: {}, quota: [], split: false, withhold: new Set() });
+const noFaults = (): Faults => ({ lag: 0, http: [], timeout: [], drop: new Map(), encoding: {}, quota: [], split: false, withhold: new Set(), pool: { feeCap: null, reserved: new Set() } });
 
 /** The methods answering about one transaction found by hash, which `withholdTransactions` answers null. */
 const BY_HASH = new Set(["eth_getTransactionReceipt", "eth_getTransactionByHash"]);
+
+/** geth prints ether with two decimals (`%.2f`). */
+const inEther = (wei: bigint) => (Number(wei) / 1e18).toFixed(2);
+
+/**
+ * What geth's pool (and its RPC's fee cap) answers to a raw transaction under the faults: its
+ * refusal, or null to let the node have it.
+ */
+function poolRefusal(rawTx: unknown, faults: readonly Faults[]): { code: number; message: string } | null {
+  if (typeof rawTx !== "string") return null;
+  let tx: Transaction;
+  try {
+    tx = Transaction.from(rawTx);
+  } catch {
+    return null;
+  }
+  const fee = tx.gasLimit * (tx.maxFeePerGas ?? tx.gasPrice ?? 0n);
+  const cap = faults.map((f) => f.pool.feeCap).find((c) => c !== null);
+  if (cap !== undefined && cap !== null && fee > cap) return { code: -32000, message: `tx fee (${inEther(fee)} ether) exceeds the configured cap (${inEther(cap)} ether)` };
+  const reserved = new Set(faults.flatMap((f) => [...f.pool.reserved]));
+  const authorities = (tx.authorizationList ?? []).map((a) => {
+    try {
+      return verifyAuthorization({ address: a.address, nonce: a.nonce, chainId: a.chainId }, a.signature).toLowerCase();
+    } catch {
+      return null;
+    }
+  });
+  if (authorities.some((a) => a !== null && reserved.has(a))) return { code: -32000, message: "authority already reserved" };
+  return null;
+}
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const MAX_BODY = 16 * 1024 * 1024;
@@ -183,7 +228,7 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
     byBackend: Array(backends).fill(0),
     byMethod: {},
     quotaReplies: {},
-    faults: { http429: 0, http5xx: 0, timeouts: 0, lagged: 0, dropped: 0, reencoded: 0, reordered: 0, quota: 0, split: 0, withheld: 0 },
+    faults: { http429: 0, http5xx: 0, timeouts: 0, lagged: 0, dropped: 0, reencoded: 0, reordered: 0, quota: 0, split: 0, withheld: 0, poolRefused: 0 },
   };
   const held = new Set<http.ServerResponse>();
   const sockets = new Set<Socket>();
@@ -225,6 +270,19 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
         if (missing) {
           counts.faults.dropped++;
           return { jsonrpc: "2.0", id: call.id, error: missingMethodError(call.method, missing) };
+        }
+        if (call.method === "eth_sendRawTransaction") {
+          const refusal = poolRefusal((call.params as unknown[] | undefined)?.[0], faults);
+          if (refusal) {
+            counts.faults.poolRefused++;
+            return { jsonrpc: "2.0", id: call.id, error: refusal };
+          }
+        }
+        const [account, tag] = (call.params as unknown[] | undefined) ?? [];
+        if (call.method === "eth_getTransactionCount" && tag === "pending" && typeof account === "string" && faults.some((f) => f.pool.reserved.has(account.toLowerCase()))) {
+          // The account's own transaction waits in the pool: one above what the chain counts.
+          const latest = (await forward({ ...call, params: [account, "latest"] })) as JsonRpcAnswer;
+          return typeof latest.result === "string" ? { ...latest, result: toQuantity(BigInt(latest.result) + 1n) } : latest;
         }
         let answer: JsonRpcAnswer;
         if (view === undefined) answer = (await forward(call)) as JsonRpcAnswer;
@@ -389,6 +447,13 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
     withholdTransactions: (from, scope) => {
       for (const f of scoped(scope)) f.withhold.add(from.toLowerCase());
     },
+    feeCap: (capWei, scope) => {
+      if (capWei <= 0n) throw new RangeError(`a fee cap is above zero, got ${capWei}`);
+      for (const f of scoped(scope)) f.pool.feeCap = capWei;
+    },
+    reserveAuthorities: (accounts, scope) => {
+      for (const f of scoped(scope)) for (const account of accounts) f.pool.reserved.add(account.toLowerCase());
+    },
     refuseConnections: async () => {
       if (refusing) return;
       refusing = true;
@@ -406,6 +471,7 @@ export async function startRpcFaultProxy(options: RpcFaultProxyOptions): Promise
         if (kind === undefined || kind === "quota") f.quota = fresh.quota;
         if (kind === undefined || kind === "split") f.split = fresh.split;
         if (kind === undefined || kind === "withhold") f.withhold = fresh.withhold;
+        if (kind === undefined || kind === "pool") f.pool = fresh.pool;
       }
       if ((kind === undefined || kind === "refuse") && refusing) {
         refusing = false;
