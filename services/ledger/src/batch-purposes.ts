@@ -2,6 +2,7 @@ import type { Logger } from "@sweep/common";
 import type { BatchPurpose } from "@sweep/db";
 import type { MessagePayload, RetryLater } from "@sweep/messaging";
 import type { LedgerDeps } from "./ledger-deps";
+import { bookGasBehindReconciliation } from "./restored-gas";
 import { failedDeployment, failedRevocationBatch, failedSweepBatch, failedWithdrawal, loadFailedBatch, type FailedBatch } from "./settle-failed-batch";
 import { bookGasOnly, loadTransaction, settleDeployment, settleRevocationTransaction, settleSweepTransaction, settleWithdrawal, type Settled } from "./settle-transaction";
 
@@ -30,7 +31,15 @@ const settlements: Record<BatchPurpose, PurposeSettlement> = {
  * (a withdrawal's one entry holds its gas); the guards inside make a redelivery change nothing.
  */
 export async function settleTransaction(deps: LedgerDeps, payload: MessagePayload<"tx.outcome">, logger: Logger): Promise<void | RetryLater> {
-  const { batch, ...settled } = await loadTransaction(deps, payload);
+  const { batch, gasWalletId, ...settled } = await loadTransaction(deps, payload);
+  // A withdrawal's entry holds its gas; any other transaction's gas is a gas entry, booked here first when its block was reconciled before (a restored one).
+  if (batch?.purpose !== "withdrawal") {
+    const { partnerId, chainId, receipt, blockNumber } = settled;
+    const entry = { partnerId, chainId, gasWalletId, hash: receipt.hash, blockNumber, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice };
+    if (await deps.db.$transaction((tx) => bookGasBehindReconciliation(tx, entry))) {
+      logger.warn("a restored transaction's gas booked with a top-up reversing the one that explained it while it was given up", { hash: receipt.hash, blockNumber });
+    }
+  }
   // A gap filler stored without a batch carries nothing but its gas.
   if (!batch) return bookGasOnly(deps, settled);
   return settlements[batch.purpose].confirmed(deps, { ...settled, batch }, logger);

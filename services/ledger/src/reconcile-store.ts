@@ -114,18 +114,25 @@ export interface Reconciliation {
  * topup entry for what the chain shows beyond it, and the new reconciled block and balance. One
  * database transaction guarded by the reconciled block being unchanged: another instance or a
  * restart that got there first leaves this one with nothing to do (null), so no range is booked
- * twice and none is skipped. The balance is also held against the partner's low-balance alert of
+ * twice and none is skipped; so does a transaction confirmed in the range and not booked yet. The
+ * row is locked first, as bookGasBehindReconciliation locks it. The balance is also held against the partner's low-balance alert of
  * the chain in the same transaction, so a fall fires once however often it is read.
  */
 export async function commitReconciliation(db: Db, names: QueueNames, wallet: ReconciledWallet, chainId: number, upTo: number, balance: bigint): Promise<Reconciliation | null> {
   const from = wallet.reconciledBlock;
   return db.$transaction(async (tx) => {
+    // Held until commit: a restored transaction's gas booked meanwhile (bookGasBehindReconciliation) is either counted here or reversed there, never both.
+    await tx.$executeRaw`SELECT 1 FROM gas_wallet_chain_states WHERE gas_wallet_id = ${wallet.gasWalletId}::uuid AND chain_id = ${chainId} FOR UPDATE`;
     const mined = await tx.chainTransaction.findMany({
       where: { chainId, gasWalletId: wallet.gasWalletId, status: "confirmed", blockNumber: { gt: BigInt(from ?? -1), lte: BigInt(upTo) } },
       select: { hash: true },
     });
     const hashes = mined.map((t) => t.hash);
-    const expected = wallet.reconciledBalance + explainedChange(hashes, await chainMovingEntries(tx, wallet.partnerId, chainId, hashes));
+    const entries = await chainMovingEntries(tx, wallet.partnerId, chainId, hashes);
+    // One confirmed in the range but not booked yet (given up when upTo was chosen, restored since) is explained by a later round.
+    const booked = new Set(entries.map((e) => e.txHash));
+    if (hashes.some((hash) => !booked.has(hash))) return null;
+    const expected = wallet.reconciledBalance + explainedChange(hashes, entries);
     const topup = balance - expected;
 
     // The chain-sender writes next_nonce of the same row: only the reconciliation's columns are touched.

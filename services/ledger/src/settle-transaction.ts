@@ -39,7 +39,15 @@ export async function loadTransaction(deps: LedgerDeps, payload: MessagePayload<
     throw new Error(`transaction ${transaction.hash} is ${status}, not confirmed with a receipt`);
   }
   const receipt: Receipt = { hash: transaction.hash, succeeded, gasUsed, effectiveGasPrice: toBigInt(effectiveGasPrice) };
-  return { partnerId: transaction.gasWallet.partnerId, chainId: transaction.chainId, receipt, blockNumber: Number(blockNumber), rawTx: transaction.rawTx, batch: transaction.batch };
+  return {
+    partnerId: transaction.gasWallet.partnerId,
+    gasWalletId: transaction.gasWalletId,
+    chainId: transaction.chainId,
+    receipt,
+    blockNumber: Number(blockNumber),
+    rawTx: transaction.rawTx,
+    batch: transaction.batch,
+  };
 }
 
 function gasEntry({ partnerId, chainId, receipt }: Pick<Settled, "partnerId" | "chainId" | "receipt">) {

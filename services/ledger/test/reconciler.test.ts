@@ -14,6 +14,7 @@ import { chainReads } from "../src/chain-reads";
 import { bookTransactionGas } from "../src/ledger-entries";
 import { Reconciler } from "../src/reconciler";
 import { commitReconciliation, walletsToReconcile } from "../src/reconcile-store";
+import { bookGasBehindReconciliation } from "../src/restored-gas";
 
 const CHAIN_ID = 97;
 const logger = createLogger("reconciler-test", "error");
@@ -97,7 +98,7 @@ describe("balance reconciliation", () => {
     if (status === "confirmed") await confirm();
     const book = () =>
       db.$transaction((tx) => bookTransactionGas(tx, { partnerId: partner.partnerId, chainId: CHAIN_ID, hash: sent.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.gasPrice }));
-    return { blockNumber: receipt.blockNumber, gas: receipt.gasUsed * receipt.gasPrice, confirm, book };
+    return { hash: sent.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed, gasPrice: receipt.gasPrice, gas: receipt.gasUsed * receipt.gasPrice, confirm, book };
   }
 
   const topups = async (partner: TestPartner) =>
@@ -185,6 +186,43 @@ describe("balance reconciliation", () => {
     await instance.runOnce();
     expect(await topups(partner)).toHaveLength(1);
     await expectReconciledToHead(partner);
+  });
+
+  it("explains a given-up transaction's spend as a top-up, and once it is restored books its gas with a top-up reversing that one, once", async () => {
+    const partner = await createTestPartner(db);
+    const instance = reconciler();
+    const funded = await transferTo(partner.gasWallet, parseEther("1"));
+    await instance.runOnce();
+    const sent = await sendFromGasWallet(partner, "broadcast");
+    // Given up (its receipt withheld): not ours to explain, so the reconciliation books its spend as a top-up.
+    await db.chainTransaction.updateMany({ where: { hash: sent.hash }, data: { status: "dropped" } });
+    await instance.runOnce();
+    expect((await topups(partner)).map((t) => t.amount)).toEqual([parseEther("1"), -sent.gas]);
+    await expectReconciledToHead(partner);
+
+    // Found mined and restored: the ledger books its gas, and reverses the top-up, once however often the outcome comes.
+    await sent.confirm();
+    const entry = { partnerId: partner.partnerId, chainId: CHAIN_ID, gasWalletId: (await db.gasWallet.findUniqueOrThrow({ where: { partnerId: partner.partnerId } })).id, hash: sent.hash, blockNumber: sent.blockNumber, gasUsed: sent.gasUsed, effectiveGasPrice: sent.gasPrice };
+    expect(await db.$transaction((tx) => bookGasBehindReconciliation(tx, entry))).toBe(true);
+    expect(await db.$transaction((tx) => bookGasBehindReconciliation(tx, entry))).toBe(false);
+    await sent.book();
+    await instance.runOnce();
+    expect(await db.ledgerEntry.count({ where: { partnerId: partner.partnerId, kind: "gas", txHash: sent.hash } })).toBe(1);
+    expect(await topups(partner)).toEqual([
+      expect.objectContaining({ amount: parseEther("1"), note: `blocks 0-${funded}` }),
+      expect.objectContaining({ amount: -sent.gas }),
+      expect.objectContaining({ amount: sent.gas, txHash: sent.hash, dedupeKey: `topup:restored:${sent.hash}` }),
+    ]);
+    await expectReconciledToHead(partner);
+  });
+
+  it("books a transaction's gas as usual when its block was not reconciled before it was booked", async () => {
+    const partner = await createTestPartner(db);
+    await transferTo(partner.gasWallet, parseEther("1"));
+    const sent = await sendFromGasWallet(partner, "confirmed");
+    const entry = { partnerId: partner.partnerId, chainId: CHAIN_ID, gasWalletId: (await db.gasWallet.findUniqueOrThrow({ where: { partnerId: partner.partnerId } })).id, hash: sent.hash, blockNumber: sent.blockNumber, gasUsed: sent.gasUsed, effectiveGasPrice: sent.gasPrice };
+    expect(await db.$transaction((tx) => bookGasBehindReconciliation(tx, entry))).toBe(false);
+    expect(await db.ledgerEntry.count({ where: { partnerId: partner.partnerId, txHash: sent.hash } })).toBe(0);
   });
 
   it("counts nothing twice across a restart, nor when two instances reconcile at once, and misses no top-up made while it was down", async () => {
