@@ -1,5 +1,5 @@
 import { startAnvil, type AnvilNode } from "@sweep/anvil";
-import { JsonRpcProvider, Network, Transaction, Wallet, getAddress, type TransactionReceipt } from "ethers";
+import { JsonRpcProvider, Network, Transaction, Wallet, getAddress, type BaseWallet, type TransactionReceipt } from "ethers";
 import { QUOTA_REPLIES, startRpcFaultProxy, type QuotaReply, type RpcFaultProxy, type RpcFaultProxyOptions } from "./rpc-fault-proxy";
 
 // The fault proxy in front of a real anvil (a block per transaction), read through raw JSON-RPC
@@ -399,7 +399,7 @@ describe("the JSON-RPC fault proxy", () => {
     expect(Number((await rpc(p.url, "eth_getTransactionCount", [reserved.address, "pending"])).result)).toBe(1);
     expect(Number((await rpc(p.url, "eth_getTransactionCount", [reserved.address, "latest"])).result)).toBe(0);
     expect(Number((await rpc(p.url, "eth_getTransactionCount", [free.address, "pending"])).result)).toBe(0);
-    const authorize = (owner: Wallet) => owner.authorize({ address: wallet.address, nonce: 0n, chainId: BigInt(CHAIN_ID) });
+    const authorize = (owner: BaseWallet) => owner.authorize({ address: wallet.address, nonce: 0n, chainId: BigInt(CHAIN_ID) });
     const carrying = await sign(nonce + 1, 100_000n, 10_000_000_000n, [await authorize(free), await authorize(reserved)]);
     expect((await rpc(p.url, "eth_sendRawTransaction", [carrying])).error).toEqual({ code: -32000, message: "authority already reserved" });
     const without = await sign(nonce + 1, 100_000n, 10_000_000_000n, [await authorize(free)]);

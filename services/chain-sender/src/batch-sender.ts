@@ -7,9 +7,10 @@ import { stagesOf } from "./batch-purposes";
 import { commitAttempt, loadOpenBatch, type Attempt, type BatchToSend, type StoredTransaction } from "./batch-store";
 import { broadcastStoredAnswer } from "./broadcast";
 import { initialFees } from "./fees";
+import { TRANSACTION_GAS_CAP } from "./gas-limit";
 import type { GasWalletSigners } from "./gas-wallet-signers";
 import { signTransaction } from "./signing";
-import { capAfterRefusal, commitResend, fitCap, isSplittable, reservedLeaving, withoutItems, type LeftOut } from "./split-sending";
+import { capAfterRefusal, commitResend, fitCap, isSplittable, overheadGas, reservedLeaving, splitItemsOf, withoutItems, type LeftOut } from "./split-sending";
 
 export interface BatchSenderOptions {
   db: Db;
@@ -82,7 +83,10 @@ export class BatchSender {
       if ((verdict !== "fee_cap_exceeded" && verdict !== "authority_reserved") || !isSplittable(sending)) return;
       const leftOut: LeftOut[] = [];
       const excluded = new Set<string>();
-      if (verdict === "fee_cap_exceeded") cap = capAfterRefusal(cap, stored.rawTx, message);
+      if (verdict === "fee_cap_exceeded") {
+        const refused = { rawTx: stored.rawTx, items: splitItemsOf(sending).length, overheadGas: overheadGas(sending, this.options.gasLimitMarginBps, TRANSACTION_GAS_CAP) };
+        cap = capAfterRefusal(cap, refused, message);
+      }
       else {
         const reserved = await reservedLeaving(client, sending).catch(() => null);
         if (!reserved) {

@@ -50,7 +50,7 @@ export function withoutItems<B extends BatchToSend>(batch: B, ids: ReadonlySet<s
 }
 
 /** The part of a batch's gas limit no item pays for: the base and, for a sweep, the delegate's reserve, with the sender's headroom. */
-function overheadGas(batch: BatchToSend, marginBps: number, blockGasLimit: bigint): bigint {
+export function overheadGas(batch: BatchToSend, marginBps: number, blockGasLimit: bigint): bigint {
   return batch.purpose === "sweep" ? gasLimitFromSimulation(21_000n, marginBps, blockGasLimit) : gasLimitFromEstimate(21_000n, marginBps, blockGasLimit);
 }
 
@@ -73,12 +73,19 @@ export function fitCap(
   return leaving.size > 0 && leaving.size < items.length ? leaving : "too_big";
 }
 
-/** The cap a refused transaction must get under: the node's own when its words say it, else half what the refused one may cost. */
-export function capAfterRefusal(configured: bigint, refusedRawTx: string, message: string): bigint {
+/**
+ * The cap a batch the node refused for its fee cap must get under: the node's own when its words
+ * say it (rounded to two decimals, a small cap reads "0.00"), else what half its items would cost
+ * at the refused transaction's gas and max fee, so that each refusal halves the batch at least.
+ */
+export function capAfterRefusal(configured: bigint, refused: { rawTx: string; items: number; overheadGas: bigint }, message: string): bigint {
   const node = capInRefusal(message);
-  const tx = Transaction.from(refusedRawTx);
-  const halved = (tx.gasLimit * (tx.maxFeePerGas ?? 0n)) / 2n;
-  const cap = node ?? halved;
+  const tx = Transaction.from(refused.rawTx);
+  const maxFee = tx.maxFeePerGas ?? tx.gasPrice ?? 0n;
+  const overhead = refused.overheadGas < tx.gasLimit ? refused.overheadGas : 0n;
+  const perItem = refused.items > 0 ? (tx.gasLimit - overhead) / BigInt(refused.items) : 0n;
+  const halfTheItems = (overhead + perItem * BigInt(Math.floor(refused.items / 2))) * maxFee;
+  const cap = node ?? halfTheItems;
   return cap < configured ? cap : configured;
 }
 
