@@ -5,7 +5,9 @@ pragma solidity 0.8.30;
 /// @notice Deposit addresses delegate to this contract through EIP-7702. The operator (the
 /// partner's gas wallet) calls `sweepBatch` on the delegate itself; the delegate then calls
 /// `sweepAccount` on each deposit address, which runs this same code in the deposit address's
-/// context and can only send to the immutable hot wallet.
+/// context and can only send to the immutable hot wallet. An item's answer counts only when its
+/// deposit address still delegates to this contract: an address that delegated elsewhere could
+/// answer anything.
 /// @dev No storage is used: the code runs in the storage of every deposit address that
 /// delegates to it, so everything it needs is an immutable (part of the code).
 contract SweepDelegate {
@@ -20,20 +22,26 @@ contract SweepDelegate {
 
     /// One event per item, in item order. `accountAndGas` packs the deposit address (low 160
     /// bits) and the gas the item used (high 96 bits): one word less per item than separate
-    /// fields. `amount` is what was sent to the hot wallet.
+    /// fields. `amount` is what was sent to the hot wallet; for a token marked FEE_ON_TRANSFER,
+    /// what the hot wallet received.
     event Swept(uint256 accountAndGas, uint256 amount);
-    /// `selector` is the error the item reverted with, or zero when it reverted without one or
-    /// the deposit address answered without running this code (no delegation).
+    /// `selector` is the error the item reverted with (Unauthorized when the deposit address does
+    /// not delegate to this contract, so it was not called), or zero when it reverted without one.
     event SweepFailed(uint256 accountAndGas, bytes4 selector);
 
     /// Item encoding in `sweepBatch`, packed to keep calldata small. Each item is
-    ///   flags (1 byte) | account (20 bytes) | token (20 bytes, absent with SAME_TOKEN) |
+    ///   flags (1 byte) | account (20 bytes) |
+    ///   token options (1 byte) | token (20 bytes), both absent with SAME_TOKEN |
     ///   amount (flags & AMOUNT_LENGTH bytes, big-endian; none means the whole balance)
-    /// The token of an item with SAME_TOKEN is the previous item's; before the first item it is
-    /// the native coin (zero address).
+    /// The token and its options of an item with SAME_TOKEN are the previous item's; before the
+    /// first item they are the native coin (zero address) and none.
     uint256 private constant KEEP_ONE_UNIT = 0x80;
     uint256 private constant SAME_TOKEN = 0x40;
     uint256 private constant AMOUNT_LENGTH = 0x3f;
+    /// Token option: the token may keep part of a transfer, so its items call
+    /// sweepAccountReceived, which reports what the hot wallet received. Its two more balance reads
+    /// are paid by the tokens marked only.
+    uint256 private constant FEE_ON_TRANSFER = 0x01;
 
     /// Most gas one item may use. Bounded so that a token that burns all the gas it gets costs
     /// one failed item, not the rest of the batch; ample for tokens behind proxies or with
@@ -48,11 +56,15 @@ contract SweepDelegate {
     /// This contract's own address, kept as an immutable because in a deposit address's
     /// context `address(this)` is the deposit address.
     address public immutable self;
+    /// EXTCODEHASH of an address that delegates to this contract: the hash of its EIP-7702
+    /// designator 0xef0100 || self.
+    bytes32 private immutable delegatedCodeHash;
 
     constructor(address hotWallet_, address operator_) {
         hotWallet = hotWallet_;
         operator = operator_;
         self = address(this);
+        delegatedCodeHash = keccak256(abi.encodePacked(hex"ef0100", address(this)));
     }
 
     /// A delegated deposit address runs this code, so it must keep accepting plain transfers
@@ -64,9 +76,13 @@ contract SweepDelegate {
     function sweepBatch(bytes calldata items) external {
         if (msg.sender != operator) revert Unauthorized();
         bytes4 sweepSelector = this.sweepAccount.selector;
+        // A token's options byte turns sweepSelector into sweepAccountReceived's by this xor.
+        bytes4 toReceivedSelector = sweepSelector ^ this.sweepAccountReceived.selector;
         bytes32 sweptTopic = Swept.selector;
         bytes32 failedTopic = SweepFailed.selector;
         bytes4 gasTooLow = BatchGasTooLow.selector;
+        bytes4 unauthorized = Unauthorized.selector;
+        bytes32 delegatedHash = delegatedCodeHash;
         uint256 itemGasNeeded = ITEM_GAS_NEEDED;
         assembly ("memory-safe") {
             // The call data of sweepAccount is built past the free memory pointer and reused
@@ -86,8 +102,11 @@ contract SweepDelegate {
                 let account := shr(96, shl(8, head))
                 p := add(p, 21)
                 if iszero(and(flags, SAME_TOKEN)) {
-                    token := shr(96, calldataload(p))
-                    p := add(p, 20)
+                    let tokenHead := calldataload(p)
+                    token := shr(96, shl(8, tokenHead))
+                    p := add(p, 21)
+                    // Without a branch: the options byte's FEE_ON_TRANSFER bit is 0 or 1.
+                    mstore(call_, xor(sweepSelector, mul(and(byte(0, tokenHead), FEE_ON_TRANSFER), toReceivedSelector)))
                 }
                 let amountLength := and(flags, AMOUNT_LENGTH)
                 // A shift by 256 gives 0: no amount bytes means the whole balance.
@@ -98,16 +117,24 @@ contract SweepDelegate {
                 mstore(add(call_, 68), gt(and(flags, KEEP_ONE_UNIT), 0))
 
                 let gasBefore := gas()
+                // Only an address running this code answers with what it sent; one without code
+                // or delegating elsewhere could answer anything, so it is not called and fails
+                // Unauthorized. The check warms the address for the call: it adds a warm access
+                // (100 gas), not a cold one.
+                if iszero(eq(extcodehash(account), delegatedHash)) {
+                    mstore(0x00, or(account, shl(160, sub(gasBefore, gas()))))
+                    mstore(0x20, unauthorized)
+                    log1(0x00, 0x40, failedTopic)
+                    continue
+                }
                 let ok := call(ITEM_GAS, account, 0, call_, 100, 0x20, 0x20)
                 let accountAndGas := or(account, shl(160, sub(gasBefore, gas())))
                 mstore(0x00, accountAndGas)
-                // An address without code answers any call with success and no data: only the
-                // 32-byte answer of sweepAccount counts as a sweep.
-                switch and(ok, eq(returndatasize(), 0x20))
+                switch ok
                 case 1 { log1(0x00, 0x40, sweptTopic) }
                 default {
                     mstore(0x20, 0)
-                    if and(iszero(ok), gt(returndatasize(), 3)) { returndatacopy(0x20, 0, 4) }
+                    if gt(returndatasize(), 3) { returndatacopy(0x20, 0, 4) }
                     log1(0x00, 0x40, failedTopic)
                 }
             }
@@ -125,6 +152,17 @@ contract SweepDelegate {
         return _sweepToken(token, amount, keepOneUnit);
     }
 
+    /// @notice As sweepAccount, for a token that may keep part of a transfer (FEE_ON_TRANSFER).
+    /// @return what the hot wallet received: its balance after the transfer less before
+    function sweepAccountReceived(address token, uint256 amount, bool keepOneUnit) external returns (uint256) {
+        if (msg.sender != self) revert Unauthorized();
+        if (token == address(0)) return _sweepNative(amount);
+        uint256 hotBefore = _balanceOf(token, hotWallet);
+        _sweepToken(token, amount, keepOneUnit);
+        // Checked: a hot wallet balance that fell reverts the item, its transfer included.
+        return _balanceOf(token, hotWallet) - hotBefore;
+    }
+
     function _sweepNative(uint256 amount) private returns (uint256) {
         uint256 balance = address(this).balance;
         if (balance == 0) revert NothingToSweep();
@@ -138,7 +176,7 @@ contract SweepDelegate {
     function _sweepToken(address token, uint256 amount, bool keepOneUnit) private returns (uint256) {
         // The balance is read only when needed, to save a call on explicit amounts.
         if (amount == 0 || keepOneUnit) {
-            uint256 available = _balanceOf(token);
+            uint256 available = _balanceOf(token, address(this));
             if (keepOneUnit && available != 0) --available;
             if (available == 0) revert NothingToSweep();
             if (amount == 0) amount = available;
@@ -146,17 +184,17 @@ contract SweepDelegate {
         }
         if (!_transfer(token, amount)) {
             // Tell an empty address from a failing token only on this rare path.
-            if (_balanceOf(token) == 0) revert NothingToSweep();
+            if (_balanceOf(token, address(this)) == 0) revert NothingToSweep();
             revert TokenTransferFailed();
         }
         return amount;
     }
 
-    function _balanceOf(address token) private view returns (uint256 tokenBalance) {
+    function _balanceOf(address token, address owner) private view returns (uint256 tokenBalance) {
         bool ok;
         assembly ("memory-safe") {
             mstore(0x00, shl(224, 0x70a08231)) // balanceOf(address)
-            mstore(0x04, address())
+            mstore(0x04, owner)
             ok := staticcall(gas(), token, 0x00, 0x24, 0x00, 0x20)
             ok := and(ok, gt(returndatasize(), 0x1f))
             tokenBalance := mload(0x00)

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { InterfaceAbi } from "ethers";
 
-export type ContractName = "SweepDelegate" | "DelegateFactory" | "DevToken" | "FalseReturningToken" | "RevertingToken";
+export type ContractName = "SweepDelegate" | "DelegateFactory" | "DevToken" | "FalseReturningToken" | "RevertingToken" | "FeeOnTransferToken" | "FakeAmountDelegate";
 
 export interface Artifact {
   abi: InterfaceAbi;

@@ -18,6 +18,7 @@ export const SWEEP_DELEGATE_ABI = [
   "function self() view returns (address)",
   "function sweepBatch(bytes items)",
   "function sweepAccount(address token, uint256 amount, bool keepOneUnit) returns (uint256)",
+  "function sweepAccountReceived(address token, uint256 amount, bool keepOneUnit) returns (uint256)",
   "receive() payable",
 ] as const;
 

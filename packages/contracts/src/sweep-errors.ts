@@ -3,8 +3,9 @@ import { sweepDelegateInterface } from "./sweep-delegate-abi";
 export const SWEEP_ERRORS = ["Unauthorized", "NothingToSweep", "TokenTransferFailed", "NativeTransferFailed"] as const;
 export type SweepError = (typeof SWEEP_ERRORS)[number];
 /**
- * Why an item failed: a delegate error, or "reverted" for anything else (no error selector, a
- * selector the delegate does not define, or an address that is not delegated).
+ * Why an item failed: a delegate error (Unauthorized when the deposit address does not delegate to
+ * the batch's delegate, which then does not call it), or "reverted" for anything else (no error
+ * selector, or a selector the delegate does not define).
  */
 export type SweepFailureReason = SweepError | "reverted";
 

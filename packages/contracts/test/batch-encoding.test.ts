@@ -7,17 +7,26 @@ const token = Wallet.createRandom().address;
 const item = (extra: Partial<SweepItem>): SweepItem => ({ account, token, amount: 0n, keepOneUnit: false, ...extra });
 
 describe("encodeSweepItems", () => {
-  test("a token item: flags, account, token, and the amount in as few bytes as it needs", () => {
-    expect(encodeSweepItems([item({ amount: 1000n })])).toBe(concat(["0x02", account, token, "0x03e8"]).toLowerCase());
+  test("a token item: flags, account, the token's options and address, and the amount in as few bytes as it needs", () => {
+    expect(encodeSweepItems([item({ amount: 1000n })])).toBe(concat(["0x02", account, "0x00", token, "0x03e8"]).toLowerCase());
   });
 
   test("the whole balance takes no amount bytes; keep-one-unit sets the top flag", () => {
-    expect(encodeSweepItems([item({ keepOneUnit: true })])).toBe(concat(["0x80", account, token]).toLowerCase());
+    expect(encodeSweepItems([item({ keepOneUnit: true })])).toBe(concat(["0x80", account, "0x00", token]).toLowerCase());
   });
 
   test("a token repeating the previous item's is left out", () => {
     const encoded = encodeSweepItems([item({}), item({ account: other, keepOneUnit: true }), item({ token: NATIVE_TOKEN })]);
-    expect(encoded).toBe(concat(["0x00", account, token, "0xc0", other, "0x00", account, NATIVE_TOKEN]).toLowerCase());
+    expect(encoded).toBe(concat(["0x00", account, "0x00", token, "0xc0", other, "0x00", account, "0x00", NATIVE_TOKEN]).toLowerCase());
+  });
+
+  test("a fee-on-transfer token sets its option bit, and a change of that option repeats the token", () => {
+    const encoded = encodeSweepItems([item({ feeOnTransfer: true }), item({ account: other, feeOnTransfer: true }), item({})]);
+    expect(encoded).toBe(concat(["0x00", account, "0x01", token, "0x40", other, "0x00", account, "0x00", token]).toLowerCase());
+  });
+
+  test("the native coin takes no fee-on-transfer option", () => {
+    expect(encodeSweepItems([item({ token: NATIVE_TOKEN, feeOnTransfer: true })])).toBe(concat(["0x40", account]).toLowerCase());
   });
 
   test("the native coin before any token counts as a repeat, since the previous token starts as native", () => {
@@ -26,7 +35,7 @@ describe("encodeSweepItems", () => {
 
   test("the largest amount takes 32 bytes", () => {
     const max = (1n << 256n) - 1n;
-    expect(encodeSweepItems([item({ amount: max })])).toBe(concat(["0x20", account, token, toBeHex(max, 32)]).toLowerCase());
+    expect(encodeSweepItems([item({ amount: max })])).toBe(concat(["0x20", account, "0x00", token, toBeHex(max, 32)]).toLowerCase());
   });
 
   test("addresses in any letter case encode alike", () => {

@@ -30,6 +30,11 @@ function tokenItem(account: Wallet, extra: Partial<SweepItem> = {}): SweepItem {
   return { account: account.address, token: chain.tokenAddress, amount: 0n, keepOneUnit: false, ...extra };
 }
 
+/** Delegates the address to `delegate` as a revocation is sent: a type-4 transaction of the gas wallet to itself. */
+async function delegateTo(wallet: Wallet, delegate: string): Promise<void> {
+  await (await chain.operator.sendTransaction({ type: 4, to: chain.operatorAddress, authorizationList: [await authorize(chain, wallet, delegate)] })).wait();
+}
+
 /** Delegates the address to the delegate with a sweep of nothing: the state of a repeat sweep. */
 async function delegated(wallet: Wallet): Promise<Wallet> {
   await sendBatch(chain, [], [await authorize(chain, wallet)]);
@@ -177,8 +182,7 @@ describe("SweepDelegate", () => {
     const other = await deployDelegate(chain.factory, chain.operator, otherHotWallet, chain.operatorAddress);
     const deposit = depositWallet();
     await mint(chain.token, deposit.address, 10n);
-    // Set the delegation as a revocation is sent: a type-4 transaction of the gas wallet to itself.
-    await (await chain.operator.sendTransaction({ type: 4, to: chain.operatorAddress, authorizationList: [await authorize(chain, deposit, other.target as string)] })).wait();
+    await delegateTo(deposit, other.target as string);
 
     const { outcomes } = await sendBatch(chain, [tokenItem(deposit)]);
 
@@ -186,11 +190,79 @@ describe("SweepDelegate", () => {
     expect(await tokenBalance(deposit.address)).toBe(10n);
   });
 
-  test("an address that is not delegated is a failed item, not a silent success", async () => {
+  test("an address that re-delegated to code answering a fake amount is not believed, and the rest of the batch sweeps", async () => {
+    const fake = await deploy("FakeAmountDelegate", chain.operator);
+    const liar = depositWallet();
+    await mint(chain.token, liar.address, 10n);
+    await delegateTo(liar, fake.target as string);
+    // What the attack relies on: the address's own code answers a large amount.
+    const asLiar = new Contract(liar.address, sweepDelegateInterface, chain.operator);
+    expect(await asLiar.getFunction("sweepAccount").staticCall(chain.tokenAddress, 0n, false)).toBe(10n ** 30n);
+    const honest = await delegated(depositWallet());
+    await mint(chain.token, honest.address, 20n);
+    const hotBefore = await tokenBalance(chain.hotWallet);
+
+    const { receipt, outcomes } = await sendBatch(chain, [tokenItem(liar), tokenItem(honest)]);
+
+    expect(receipt.status).toBe(1);
+    expect(outcomes).toEqual([
+      expect.objectContaining({ account: liar.address, swept: false, reason: "Unauthorized", selector: SWEEP_ERROR_SELECTORS.Unauthorized }),
+      expect.objectContaining({ account: honest.address, swept: true, amount: 20n }),
+    ]);
+    expect(await tokenBalance(chain.hotWallet)).toBe(hotBefore + 20n);
+    expect(await tokenBalance(liar.address)).toBe(10n);
+  });
+
+  test("an address that is not delegated is a failed item (Unauthorized), not a silent success", async () => {
     const deposit = depositWallet();
     await mint(chain.token, deposit.address, 10n);
     const { outcomes } = await sendBatch(chain, [tokenItem(deposit)]);
-    expect(outcomes).toEqual([{ account: deposit.address, swept: false, reason: "reverted", selector: "0x00000000", gasUsed: expect.any(BigInt) }]);
+    expect(outcomes).toEqual([{ account: deposit.address, swept: false, reason: "Unauthorized", selector: SWEEP_ERROR_SELECTORS.Unauthorized, gasUsed: expect.any(BigInt) }]);
+  });
+
+  describe("a token that takes a fee on transfer", () => {
+    let feeToken: Contract;
+    beforeAll(async () => {
+      feeToken = await deploy("FeeOnTransferToken", chain.operator);
+    });
+    const feeItem = (account: Wallet, extra: Partial<SweepItem> = {}): SweepItem => tokenItem(account, { token: feeToken.target as string, feeOnTransfer: true, ...extra });
+
+    test("marked, the amount reported is what the hot wallet received, for the whole balance, an amount and keep-one-unit", async () => {
+      const deposits = [await delegated(depositWallet()), await delegated(depositWallet()), await delegated(depositWallet())];
+      for (const d of deposits) await mint(feeToken, d.address, 1_000_000n);
+      const hotBefore = await tokenBalance(chain.hotWallet, feeToken);
+
+      const { outcomes } = await sendBatch(chain, [feeItem(deposits[0]!), feeItem(deposits[1]!, { amount: 300_000n }), feeItem(deposits[2]!, { keepOneUnit: true })]);
+
+      // 1% of each transfer is burnt on the way.
+      expect(outcomes.map((o) => o.swept && o.amount)).toEqual([990_000n, 297_000n, 990_000n]); // 999,999 sent less a fee of 9,999
+      const received = outcomes.reduce((sum, o) => sum + (o.swept ? o.amount : 0n), 0n);
+      expect(await tokenBalance(chain.hotWallet, feeToken)).toBe(hotBefore + received);
+      expect(await Promise.all(deposits.map((d) => tokenBalance(d.address, feeToken)))).toEqual([0n, 700_000n, 1n]);
+    });
+
+    test("unmarked, the amount reported is what was sent, more than arrived", async () => {
+      const deposit = await delegated(depositWallet());
+      await mint(feeToken, deposit.address, 1_000n);
+      const hotBefore = await tokenBalance(chain.hotWallet, feeToken);
+
+      const { outcomes } = await sendBatch(chain, [feeItem(deposit, { feeOnTransfer: false })]);
+
+      expect(outcomes).toEqual([expect.objectContaining({ swept: true, amount: 1_000n })]);
+      expect(await tokenBalance(chain.hotWallet, feeToken)).toBe(hotBefore + 990n);
+    });
+
+    test("marked items cost only their own balance reads: an unmarked token and the native coin after them report what was sent", async () => {
+      const deposit = await delegated(depositWallet());
+      await mint(feeToken, deposit.address, 500n);
+      await mint(chain.token, deposit.address, 500n);
+      await setBalance(chain.provider, deposit.address, 500n);
+
+      const { outcomes } = await sendBatch(chain, [feeItem(deposit), tokenItem(deposit), { account: deposit.address, token: NATIVE_TOKEN, amount: 0n, keepOneUnit: false }]);
+
+      expect(outcomes.map((o) => o.swept && o.amount)).toEqual([495n, 500n, 500n]);
+      expect(outcomes[0]!.gasUsed - outcomes[1]!.gasUsed).toBeGreaterThan(1_000n);
+    });
   });
 
   test("a gas limit that cannot give every item its allowance reverts the batch", async () => {
