@@ -1,4 +1,4 @@
-import { chainRegistry, environmentChainIds, rpcUrlsFor } from "./registry";
+import { chainRegistry, environmentChainIds, feeOnTransferTokens, rpcUrlsFor } from "./registry";
 
 const fakeDevnetAddress = (chainId: number, ticker: string) => `devnet:${chainId}:${ticker}`;
 
@@ -17,7 +17,7 @@ describe("chain and token registry", () => {
   ])("testnet chain %i: native %s, USDT with %i decimals at the devnet address", (chainId, native, decimals) => {
     const chain = chainRegistry("testnet", fakeDevnetAddress, {}).find((c) => c.chainId === chainId)!;
     expect(chain.nativeTicker).toBe(native);
-    expect(chain.tokens).toEqual([{ ticker: "USDT", decimals, address: `devnet:${chainId}:USDT` }]);
+    expect(chain.tokens).toEqual([{ ticker: "USDT", decimals, address: `devnet:${chainId}:USDT`, feeOnTransfer: false }]);
   });
 
   it("takes a real node's token address and confirmation depth from the environment", () => {
@@ -56,6 +56,22 @@ describe("chain and token registry", () => {
     expect(() => chainRegistry("testnet", fakeDevnetAddress, { [variable]: value })).toThrow(message);
   });
 
+  it.each([
+    ["true", true],
+    ["false", false],
+    ["", false],
+  ])("FEE_ON_TRANSFER_97_USDT=%j marks the token %s, that chain's only", (value, marked) => {
+    const [sepolia, bsc] = chainRegistry("testnet", fakeDevnetAddress, { FEE_ON_TRANSFER_97_USDT: value });
+    expect(bsc!.tokens[0]!.feeOnTransfer).toBe(marked);
+    expect(sepolia!.tokens[0]!.feeOnTransfer).toBe(false);
+    expect(feeOnTransferTokens(bsc!)).toEqual(new Set(marked ? ["devnet:97:usdt"] : []));
+    expect(feeOnTransferTokens(sepolia!).size).toBe(0);
+  });
+
+  it.each([["yes"], ["1"], ["TRUE"]])("refuses FEE_ON_TRANSFER_97_USDT=%s, naming it", (value) => {
+    expect(() => chainRegistry("testnet", fakeDevnetAddress, { FEE_ON_TRANSFER_97_USDT: value })).toThrow(/^FEE_ON_TRANSFER_97_USDT must be true or false$/);
+  });
+
   it.each([["0x1234"], ["usdt"], ["0x55d398326f99059fF775485246999027B3197956"]])("refuses TOKEN_97_USDT=%s, naming it", (value) => {
     expect(() => chainRegistry("testnet", fakeDevnetAddress, { TOKEN_97_USDT: value })).toThrow(/^TOKEN_97_USDT must be a token contract's address/);
   });
@@ -64,7 +80,7 @@ describe("chain and token registry", () => {
     const chains = chainRegistry("mainnet", () => {
       throw new Error("mainnet must not ask for devnet addresses");
     }, {});
-    expect(chains.find((c) => c.chainId === 1)!.tokens[0]).toEqual({ ticker: "USDT", decimals: 6, address: "0xdAC17F958D2ee523a2206206994597C13D831ec7" });
+    expect(chains.find((c) => c.chainId === 1)!.tokens[0]).toEqual({ ticker: "USDT", decimals: 6, address: "0xdAC17F958D2ee523a2206206994597C13D831ec7", feeOnTransfer: false });
   });
 
   it("uses RPC_URL_<chain_id> when set (a list), the local anvil otherwise, and demands it for chains without a devnet", () => {

@@ -8,6 +8,12 @@ export interface TokenListing {
   decimals: number;
   /** EIP-55 address; on the testnet devnet this is where `pnpm start` deploys the devnet token */
   address: string;
+  /**
+   * `FEE_ON_TRANSFER_<chain_id>_<TICKER>=true`: the token may keep part of a transfer, so a sweep
+   * books what the hot wallet received (the delegate reads its balance before and after: about
+   * 1,700 gas more per item, paid by this token's items only)
+   */
+  feeOnTransfer: boolean;
 }
 
 export interface ChainInfo {
@@ -31,7 +37,7 @@ export interface ChainInfo {
 export type DevnetTokenAddress = (chainId: number, ticker: string, decimals: number) => string;
 
 interface ChainTemplate extends Omit<ChainInfo, "tokens"> {
-  tokens: Array<Omit<TokenListing, "address"> & { address?: string }>;
+  tokens: Array<Omit<TokenListing, "address" | "feeOnTransfer"> & { address?: string }>;
 }
 
 const ethereumTiming = { blockTimeMs: 12_000, replaceAfterBlocks: 3, dropAfterBlocks: 5 };
@@ -105,6 +111,13 @@ function tokenOverride(variable: string, value: string | undefined): string | un
   return getAddress(value);
 }
 
+/** `FEE_ON_TRANSFER_<chain_id>_<TICKER>`: true or false; unset is false. */
+function feeOnTransferFlag(variable: string, value: string | undefined): boolean {
+  if (!value || value === "false") return false;
+  if (value === "true") return true;
+  throw new Error(`${variable} must be true or false`);
+}
+
 /**
  * How a reader of variables meets a malformed one: by default it throws (the message names the
  * variable); loadChainConfigs passes one that notes the problem and reads on, to name them all.
@@ -114,8 +127,9 @@ const throwing: VariableCheck = (read) => read();
 
 /**
  * Overrides per chain from the environment: `CONFIRMATIONS_<chain_id>`, `BLOCK_TIME_MS_<chain_id>`,
- * `REPLACE_AFTER_BLOCKS_<chain_id>`, `DROP_AFTER_BLOCKS_<chain_id>` and
- * `TOKEN_<chain_id>_<TICKER>=<address>` (a listed token's address on a real node).
+ * `REPLACE_AFTER_BLOCKS_<chain_id>`, `DROP_AFTER_BLOCKS_<chain_id>`,
+ * `TOKEN_<chain_id>_<TICKER>=<address>` (a listed token's address on a real node) and
+ * `FEE_ON_TRANSFER_<chain_id>_<TICKER>=true` (the token may keep part of a transfer).
  */
 export function chainRegistry(environment: Environment, devnetTokenAddress: DevnetTokenAddress, env: NodeJS.ProcessEnv = process.env, check: VariableCheck = throwing): ChainInfo[] {
   return templates[environment].map((chain) => ({
@@ -128,8 +142,14 @@ export function chainRegistry(environment: Environment, devnetTokenAddress: Devn
       ticker: token.ticker,
       decimals: token.decimals,
       address: check(() => tokenOverride(`TOKEN_${chain.chainId}_${token.ticker}`, env[`TOKEN_${chain.chainId}_${token.ticker}`])) ?? token.address ?? devnetTokenAddress(chain.chainId, token.ticker, token.decimals),
+      feeOnTransfer: check(() => feeOnTransferFlag(`FEE_ON_TRANSFER_${chain.chainId}_${token.ticker}`, env[`FEE_ON_TRANSFER_${chain.chainId}_${token.ticker}`])) ?? false,
     })),
   }));
+}
+
+/** Lower-case addresses of a chain's tokens marked FEE_ON_TRANSFER_, as the chain-sender looks them up. */
+export function feeOnTransferTokens(chain: Pick<ChainInfo, "tokens">): ReadonlySet<string> {
+  return new Set(chain.tokens.filter((t) => t.feeOnTransfer).map((t) => t.address.toLowerCase()));
 }
 
 export function environmentChainIds(environment: Environment): number[] {

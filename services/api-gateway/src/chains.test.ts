@@ -2,7 +2,7 @@ import { loadChainConfigs } from "@sweep/chain";
 import { checksumAddress, gatewayChains, resolveToken } from "./chains";
 
 const USDT = "0xdAC17F958D2ee523a2206206994597C13D831ec7";
-const chain = { nativeTicker: "tBNB", tokens: [{ ticker: "USDT", decimals: 18, address: USDT }] };
+const chain = { nativeTicker: "tBNB", tokens: [{ ticker: "USDT", decimals: 18, address: USDT, feeOnTransfer: false }] };
 
 describe("resolveToken", () => {
   it.each([

@@ -2,8 +2,9 @@
  * Gas a batch plans for, as upper bounds of the gross gas (before refunds), which is what the
  * transaction's gas limit must cover. Measured per item with `pnpm bench` on anvil and the
  * devnet USDT: about 37,000 gross for an item carrying an authorization (25,000 of it the
- * authorization), 11,600 for a repeat token item and 12,200 for a native one; the first item of
- * a token pays its cold access on top.
+ * authorization), 11,650 for a repeat token item and 12,350 for a native one; the first item of
+ * a token pays its cold access on top, and an item of a token marked fee-on-transfer about 1,700
+ * for its two balance reads.
  */
 export const ITEM_GAS_WITH_AUTHORIZATION = 60_000n;
 export const ITEM_GAS = 30_000n;

@@ -12,6 +12,8 @@ import type { GasWalletSigners } from "./gas-wallet-signers";
 import { signTransaction } from "./signing";
 import { capAfterRefusal, commitResend, fitCap, isSplittable, overheadGas, reservedLeaving, splitItemsOf, withoutItems, type LeftOut } from "./split-sending";
 
+const NO_TOKENS: ReadonlySet<string> = new Set();
+
 export interface BatchSenderOptions {
   db: Db;
   names: QueueNames;
@@ -23,6 +25,8 @@ export interface BatchSenderOptions {
   treasury: string | null;
   /** the chain's delegate factory, which deploys hot wallets' delegates */
   factory: string;
+  /** lower-case addresses of the chain's tokens marked FEE_ON_TRANSFER_ (default none) */
+  feeOnTransferTokens?: ReadonlySet<string>;
   /** the chain's fee ceilings; a partner's own lower max fee applies to its batches */
   feeCeiling: FeeCeiling;
   /** `TX_FEE_CAP_<chain_id>`: no transaction may cost more at its gas limit and max fee (default one coin) */
@@ -135,11 +139,11 @@ export class BatchSender {
       // Awaited below or given up with the attempt: never an unhandled rejection.
       Object.values(reads).forEach((read) => read.catch(() => undefined));
       const signer = this.options.signers.signerFor(batch.gasWallet);
-      const { gasLimitMarginBps, treasury, factory } = this.options;
+      const { gasLimitMarginBps, treasury, factory, feeOnTransferTokens = NO_TOKENS } = this.options;
       const ceiling = effectiveFeeCeiling(this.options.feeCeiling, await reads.partnerMaxFee);
       let planned, gasLimit, fees;
       for (;;) {
-        planned = await stages.content({ client, from, market: reads.market, gasLimitMarginBps, treasury, factory, logger }, batch);
+        planned = await stages.content({ client, from, market: reads.market, gasLimitMarginBps, treasury, factory, feeOnTransferTokens, logger }, batch);
         dropped.push(...planned.dropped);
         if (!planned.content) return { type: "empty", dropped, leftOut };
         gasLimit = await planned.gasLimit();

@@ -1,5 +1,5 @@
 import { closeServer, runService, startHealthServer } from "@sweep/common";
-import { Pkcs11Token, connectChains, describeChain, environmentChainIds, resolveKeks } from "@sweep/chain";
+import { Pkcs11Token, connectChains, describeChain, environmentChainIds, feeOnTransferTokens, resolveKeks } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import { chainSenderLeader } from "@sweep/metrics";
@@ -31,7 +31,7 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
   const perChain = chains.map((chain) => {
     const { client } = chain;
     const outboxWritten = () => messaging.relay?.wake();
-    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, treasury: chain.treasury, factory: chain.factory, feeCeiling: chain.feeCeiling, txFeeCap: chain.txFeeCap, logger, outboxWritten });
+    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, treasury: chain.treasury, factory: chain.factory, feeOnTransferTokens: feeOnTransferTokens(chain), feeCeiling: chain.feeCeiling, txFeeCap: chain.txFeeCap, logger, outboxWritten });
     const deploys = new DeployRequests({ db, client, sender, logger });
     const watcher = new ChainWatcher({
       db,

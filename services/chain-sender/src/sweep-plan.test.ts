@@ -48,11 +48,17 @@ describe("sweep plan", () => {
     ]);
     expect(planned.map((p) => p.position)).toEqual([0, 1, 2]);
     expect(planned.map((p) => p.item)).toEqual([
-      { account: owners[0]!.address, token, amount: 10n, keepOneUnit: true },
-      { account: owners[1]!.address, token, amount: 0n, keepOneUnit: false },
-      { account: owners[2]!.address, token: NATIVE_TOKEN, amount: 0n, keepOneUnit: false },
+      { account: owners[0]!.address, token, amount: 10n, keepOneUnit: true, feeOnTransfer: false },
+      { account: owners[1]!.address, token, amount: 0n, keepOneUnit: false, feeOnTransfer: false },
+      { account: owners[2]!.address, token: NATIVE_TOKEN, amount: 0n, keepOneUnit: false, feeOnTransfer: false },
     ]);
     expect(planned.map((p) => p.authorization !== null)).toEqual([true, false, false]);
+  });
+
+  it("marks the items of a fee-on-transfer token, whatever the case of its stored address", () => {
+    const other = getAddress("0x55d398326f99059ff775485246999027b3197955");
+    const planned = planItems([row(0, owners[0]!), row(1, owners[1]!, { tokenAddress: other }), row(2, owners[2]!, { tokenAddress: null })], new Set([token.toLowerCase()]));
+    expect(planned.map((p) => p.item.feeOnTransfer)).toEqual([true, false, false]);
   });
 
   it("keeps the items that would go through and the authorizations of the accounts still carried, each once", () => {

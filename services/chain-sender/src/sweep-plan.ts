@@ -38,8 +38,12 @@ export interface PlannedItem {
   authorization: Authorization | null;
 }
 
-/** The items in transaction order, each with the authorization it must carry. */
-export function planItems(rows: readonly BatchItemRow[]): PlannedItem[] {
+/**
+ * The items in transaction order, each with the authorization it must carry; an item of a token in
+ * `feeOnTransferTokens` (lower-case addresses: the chain's tokens marked FEE_ON_TRANSFER_) asks the
+ * delegate for what the hot wallet received.
+ */
+export function planItems(rows: readonly BatchItemRow[], feeOnTransferTokens: ReadonlySet<string> = new Set()): PlannedItem[] {
   return [...rows]
     .sort((a, b) => a.position - b.position)
     .map((row) => ({
@@ -50,6 +54,7 @@ export function planItems(rows: readonly BatchItemRow[]): PlannedItem[] {
         token: row.sweep.tokenAddress ?? NATIVE_TOKEN,
         amount: row.sweep.amount ?? 0n,
         keepOneUnit: row.sweep.keepOneUnit,
+        feeOnTransfer: row.sweep.tokenAddress !== null && feeOnTransferTokens.has(row.sweep.tokenAddress.toLowerCase()),
       },
       authorization: row.withAuthorization ? parseStoredAuthorization(row.sweep.authorization) : null,
     }));

@@ -25,6 +25,8 @@ export interface ContentContext {
   treasury: string | null;
   /** the chain's delegate factory */
   factory: string;
+  /** lower-case addresses of the chain's tokens marked FEE_ON_TRANSFER_: their sweeps book what the hot wallet received */
+  feeOnTransferTokens: ReadonlySet<string>;
   logger: Logger;
 }
 
@@ -48,7 +50,7 @@ const NOTHING: PlannedContent = { content: null, dropped: [], gasLimit: () => Pr
  */
 export async function sweepContent(ctx: ContentContext, batch: SweepBatchToSend): Promise<PlannedContent> {
   const { from, logger } = ctx;
-  const planned = planItems(batch.items);
+  const planned = planItems(batch.items, ctx.feeOnTransferTokens);
   if (planned.length === 0) return NOTHING;
   const all = { to: batch.delegate, data: encodeSweepBatch(planned.map((p) => p.item)), authorizationList: authorizationList(planned, planned) };
   const withGas = (content: Content, gasUsed: bigint | null, dropped: string[]): PlannedContent => ({ content, dropped, gasLimit: () => sweepGasLimit(ctx, content, gasUsed) });

@@ -1,13 +1,13 @@
-import { connectChains, loadChainConfigs, ChainCallError, ChainClient } from "@sweep/chain";
-import { contractAt } from "@sweep/contracts";
+import { connectChains, feeOnTransferTokens, loadChainConfigs, ChainCallError, ChainClient } from "@sweep/chain";
+import { contractAt, contractFactory } from "@sweep/contracts";
 import { toBigInt } from "@sweep/db";
 import { openMessaging, outboxDraft, type Consumer, type Messaging } from "@sweep/messaging";
-import { Transaction, Wallet, parseEther } from "ethers";
+import { Transaction, Wallet, parseEther, type Contract } from "ethers";
 import { BatchSender } from "../src/batch-sender";
 import { startSenderConsumer } from "../src/consumers";
 import { gasLimitFromEstimate, gasLimitFromSimulation } from "../src/gas-limit";
 import type { ChainWatcher } from "../src/watcher";
-import { CHAIN_ID, activeHotWallet, deleteTopology, logger, openSweepBatch, outboxOf, partnerWithGasWallet, registerHotWallet, revocationAuthorization, startHarness, type Harness } from "./support";
+import { CHAIN_ID, activeHotWallet, delegateOnChain, deleteTopology, logger, openSweepBatch, outboxOf, partnerWithGasWallet, registerHotWallet, revocationAuthorization, startHarness, type Harness } from "./support";
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 
@@ -246,6 +246,39 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
     const sent = Transaction.from(unchecked.rawTx);
     const estimated = await h.chain.provider.estimateGas({ from: partner.gasWallet, to: sent.to, data: sent.data, authorizationList: sent.authorizationList, type: 4, blockTag: Number(unchecked.blockNumber) - 1 });
     expect(unchecked.gasLimit).toBe(gasLimitFromEstimate(estimated, 2_000, (await h.chain.provider.getBlock("latest"))!.gasLimit));
+  });
+
+  it("records what the hot wallet received for a token marked fee-on-transfer, and never carries an address that re-delegated to code answering a fake amount", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const hotWallet = await activeHotWallet(h, partner);
+    const deployer = await h.chain.provider.getSigner(0);
+    const feeToken = (await (await contractFactory("FeeOnTransferToken", deployer).deploy()).waitForDeployment()) as Contract;
+    const fake = await (await contractFactory("FakeAmountDelegate", deployer).deploy()).waitForDeployment();
+    const feeAddress = await feeToken.getAddress();
+    // The chain's USDT listing pointed at the fee-on-transfer token and marked, as an operator would configure it.
+    const [configured] = loadChainConfigs("testnet", [CHAIN_ID], { ...h.chain.env, [`TOKEN_${CHAIN_ID}_USDT`]: feeAddress, [`FEE_ON_TRANSFER_${CHAIN_ID}_USDT`]: "true" });
+    const sender = new BatchSender({ db: h.db, names: h.names, client: h.client, signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, feeOnTransferTokens: feeOnTransferTokens(configured!), feeCeiling: h.feeCeiling, logger });
+    const [payer, liar] = [Wallet.createRandom(), Wallet.createRandom()];
+    await (await feeToken.getFunction("mint")(payer.address, 1_000_000n)).wait();
+    await (await feeToken.getFunction("mint")(liar.address, 1_000_000n)).wait();
+    await delegateOnChain(h, liar, await fake.getAddress());
+
+    const { batchId, sweepIds } = await openSweepBatch(h, partner, hotWallet, [
+      { owner: payer, tokenAddress: feeAddress, kind: "first_new", withAuthorization: true },
+      { owner: liar, tokenAddress: feeAddress, kind: "repeat", withAuthorization: false },
+    ]);
+    await sender.send(batchId);
+    expect((await batchEnds(batchId)).status).toBe("confirmed");
+
+    const received = (await feeToken.getFunction("balanceOf")(hotWallet.address)) as bigint;
+    expect(received).toBe(990_000n); // 1% burnt on the way
+    const items = await h.db.batchItem.findMany({ where: { batchId }, orderBy: { position: "asc" } });
+    expect(items.map((i) => [i.outcome, i.amount === null ? null : toBigInt(i.amount)])).toEqual([
+      ["swept", received],
+      [null, null],
+    ]);
+    expect(await h.db.sweep.findUniqueOrThrow({ where: { id: sweepIds[1]! } })).toMatchObject({ status: "rejected", reason: "would_fail" });
+    expect((await feeToken.getFunction("balanceOf")(liar.address)) as bigint).toBe(1_000_000n);
   });
 
   it("fails a batch with chain_unavailable when the node does not answer", async () => {

@@ -57,6 +57,11 @@ describe("settling a confirmed sweep batch", () => {
     expect(firstNew).toMatchObject({ outcome: "swept", fee: { fee: 2_000n * PRICE, classicGas: 60_000n } });
   });
 
+  it("fails an item of an address that no longer delegates to the delegate (Unauthorized): no swept amount, no fee, its gas share still the transaction's", () => {
+    const [redelegated] = settle({ items: [items[0]!, { ...items[1]!, outcome: "Unauthorized", amount: null }, items[2]!], openSweeps: [token("a")] });
+    expect(redelegated).toEqual({ sweepId: "a", outcome: "failed", reason: "Unauthorized", onChain: { txHash: "0xabc", kind: "repeat", gas: 20_733n, gasCost: 62_199n } });
+  });
+
   it("fails the attempt (internal) of an open sweep the transaction did not carry", () => {
     const [stray] = settle({ openSweeps: [token("x", 2)] });
     expect(stray).toEqual({ sweepId: "x", outcome: "attempt_failed", next: { status: "queued", reason: "internal", nextAttemptAt: new Date(now.getTime() + 10_000) } });

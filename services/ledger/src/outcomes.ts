@@ -19,8 +19,12 @@ export interface BatchItemResult {
   sweepId: string | null;
   kind: SweepKind | null;
   withAuthorization: boolean;
-  /** "swept", or the reason the item failed ("reverted" or a contract error) */
+  /**
+   * "swept", or the reason the item failed ("reverted" or a contract error; Unauthorized when the
+   * address did not delegate to the batch's delegate, which then did not call it: no amount, no fee)
+   */
   outcome: string | null;
+  /** what reached the hot wallet (for a token marked fee-on-transfer, what it received), from the delegate's event */
   amount: bigint | null;
   gasUsed: bigint | null;
 }
