@@ -64,5 +64,5 @@ export type GatewayConfig = z.infer<typeof gatewayEnv>;
 /** The gateway's variables and every chain's of its environment (loadChainConfigs): the API lists them all. */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
   const config = loadWithChains(() => loadConfig(gatewayEnv, env), () => undefined, env);
-  return { ...config, balanceCacheMs: balanceCacheTtls(config.chains.map((chain) => chain.chainId), env) };
+  return { ...config, balanceCacheMs: balanceCacheTtls(config.chains, env) };
 }

@@ -1,22 +1,16 @@
 import { ConfigError } from "@sweep/common";
 
-/**
- * About a block's time on each chain the service knows: how long a balance read stays fresh.
- * BSC has made blocks under a second since its 2025 hard forks (Lorentz, Maxwell): 1 s there.
- */
-const blockTimeMs: Readonly<Record<number, number>> = { 1: 12_000, 11155111: 12_000, 56: 1_000, 97: 1_000 };
-
 const MAX_TTL_MS = 600_000;
 
-/** Each served chain's balance cache time: BALANCE_CACHE_MS_<chain_id>, else its block time; 0 reads the node every time. */
-export function balanceCacheTtls(chainIds: readonly number[], env: NodeJS.ProcessEnv): Map<number, number> {
+/** Each served chain's balance cache time: BALANCE_CACHE_MS_<chain_id>, else its block time (BLOCK_TIME_MS_<chain_id>); 0 reads the node every time. */
+export function balanceCacheTtls(chains: ReadonlyArray<{ chainId: number; blockTimeMs: number }>, env: NodeJS.ProcessEnv): Map<number, number> {
   const problems: string[] = [];
   const ttls = new Map<number, number>();
-  for (const chainId of chainIds) {
+  for (const { chainId, blockTimeMs } of chains) {
     const name = `BALANCE_CACHE_MS_${chainId}`;
     const raw = env[name];
     if (raw === undefined || raw === "") {
-      ttls.set(chainId, blockTimeMs[chainId] ?? 0);
+      ttls.set(chainId, Math.min(blockTimeMs, MAX_TTL_MS));
       continue;
     }
     const ms = Number(raw);
