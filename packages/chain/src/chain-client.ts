@@ -233,6 +233,12 @@ export class ChainClient {
     return { head, receipts };
   }
 
+  /** The hash of the canonical chain's block at `blockNumber`; null when the node has no such block (yet). */
+  async blockHashAt(blockNumber: number): Promise<string | null> {
+    const block = await this.call("eth_getBlockByNumber", () => this.provider.getBlock(blockNumber));
+    return block?.hash ?? null;
+  }
+
   /** Whether the node has the transaction (in its pool or mined). */
   async isKnown(hash: string): Promise<boolean> {
     return (await this.call("eth_getTransactionByHash", () => this.provider.send("eth_getTransactionByHash", [hash]))) !== null;

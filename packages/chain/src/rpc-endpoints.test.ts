@@ -268,6 +268,27 @@ describe("a chain's RPC endpoints", () => {
     expect(asked).toBe(1);
   });
 
+  it("asks again only the members of a batch a node behind answered, keeping the others' answers (a provider answers a batch's members from different backends)", async () => {
+    const endpoints = new RpcEndpoints(CHAIN_ID, [a.url], { timeoutMs: 1_000, backoff });
+    const sent: string[][] = [];
+    a.answer = (body, res) => {
+      const calls = body as Array<{ id: number; method: string }>;
+      sent.push(calls.map((c) => c.method));
+      // The first time, the balance read reaches a backend without the block; the others answer.
+      const answers = calls.map((c) => (c.method === "eth_getBalance" && sent.length === 1 ? { jsonrpc: "2.0", id: c.id, error: { code: -32000, message: "header not found" } } : { jsonrpc: "2.0", id: c.id, result: c.method === "eth_getBalance" ? "0x5" : "0x1" }));
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify(answers));
+    };
+    const batch = [
+      { jsonrpc: "2.0" as const, id: 1, method: "eth_getCode", params: ["0x00", "0x10"] },
+      { jsonrpc: "2.0" as const, id: 2, method: "eth_getBalance", params: ["0x00", "0x10"] },
+      { jsonrpc: "2.0" as const, id: 3, method: "eth_getTransactionCount", params: ["0x00", "0x10"] },
+    ];
+    const answers = await endpoints.send(batch);
+    expect(new Map(answers.map((x) => [x.id, "result" in x ? x.result : x.error]))).toEqual(new Map([[1, "0x1"], [2, "0x5"], [3, "0x1"]]));
+    expect(sent).toEqual([["eth_getCode", "eth_getBalance", "eth_getTransactionCount"], ["eth_getBalance"]]);
+  });
+
   it("retries a call every endpoint failed once the first is back, but never a timeout", async () => {
     const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 300, backoff });
     let asked = 0;

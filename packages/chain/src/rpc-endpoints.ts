@@ -99,27 +99,42 @@ export class RpcEndpoints {
   /**
    * Sends a JSON-RPC call or batch; `pinned` sends it to that endpoint alone (no failover), for reads
    * that must come from one node's view. Behind one URL a provider balances over nodes at different
-   * heights: an answer that the block asked for is unknown ("header not found") is asked again, and
-   * another node likely answers. When every endpoint failed (not by a timeout), the call waits for
+   * heights, and answers a batch's members from different nodes: a member answered that the block
+   * asked for is unknown ("header not found") is asked again on its own (the others' answers kept),
+   * while each round leaves fewer such members and twice more, and another node likely answers. When every endpoint failed (not by a timeout), the call waits for
    * the first to come back (at most 2 s, its Retry-After included) and tries again, twice at most:
    * a 429 while the other endpoint is down must not fail the work that asked.
    */
   async send(payload: JsonRpcPayload | JsonRpcPayload[], pinned?: number): Promise<RpcAnswer[]> {
-    for (let retry = 0; ; retry++) {
+    let asked = payload;
+    /** answers kept from earlier rounds while a batch's stale members are asked again */
+    const kept: RpcAnswer[] = [];
+    // A round that left fewer stale members than the last is progress, not one of the STALE_RETRIES.
+    let staleRetries = 0;
+    let lastStale = Infinity;
+    for (let transportRetries = 0; ; ) {
       let answers: RpcAnswer[];
       try {
-        answers = await this.sendOnce(payload, pinned);
+        answers = await this.sendOnce(asked, pinned);
       } catch (err) {
         // A node that hangs is not asked again: that would only multiply the wait for the failure.
-        if (!(err instanceof RpcTransportError) || err.kind === "timeout" || retry >= TRANSPORT_RETRIES) throw err;
+        if (!(err instanceof RpcTransportError) || err.kind === "timeout" || transportRetries >= TRANSPORT_RETRIES) throw err;
+        transportRetries++;
         await sleep(this.untilFirstBack(pinned));
         continue;
       }
-      if (retry < STALE_RETRIES && (answers.some(isUnknownBlockAnswer) || this.missesKnownBlock(payload, answers))) {
+      // A provider answers a batch's members from different backends: only those a node behind answered are asked again.
+      const stale = this.staleCalls(asked, answers);
+      if (stale.length > 0 && (stale.length < lastStale || staleRetries < STALE_RETRIES)) {
+        if (stale.length >= lastStale) staleRetries++;
+        lastStale = stale.length;
+        const again = new Set(stale.map((call) => call.id));
+        kept.push(...answers.filter((a) => !again.has(a.id)));
+        asked = Array.isArray(payload) ? stale : stale[0]!;
         await sleep(STALE_RETRY_PAUSE_MS);
         continue;
       }
-      return answers;
+      return [...kept, ...answers];
     }
   }
 
@@ -231,14 +246,19 @@ export class RpcEndpoints {
     return answers!;
   }
 
-  /** A block this process has seen, read by number and answered null: a node behind the others answered. */
-  private missesKnownBlock(payload: JsonRpcPayload | JsonRpcPayload[], answers: readonly RpcAnswer[]): boolean {
+  /**
+   * The calls a node behind the others answered: "unknown block", or a block this process has seen
+   * read by number and answered null.
+   */
+  private staleCalls(payload: JsonRpcPayload | JsonRpcPayload[], answers: readonly RpcAnswer[]): JsonRpcPayload[] {
     const calls = Array.isArray(payload) ? payload : [payload];
-    return calls.some((call) => {
+    return calls.filter((call) => {
+      const answer = answers.find((a) => a.id === call.id);
+      if (answer === undefined) return false;
+      if (isUnknownBlockAnswer(answer)) return true;
       if (call.method !== "eth_getBlockByNumber") return false;
       const tag: unknown = (call.params as unknown[] | undefined)?.[0];
-      const answer = answers.find((a) => a.id === call.id);
-      return typeof tag === "string" && /^0x[0-9a-f]+$/i.test(tag) && Number(tag) <= this.head && answer !== undefined && "result" in answer && answer.result === null;
+      return typeof tag === "string" && /^0x[0-9a-f]+$/i.test(tag) && Number(tag) <= this.head && "result" in answer && answer.result === null;
     });
   }
 

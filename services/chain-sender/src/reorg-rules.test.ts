@@ -13,16 +13,13 @@ describe("reorg rules", () => {
   });
 
   it.each`
-    receipt                  | head   | expected     | story
-    ${{ blockHash: A }}      | ${120} | ${"kept"}    | ${"in the block it was settled in"}
-    ${{ blockHash: A.toUpperCase().replace("0X", "0x") }} | ${120} | ${"kept"} | ${"the same hash in another letter case"}
-    ${{ blockHash: B }}      | ${120} | ${"left"}    | ${"mined again in another block"}
-    ${{ blockHash: B }}      | ${90}  | ${"left"}    | ${"in another block, whatever the node's head"}
-    ${null}                  | ${100} | ${"left"}    | ${"no receipt from a node at the block"}
-    ${null}                  | ${130} | ${"left"}    | ${"no receipt from a node past the block"}
-    ${null}                  | ${99}  | ${"unknown"} | ${"no receipt from a node behind the block decides nothing"}
-  `("a transaction settled in block 100: $story ($expected)", ({ receipt, head, expected }) => {
-    expect(settledPlace({ blockNumber: 100, blockHash: A }, { head, receipt })).toBe(expected);
+    canonical                                  | expected     | story
+    ${A}                                       | ${"kept"}    | ${"its block is the chain's block 100"}
+    ${A.toUpperCase().replace("0X", "0x")}     | ${"kept"}    | ${"the same hash in another letter case"}
+    ${B}                                       | ${"left"}    | ${"another block is the chain's block 100"}
+    ${null}                                    | ${"unknown"} | ${"no node answered with block 100: nothing decided"}
+  `("a transaction settled in block 100: $story ($expected)", ({ canonical, expected }) => {
+    expect(settledPlace({ blockNumber: 100, blockHash: A }, canonical)).toBe(expected);
   });
 
   // Nonce 5, confirmations 3; the nonce count at depth read at block 98 (head 100).

@@ -26,14 +26,14 @@ export interface SettledInBlock {
 export type SettledPlace = "kept" | "left" | "unknown";
 
 /**
- * From its receipt, read in one batch with the answering node's head: `kept` in the block it was
- * settled in; `left` when that block left the canonical chain (the receipt names another block, or
- * a node that reached the block has none); `unknown` when a node behind that block has none (a
- * lagging backend of a load-balanced endpoint): that decides nothing.
+ * From the canonical chain's block at its number (read by number: a node behind it answers null,
+ * never another block, and no receipt a lagging backend lacks is taken for a reorg): `kept` while
+ * that block is the one it was settled in, `left` when another block has its number, `unknown`
+ * when no node answered with the block (that decides nothing).
  */
-export function settledPlace(settled: SettledInBlock, read: { head: number; receipt: { blockHash: string } | null }): SettledPlace {
-  if (read.receipt) return read.receipt.blockHash.toLowerCase() === settled.blockHash.toLowerCase() ? "kept" : "left";
-  return read.head >= settled.blockNumber ? "left" : "unknown";
+export function settledPlace(settled: SettledInBlock, canonicalHash: string | null): SettledPlace {
+  if (canonicalHash === null) return "unknown";
+  return canonicalHash.toLowerCase() === settled.blockHash.toLowerCase() ? "kept" : "left";
 }
 
 /** What to do next with a settled transaction whose block left the canonical chain. */

@@ -14,7 +14,7 @@ export interface SettledReorgsOptions {
 
 /**
  * Reorgs deeper than the confirmation depth. Settled transactions are re-checked against the
- * canonical chain while within SETTLED_WATCH_BLOCKS of the head (one receipt a round: the newest
+ * canonical chain while within SETTLED_WATCH_BLOCKS of the head (one block read a round: the newest
  * settled block vouches for the older ones). One whose block left the chain is logged as an error
  * naming its batch, sweeps and revocations, counted, and its stored signed transaction sent again
  * while its nonce is free, until it is mined again and final (restored) or another transaction
@@ -38,22 +38,21 @@ export class SettledReorgs {
     const from = settledWatchFrom(head);
     const newest = await newestSettled(db, this.chainId, from);
     if (!newest) return;
-    // The receipt alone settles the usual case (kept) for one call a round; only a missing one needs its node's head to mean anything.
-    const receipt = await client.receipt(newest.hash);
-    const read = receipt ? { head: newest.blockNumber, receipt } : await client.receiptsWithHead([newest.hash]).then((r) => ({ head: r.head, receipt: r.receipts[0]! }));
-    if (settledPlace(newest, read) !== "left") return;
+    // One call a round: the chain's block at the newest settled one's number (a receipt a lagging backend lacks would read as a reorg).
+    if (settledPlace(newest, await client.blockHashAt(newest.blockNumber)) !== "left") return;
 
     const settled = await settledFrom(db, this.chainId, from);
-    const now = await client.receiptsWithHead(settled.map((t) => t.hash));
+    const canonical = new Map<number, string | null>();
     const marked: string[] = [];
     const nowIn = new Map<string, { blockNumber: number; blockHash: string } | null>();
-    for (const [i, transaction] of settled.entries()) {
-      const receipt = now.receipts[i]!;
-      if (settledPlace(transaction, { head: now.head, receipt }) !== "left") continue;
+    for (const transaction of settled) {
+      if (!canonical.has(transaction.blockNumber)) canonical.set(transaction.blockNumber, await client.blockHashAt(transaction.blockNumber));
+      if (settledPlace(transaction, canonical.get(transaction.blockNumber)!) !== "left") continue;
       // A second watcher (a leader's successor) that recorded it first reports it.
       if (!(await markReorged(db, transaction.id))) continue;
       settledReorgsTotal.inc({ chain_id: this.chainId, outcome: "detected" });
       marked.push(transaction.id);
+      const receipt = await client.receipt(transaction.hash).catch(() => null);
       nowIn.set(transaction.id, receipt ? { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash } : null);
     }
     if (marked.length === 0) return;
@@ -61,7 +60,7 @@ export class SettledReorgs {
       logger.error("a settled transaction's block left the canonical chain (a reorg deeper than the confirmations); its stored transaction is sent again", {
         chainId: this.chainId,
         ...(await this.describe(transaction)),
-        head: now.head,
+        head,
         nowIn: nowIn.get(transaction.id) ?? null,
       });
     }
