@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { contractAt, decodeSweepOutcomes } from "@sweep/contracts";
 import {
+  QUOTA_REPLIES,
   activeHotWallet,
   authorizationBody,
   createTestPartner,
@@ -17,6 +18,7 @@ import {
   startRpcFaultProxy,
   startStack,
   untilEnded,
+  type QuotaReply,
   type RpcFaultProxy,
   type ServiceName,
   type Stack,
@@ -33,7 +35,9 @@ import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
 // through 429s, 5xx pages, requests never answered and a backend without eth_simulateV1, and the
 // native coin of some of those addresses is swept as soon as their first sweep is; repeat sweeps and
 // revocations while the first endpoint lacks eth_simulateV1 for a while and broadcasts' answers are
-// lost on the way back. The partner posts a deposit once it is a few blocks deep (deeper than the
+// lost on the way back; then more first-time and repeat sweeps and two revocations while the first
+// endpoint answers providers' quota refusals, one kind after another (HTTP 402, 403 and 429, -32005
+// in an HTTP 200, Alchemy's and QuickNode's capacity answers, one batch member refused). The partner posts a deposit once it is a few blocks deep (deeper than the
 // lag), as a careful partner waits for confirmations; what the services do right after their own
 // transactions (a sweep checked right after their own sweep or revocation of its address settled)
 // is theirs to get right.
@@ -214,6 +218,55 @@ describe("sweeps through a load-balanced provider endpoint that lags, throttles,
       await second.clear();
     }
   }, 120_000);
+
+  it("sweeps new and repeat deposits and revokes two while the first endpoint answers each provider's quota refusal in turn", async () => {
+    const turns = Object.keys(QUOTA_REPLIES) as QuotaReply[];
+    let turn = 0;
+    let rotating = true;
+    await faults(`quota: the first endpoint refuses half its requests with one provider's quota answer at a time (${turns.join(", ")}), the next once two were served; the second answers`, () => undefined);
+    // One reply at a time, moved on once it was served twice, so that each reaches the services however fast they rest the endpoint.
+    const rotation = (async () => {
+      for (; rotating; turn++) {
+        const reply = turns[turn % turns.length]!;
+        const served = () => proxy.counts().quotaReplies[reply] ?? 0;
+        const before = served();
+        await proxy.clear("quota");
+        proxy.quota(reply, { fraction: 0.5 });
+        while (rotating && served() < before + 2) await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    try {
+      const [repeated, revoked] = [[...swept.slice(2, 6), swept[11]!], swept.slice(9, 11)];
+      const deposits = await Promise.all(Array.from({ length: 4 }, (_, i) => fundedDeposit(chain(), delegate, BigInt(3_000_000 + i))));
+      for (const { owner } of repeated) await chain().mintUsdt(owner.address, 3_000n);
+      await deeperThanLag();
+      const firstIds = await Promise.all(deposits.map((d) => postSweep({ account: d.owner.address, token: "USDT", authorization: d.authorization })));
+      const repeatIds = await Promise.all(repeated.map(({ owner }) => postSweep({ account: owner.address, token: "USDT" })));
+      // Each was delegated by its first sweep and never revoked: its nonce is 1.
+      const revocationIds = await Promise.all(
+        revoked.map(async ({ owner }) => {
+          const authorization = authorizationBody(owner.authorizeSync({ address: ZeroAddress, nonce: 1n, chainId: BigInt(CHAIN_ID) }));
+          const res = await api("POST", "/v1/revocations", { chain_id: CHAIN_ID, account: owner.address, authorization });
+          expect(res.status).toBe(202);
+          return res.body.id as string;
+        }),
+      );
+      expect((await Promise.all(firstIds.map(sweepEnds))).map((s) => [s.status, s.swept_amount])).toEqual(deposits.map((_, i) => ["swept", String(3_000_000 + i)]));
+      expect((await Promise.all(repeatIds.map(sweepEnds))).map((s) => [s.status, s.kind, s.swept_amount])).toEqual(repeated.map(() => ["swept", "repeat", "3000"]));
+      expect((await Promise.all(revocationIds.map(revocationEnds))).map((r) => r.status)).toEqual(["revoked", "revoked"]);
+      for (const { owner } of revoked) expect(await chain().provider.getCode(owner.address)).toBe("0x");
+      // Every reply was served while the work went on, or right after it.
+      await eventually("every quota reply to be served", async () => (turn >= turns.length ? true : undefined), 60_000, 200);
+      const { quotaReplies } = proxy.counts();
+      for (const reply of turns) expect([reply, (quotaReplies[reply] ?? 0) >= 2]).toEqual([reply, true]);
+    } catch (err) {
+      throw new Error(`${String(err)}\nseed ${SEED}; quota turn ${turn}; faults: ${schedule.join(" | ")}\n${serviceComplaints().slice(-40).join("\n")}`);
+    } finally {
+      rotating = false;
+      await rotation;
+      await proxy.clear("quota");
+    }
+  }, 150_000);
 
   it("swept each deposit once on chain, gave up no nonce whose transaction was mined, and keeps the ledger equal to the chain", async () => {
     const { db } = stack;
