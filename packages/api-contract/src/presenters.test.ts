@@ -206,7 +206,22 @@ describe("presentChainBalance", () => {
 
 describe("presentSettings", () => {
   it.each([true, false])("gives keep_one_unit %s", (keepOneUnit) => {
-    expect(Settings.parse(presentSettings({ keepOneUnit }))).toEqual({ keep_one_unit: keepOneUnit });
+    expect(Settings.parse(presentSettings({ keepOneUnit, feeCeilings: [] }))).toEqual({ keep_one_unit: keepOneUnit, fee_ceilings: [] });
+  });
+
+  it("lists the fee ceilings by chain, in wei as digits (no exponent)", () => {
+    const body = presentSettings({
+      keepOneUnit: false,
+      feeCeilings: [
+        { chainId: 11155111, maxFeePerGas: decimal(big) },
+        { chainId: 97, maxFeePerGas: decimal("30000000000") },
+      ],
+    });
+    expect(body.fee_ceilings).toEqual([
+      { chain_id: 97, max_fee_per_gas: "30000000000" },
+      { chain_id: 11155111, max_fee_per_gas: big },
+    ]);
+    expect(Settings.parse(body)).toEqual(body);
   });
 });
 

@@ -243,8 +243,12 @@ export function presentChainBalance(chain: ChainNames, fees: FeeFigures, balance
   });
 }
 
-export function presentSettings(row: { keepOneUnit: boolean }): Settings {
-  return { keep_one_unit: row.keepOneUnit };
+/** The fee ceilings in chain order, whatever order they were read in. */
+export function presentSettings(row: { keepOneUnit: boolean; feeCeilings: ReadonlyArray<{ chainId: number; maxFeePerGas: WholeDecimal }> }): Settings {
+  return {
+    keep_one_unit: row.keepOneUnit,
+    fee_ceilings: [...row.feeCeilings].sort((a, b) => a.chainId - b.chainId).map((ceiling) => ({ chain_id: ceiling.chainId, max_fee_per_gas: digits(ceiling.maxFeePerGas) })),
+  };
 }
 
 /** The alerts in chain order, whatever order they were read in. */

@@ -159,9 +159,18 @@ export const UsageQuery = z.strictObject({
 
 export type UsageQuery = z.infer<typeof UsageQuery>;
 
+export const FeeCeilingRequest = z.strictObject({
+  chain_id: ChainId.openapi({ description: "a chain of this environment, at most once in the list" }),
+  max_fee_per_gas: PositiveAmount.openapi({ description: "wei per gas, above zero; the platform's ceiling for the chain still applies where it is lower" }),
+});
+
 export const SettingsPatch = z
   .strictObject({
     keep_one_unit: z.boolean().optional().openapi({ description: "token sweeps leave 1 smallest unit on the deposit address; a sweep request can override it" }),
+    fee_ceilings: z
+      .array(FeeCeilingRequest)
+      .optional()
+      .openapi({ description: "replaces all the account's fee ceilings, at most one per chain; chains not listed get none; [] removes them all" }),
   })
   .openapi("SettingsPatch", { description: "the settings to change; those not sent keep their values" });
 

@@ -39,7 +39,10 @@ export const Sweep = z
     amount: Amount.optional().openapi({ description: "amount requested; absent when the whole balance was requested" }),
     keep_one_unit: z.literal(true).optional().openapi({ description: "present and true when 1 smallest unit is left" }),
     status: z.enum(sweepStatuses),
-    reason: z.string().optional().openapi({ description: "why it ended rejected or failed, or, while queued for retry, why the last attempt did not go through" }),
+    reason: z.string().optional().openapi({
+      description:
+        "why it ended rejected or failed, or, while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price: the chain's base fee keeps its batch above the fee ceiling (the platform's, or fee_ceilings in the settings), and it goes on by itself when the fee falls",
+    }),
     attempts: z.number().int().min(0).openapi({ description: "times tried" }),
     swept_amount: Amount.optional().openapi({ description: "amount that reached the hot wallet; only with swept" }),
     tx_hash: z.string().optional().openapi({ description: "the batch transaction that carried the sweep" }),
@@ -69,7 +72,7 @@ export const Revocation = z
     status: z.enum(revocationStatuses),
     reason: z.string().optional().openapi({
       description:
-        "rejected: not_delegated, stale_authorization, invalid_authorization; failed: not_applied (the chain skipped the authorization) or an attempt failure as for a sweep; while queued for retry, why the last attempt did not go through",
+        "rejected: not_delegated, stale_authorization, invalid_authorization; failed: not_applied (the chain skipped the authorization) or an attempt failure as for a sweep; while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price as for a sweep",
     }),
     attempts: z.number().int().min(0).openapi({ description: "times tried" }),
     tx_hash: z.string().optional().openapi({ description: "the transaction that carried it" }),
@@ -147,9 +150,21 @@ export const Tariff = z.object({ chains: z.array(ChainTariff) }).openapi("Tariff
 
 export type Tariff = z.infer<typeof Tariff>;
 
+export const FeeCeiling = z
+  .object({
+    chain_id: ChainId,
+    max_fee_per_gas: Amount.openapi({ description: "wei per gas: no transaction of the account's gas wallet on the chain offers a higher max fee" }),
+  })
+  .openapi("FeeCeiling", {
+    description: "the account's own ceiling on a chain's gas price; where the platform's ceiling for the chain is lower, that one applies. While the chain's base fee keeps a batch above it, its sweeps and revocations wait queued (reason waiting_for_gas_price)",
+  });
+
+export type FeeCeiling = z.infer<typeof FeeCeiling>;
+
 export const Settings = z
   .object({
     keep_one_unit: z.boolean().openapi({ description: "token sweeps leave 1 smallest unit on the deposit address (makes the user's next deposit cheaper); a sweep request can override it; off by default" }),
+    fee_ceilings: z.array(FeeCeiling).openapi({ description: "at most one per chain, by chain_id; empty by default (the platform's ceilings apply)" }),
   })
   .openapi("Settings");
 

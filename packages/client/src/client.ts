@@ -15,6 +15,8 @@ export type HotWalletRequest = Schemas["HotWalletRequest"];
 export type Balance = Schemas["Balance"];
 export type Tariff = Schemas["Tariff"];
 export type Settings = Schemas["Settings"];
+/** The account's own ceiling on a chain's max fee per gas (Settings.fee_ceilings). */
+export type FeeCeiling = Schemas["FeeCeiling"];
 export type LedgerEntry = Schemas["LedgerEntry"];
 export type Usage = Schemas["Usage"];
 export type Webhook = Schemas["Webhook"];

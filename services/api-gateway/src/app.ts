@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps): express.Express {
   const onOutbox = deps.onOutbox ?? (() => {});
   app.use(balanceRoutes({ db: deps.db, chains, nodes: deps.nodes, rpcTimeoutMs: deps.balanceRpcTimeoutMs, cache: new BalanceCache(deps.balanceCacheMs) }));
   app.use(tariffRoutes({ db: deps.db, chains }));
-  app.use(settingsRoutes({ db: deps.db }));
+  app.use(settingsRoutes({ db: deps.db, chains }));
   app.use(ledgerRoutes({ db: deps.db, chains }));
   app.use(usageRoutes({ db: deps.db, chains }));
   app.use(hotWalletRoutes({ db: deps.db, names: deps.names, chains, onOutbox, maxPerChain: deps.maxHotWalletsPerChain ?? DEFAULT_MAX_HOT_WALLETS_PER_CHAIN }));

@@ -34,7 +34,7 @@ describe("the console's data: the API with the session cookie, keys, the ledger 
     it("reads and changes the partner's data as its keys do, a change only with the CSRF token", async () => {
       const read = await request(gateway.app).get("/v1/settings").set(withCookie(browser));
       expect(read.status).toBe(200);
-      expect(read.body).toEqual({ keep_one_unit: false });
+      expect(read.body).toEqual({ keep_one_unit: false, fee_ceilings: [] });
 
       for (const headers of [withCookie(browser), { ...withCookie(browser), "X-CSRF-Token": "A".repeat(43) }]) {
         const refused = await request(gateway.app).patch("/v1/settings").set(headers).send({ keep_one_unit: true });
@@ -44,11 +44,11 @@ describe("the console's data: the API with the session cookie, keys, the ledger 
       const posted = await request(gateway.app).post("/v1/webhook/test").set(withCookie(browser));
       expect(posted.status).toBe(401);
       expect(posted.body.error.message).toBe("the console request lacks its X-CSRF-Token");
-      expect((await request(gateway.app).get("/v1/settings").set(partner.auth)).body).toEqual({ keep_one_unit: false });
+      expect((await request(gateway.app).get("/v1/settings").set(partner.auth)).body).toEqual({ keep_one_unit: false, fee_ceilings: [] });
 
       const changed = await request(gateway.app).patch("/v1/settings").set(withCsrf(browser)).send({ keep_one_unit: true });
       expect(changed.status).toBe(200);
-      expect((await request(gateway.app).get("/v1/settings").set(partner.auth)).body).toEqual({ keep_one_unit: true });
+      expect((await request(gateway.app).get("/v1/settings").set(partner.auth)).body).toEqual({ keep_one_unit: true, fee_ceilings: [] });
       await request(gateway.app).patch("/v1/settings").set(partner.auth).send({ keep_one_unit: false });
     });
 
@@ -62,7 +62,7 @@ describe("the console's data: the API with the session cookie, keys, the ledger 
       const other = await createTestPartner(gateway.db);
       await request(gateway.app).patch("/v1/settings").set(other.auth).send({ keep_one_unit: true });
       const res = await request(gateway.app).get("/v1/settings").set({ ...other.auth, ...withCookie(browser) });
-      expect(res.body).toEqual({ keep_one_unit: true });
+      expect(res.body).toEqual({ keep_one_unit: true, fee_ceilings: [] });
       // A key-authenticated change needs no CSRF token, cookie or not.
       expect((await request(gateway.app).patch("/v1/settings").set({ ...other.auth, ...withCookie(browser) }).send({ keep_one_unit: false })).status).toBe(200);
     });

@@ -21,7 +21,8 @@ registry.registerPath({
   request: { body: { required: true, ...jsonContent(SettingsPatch) } },
   responses: {
     200: { description: "the settings after the change", ...jsonContent(Settings) },
-    400: errorResponse("invalid_json (also for an unknown field, or keep_one_unit that is not true or false)"),
+    400: errorResponse("invalid_json (also for an unknown field, keep_one_unit that is not true or false, or fee_ceilings that is not a list of objects)"),
+    422: errorResponse("unknown_chain (a fee ceiling's chain_id is not a chain of this environment, or is listed twice); invalid_amount (a max_fee_per_gas that is not a positive integer in wei)"),
     ...authenticatedResponses,
   },
 });

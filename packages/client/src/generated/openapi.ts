@@ -606,7 +606,7 @@ export type components = {
             keep_one_unit?: true;
             /** @enum {string} */
             status: "queued" | "processing" | "swept" | "failed" | "rejected";
-            /** @description why it ended rejected or failed, or, while queued for retry, why the last attempt did not go through */
+            /** @description why it ended rejected or failed, or, while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price: the chain's base fee keeps its batch above the fee ceiling (the platform's, or fee_ceilings in the settings), and it goes on by itself when the fee falls */
             reason?: string;
             /** @description times tried */
             attempts: number;
@@ -663,7 +663,7 @@ export type components = {
             account: components["schemas"]["Address"];
             /** @enum {string} */
             status: "queued" | "processing" | "revoked" | "failed" | "rejected";
-            /** @description rejected: not_delegated, stale_authorization, invalid_authorization; failed: not_applied (the chain skipped the authorization) or an attempt failure as for a sweep; while queued for retry, why the last attempt did not go through */
+            /** @description rejected: not_delegated, stale_authorization, invalid_authorization; failed: not_applied (the chain skipped the authorization) or an attempt failure as for a sweep; while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price as for a sweep */
             reason?: string;
             /** @description times tried */
             attempts: number;
@@ -840,11 +840,29 @@ export type components = {
         Settings: {
             /** @description token sweeps leave 1 smallest unit on the deposit address (makes the user's next deposit cheaper); a sweep request can override it; off by default */
             keep_one_unit: boolean;
+            /** @description at most one per chain, by chain_id; empty by default (the platform's ceilings apply) */
+            fee_ceilings: components["schemas"]["FeeCeiling"][];
+        };
+        /** @description the account's own ceiling on a chain's gas price; where the platform's ceiling for the chain is lower, that one applies. While the chain's base fee keeps a batch above it, its sweeps and revocations wait queued (reason waiting_for_gas_price) */
+        FeeCeiling: {
+            chain_id: components["schemas"]["ChainID"];
+            /** @description wei per gas: no transaction of the account's gas wallet on the chain offers a higher max fee */
+            max_fee_per_gas: components["schemas"]["Amount"];
         };
         /** @description the settings to change; those not sent keep their values */
         SettingsPatch: {
             /** @description token sweeps leave 1 smallest unit on the deposit address; a sweep request can override it */
             keep_one_unit?: boolean;
+            /** @description replaces all the account's fee ceilings, at most one per chain; chains not listed get none; [] removes them all */
+            fee_ceilings?: {
+                /** @description a chain of this environment, at most once in the list */
+                chain_id: components["schemas"]["ChainID"];
+                /**
+                 * @description wei per gas, above zero; the platform's ceiling for the chain still applies where it is lower
+                 * @example 1000000
+                 */
+                max_fee_per_gas: string;
+            }[];
         };
         LedgerList: {
             items: components["schemas"]["LedgerEntry"][];
@@ -1346,7 +1364,7 @@ export interface operations {
                     "application/json": components["schemas"]["Settings"];
                 };
             };
-            /** @description invalid_json (also for an unknown field, or keep_one_unit that is not true or false) */
+            /** @description invalid_json (also for an unknown field, keep_one_unit that is not true or false, or fee_ceilings that is not a list of objects) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -1368,6 +1386,16 @@ export interface operations {
             };
             /** @description partner_disabled: the account is disabled */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_chain (a fee ceiling's chain_id is not a chain of this environment, or is listed twice); invalid_amount (a max_fee_per_gas that is not a positive integer in wei) */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -1,16 +1,15 @@
-import { presentSettings, SettingsPatch } from "@sweep/api-contract";
+import { presentSettings } from "@sweep/api-contract";
 import type { Db } from "@sweep/db";
 import { Router } from "express";
 import { partnerOf } from "../auth/authenticate";
-import { parseRequest, type ValidationCodes } from "../http/validation";
+import { parseRequest } from "../http/validation";
+import { settingsBody, settingsBodyCodes } from "./settings-body";
 
-/** Every problem of a settings body is its shape (an unknown field, a value that is not a boolean): invalid_json. */
-const bodyCodes: ValidationCodes = { shapeCode: "invalid_json", noun: "field", valueCodes: {} };
+const settingsSelect = { keepOneUnit: true, feeCeilings: { select: { chainId: true, maxFeePerGas: true } } } as const;
 
-const settingsSelect = { keepOneUnit: true } as const;
-
-export function settingsRoutes(deps: { db: Db }): Router {
+export function settingsRoutes(deps: { db: Db; chains: ReadonlyMap<number, unknown> }): Router {
   const router = Router();
+  const bodySchema = settingsBody(deps.chains);
 
   router.get("/v1/settings", async (_req, res) => {
     const partner = await deps.db.partner.findUniqueOrThrow({ where: { id: partnerOf(res).partnerId }, select: settingsSelect });
@@ -18,13 +17,17 @@ export function settingsRoutes(deps: { db: Db }): Router {
   });
 
   router.patch("/v1/settings", async (req, res) => {
-    const body = parseRequest(SettingsPatch, req.body, bodyCodes);
-    const where = { id: partnerOf(res).partnerId };
-    // Only the fields sent are written; an empty body writes nothing and reads the settings back.
-    const partner =
-      body.keep_one_unit === undefined
-        ? await deps.db.partner.findUniqueOrThrow({ where, select: settingsSelect })
-        : await deps.db.partner.update({ where, data: { keepOneUnit: body.keep_one_unit }, select: settingsSelect });
+    const body = parseRequest(bodySchema, req.body, settingsBodyCodes);
+    const partnerId = partnerOf(res).partnerId;
+    // Only the fields sent are written, in one transaction; an empty body writes nothing and reads the settings back.
+    const partner = await deps.db.$transaction(async (tx) => {
+      if (body.keep_one_unit !== undefined) await tx.partner.update({ where: { id: partnerId }, data: { keepOneUnit: body.keep_one_unit } });
+      if (body.fee_ceilings !== undefined) {
+        await tx.partnerFeeCeiling.deleteMany({ where: { partnerId } });
+        await tx.partnerFeeCeiling.createMany({ data: body.fee_ceilings.map((c) => ({ partnerId, chainId: c.chain_id, maxFeePerGas: c.max_fee_per_gas })) });
+      }
+      return tx.partner.findUniqueOrThrow({ where: { id: partnerId }, select: settingsSelect });
+    });
     res.json(presentSettings(partner));
   });
 
