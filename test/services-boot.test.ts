@@ -75,4 +75,17 @@ describe("each service boots as its own process", () => {
     expect(first.level).toBe("error");
     expect(first.message).toContain(variable);
   });
+
+  it("refuses to start on mainnet half-configured, naming every missing variable in one message and no value", async () => {
+    // Nodes named but never reached: the configuration stops the process first.
+    const run = runService("ledger", { SERVICE_ENV: "mainnet", RPC_URL_1: "https://eth.example/v3/secret-key", RPC_URL_56: "https://bsc.example/secret-key", CONFIRMATIONS_56: "3", MAX_FEE_PER_GAS_1: "60000000000" });
+    expect(await run.exitCode).toBe(1);
+    const lines = run.output().trim().split("\n");
+    const errors = lines.map((line) => JSON.parse(line) as { level: string; message: string }).filter((l) => l.level === "error");
+    expect(errors).toHaveLength(1);
+    const { message } = errors[0]!;
+    for (const variable of ["CLASSIC_GAS_1_USDT", "MAX_PRIORITY_FEE_PER_GAS_1", "CLASSIC_GAS_56_USDT", "MAX_FEE_PER_GAS_56", "MAX_PRIORITY_FEE_PER_GAS_56", "CONFIRMATIONS_56"]) expect(message).toContain(variable);
+    expect(message).not.toContain("MAX_FEE_PER_GAS_1 ");
+    expect(message).not.toMatch(/secret-key|60000000000/);
+  });
 });

@@ -81,6 +81,72 @@ describe("per-chain configuration", () => {
     expect(() => loadChainConfigs("mainnet", undefined, {})).toThrow(/RPC_URL_1 is required.*RPC_URL_56 is required/);
   });
 
+  describe("on mainnet, refuses a half-configured chain in one message naming every missing variable", () => {
+    const complete: Record<string, string> = {
+      RPC_URL_1: "https://eth.example/v3/secret-key",
+      RPC_URL_56: "https://bsc.example/secret-key",
+      CLASSIC_GAS_1_USDT: "63209,46109",
+      CLASSIC_GAS_56_USDT: "55837,55837",
+      MAX_FEE_PER_GAS_1: "60000000000",
+      MAX_PRIORITY_FEE_PER_GAS_1: "2000000000",
+      MAX_FEE_PER_GAS_56: "5000000000",
+      MAX_PRIORITY_FEE_PER_GAS_56: "1000000000",
+    };
+    const mainnetProblems = (env: Record<string, string>, only?: number[]) => {
+      try {
+        loadChainConfigs("mainnet", only, env);
+      } catch (err) {
+        if (err instanceof ConfigError) return err.problems;
+        throw err;
+      }
+      return [];
+    };
+    const without = (...names: string[]) => Object.fromEntries(Object.entries(complete).filter(([name]) => !names.includes(name)));
+
+    it("accepts a complete configuration, with the chains' own confirmations and minimums", () => {
+      const chains = loadChainConfigs("mainnet", undefined, complete);
+      expect(chains.map((c) => [c.chainId, c.confirmations, c.minConfirmations])).toEqual([
+        [1, 12, 6],
+        [56, 15, 15],
+      ]);
+    });
+
+    it.each<[string, Record<string, string>, string[]]>([
+      ["classic gas", without("CLASSIC_GAS_1_USDT"), ["CLASSIC_GAS_1_USDT is required on mainnet: without the classic benchmark, USDT sweeps on chain 1 carry no fee"]],
+      ["classic gas set empty", { ...complete, CLASSIC_GAS_56_USDT: "" }, ["CLASSIC_GAS_56_USDT is required on mainnet: without the classic benchmark, USDT sweeps on chain 56 carry no fee"]],
+      ["the max fee", without("MAX_FEE_PER_GAS_56"), ["MAX_FEE_PER_GAS_56 is required on mainnet: the most a transaction on chain 56 may offer per gas, in wei"]],
+      ["the tip ceiling", without("MAX_PRIORITY_FEE_PER_GAS_1"), ["MAX_PRIORITY_FEE_PER_GAS_1 is required on mainnet: the most tip per gas on chain 1, in wei"]],
+      ["confirmations below Ethereum's minimum", { ...complete, CONFIRMATIONS_1: "5" }, ["CONFIRMATIONS_1 must be at least 6 on mainnet, chain 1's minimum"]],
+      ["confirmations below BSC's minimum", { ...complete, CONFIRMATIONS_56: "14" }, ["CONFIRMATIONS_56 must be at least 15 on mainnet, chain 56's minimum"]],
+      ["confirmations at the minimum", { ...complete, CONFIRMATIONS_1: "6", CONFIRMATIONS_56: "15" }, []],
+      ["a malformed value, named once as malformed", { ...complete, MAX_FEE_PER_GAS_1: "60 gwei" }, ["MAX_FEE_PER_GAS_1 must be a whole number of wei above zero, in decimal digits"]],
+    ])("%s", (_case, env, expected) => {
+      expect(mainnetProblems(env)).toEqual(expected);
+    });
+
+    it("names every gap of every served chain at once, never a value", () => {
+      const problems = mainnetProblems({ RPC_URL_1: complete.RPC_URL_1!, RPC_URL_56: complete.RPC_URL_56!, CONFIRMATIONS_1: "2" });
+      expect(problems.map((p) => p.split(" ")[0])).toEqual([
+        "CLASSIC_GAS_1_USDT",
+        "MAX_FEE_PER_GAS_1",
+        "MAX_PRIORITY_FEE_PER_GAS_1",
+        "CONFIRMATIONS_1",
+        "CLASSIC_GAS_56_USDT",
+        "MAX_FEE_PER_GAS_56",
+        "MAX_PRIORITY_FEE_PER_GAS_56",
+      ]);
+      expect(problems.join("\n")).not.toMatch(/secret-key|\b2 /);
+    });
+
+    it("asks only the chains a process serves", () => {
+      expect(mainnetProblems(without("CLASSIC_GAS_56_USDT", "MAX_FEE_PER_GAS_56"), [1])).toEqual([]);
+    });
+
+    it("asks nothing of this on testnet", () => {
+      expect(loadChainConfigs("testnet", undefined, { CONFIRMATIONS_97: "0" }).map((c) => c.confirmations)).toEqual([1, 0]);
+    });
+  });
+
   it("describes a chain for the logs by its endpoints' hosts only", () => {
     const [chain] = connectChains(loadChainConfigs("testnet", [97], { RPC_URL_97: "https://bsc.example/v3/secret,http://127.0.0.1:8546" }), { timeoutMs: 1_000 });
     expect(describeChain(chain!)).toEqual({ chainId: 97, endpoints: ["https://bsc.example", "http://127.0.0.1:8546"], confirmations: 1, treasury: null });

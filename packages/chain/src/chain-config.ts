@@ -4,6 +4,7 @@ import { ChainClient } from "./chain-client";
 import { ChainProvider } from "./chain-provider";
 import { devnetTokenAddress, factoryDeployment } from "./devnet-addresses";
 import { configuredFeeCeiling, type ChainFeeCeiling } from "./fee-ceiling";
+import { mainnetGaps } from "./mainnet-requirements";
 import { chainRegistry, environmentChainIds, rpcUrlsFor, type ChainInfo, type VariableCheck } from "./registry";
 import { RpcEndpoints } from "./rpc-endpoints";
 import { redactRpcUrl } from "./rpc-url";
@@ -44,7 +45,9 @@ export function configuredAddress(variable: string, value: string): string {
  * with every per-chain variable checked: RPC_URL_, CONFIRMATIONS_, TOKEN_<id>_<TICKER>,
  * FACTORY_ADDRESS_, RATE_BPS_, NATIVE_MARKUP_BPS_, CLASSIC_GAS_<id>_<TICKER>, TREASURY_ADDRESS_,
  * MAX_FEE_PER_GAS_, MAX_PRIORITY_FEE_PER_GAS_.
- * Every bad one is named in one ConfigError; values are never echoed (URLs and keys are secrets).
+ * On mainnet a served chain must also have what mainnetGaps names (classic gas of each token, both
+ * fee ceilings, at least its minimum confirmations).
+ * Every bad or missing one is named in one ConfigError; values are never echoed (URLs and keys are secrets).
  */
 export function loadChainConfigs(environment: Environment, only?: readonly number[], env: NodeJS.ProcessEnv = process.env): ChainConfig[] {
   const ids = environmentChainIds(environment);
@@ -76,6 +79,7 @@ export function loadChainConfigs(environment: Environment, only?: readonly numbe
         txFeeCap: configuredTxFeeCap(chain.chainId, env, checked),
       };
     });
+  if (environment === "mainnet") for (const chain of configs) problems.push(...mainnetGaps(chain, env));
   if (problems.length > 0) throw new ConfigError(problems);
   return configs;
 }

@@ -22,6 +22,8 @@ export interface ChainInfo {
   nativeTicker: string;
   /** blocks on top of the receipt's block before an outcome counts as final */
   confirmations: number;
+  /** mainnet chains: the fewest `CONFIRMATIONS_<chain_id>` may set (see MAINNET_MIN_CONFIRMATIONS) */
+  minConfirmations?: number;
   /** milliseconds between the chain's blocks (`BLOCK_TIME_MS_<chain_id>`): what its timers count in (head polling, thresholds in blocks) */
   blockTimeMs: number;
   /** blocks a transaction may wait unmined before it is replaced (`REPLACE_AFTER_BLOCKS_<chain_id>`) */
@@ -39,6 +41,15 @@ export type DevnetTokenAddress = (chainId: number, ticker: string, decimals: num
 interface ChainTemplate extends Omit<ChainInfo, "tokens"> {
   tokens: Array<Omit<TokenListing, "address" | "feeOnTransfer"> & { address?: string }>;
 }
+
+/**
+ * The shallowest depth a mainnet chain may be configured with: below it a reorg could take back a
+ * sweep already booked swept and charged. Ethereum 6 (72 s): since the merge no reorg deeper than 2
+ * blocks has been seen, and 6 keeps a margin over that while the default 12 stays the advice. BSC 15
+ * (under 7 s at 0.45 s blocks), its default: fast finality (BEP-126) finalizes a block within a few
+ * blocks while its votes flow, and nothing here tells how deep a reorg goes while they lag.
+ */
+export const MAINNET_MIN_CONFIRMATIONS: Readonly<Record<number, number>> = { 1: 6, 56: 15 };
 
 const ethereumTiming = { blockTimeMs: 12_000, replaceAfterBlocks: 3, dropAfterBlocks: 5 };
 const bscTiming = { blockTimeMs: 450, replaceAfterBlocks: 30, dropAfterBlocks: 135 };
@@ -61,6 +72,7 @@ const templates: Record<Environment, ChainTemplate[]> = {
       name: "Ethereum",
       nativeTicker: "ETH",
       confirmations: 12,
+      minConfirmations: MAINNET_MIN_CONFIRMATIONS[1],
       ...ethereumTiming,
       tokens: [{ ticker: "USDT", decimals: 6, address: "0xdAC17F958D2ee523a2206206994597C13D831ec7" }],
     },
@@ -69,6 +81,7 @@ const templates: Record<Environment, ChainTemplate[]> = {
       name: "BNB Smart Chain",
       nativeTicker: "BNB",
       confirmations: 15,
+      minConfirmations: MAINNET_MIN_CONFIRMATIONS[56],
       ...bscTiming,
       tokens: [{ ticker: "USDT", decimals: 18, address: "0x55d398326f99059fF775485246999027B3197955" }],
     },

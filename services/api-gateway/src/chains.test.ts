@@ -31,7 +31,14 @@ describe("the gateway's chains", () => {
       [97, "tBNB"],
     ]);
     expect(chains[1]).toMatchObject({ factory, tokens: [{ ticker: "USDT", address: USDT }] });
-    expect(gatewayChains(loadChainConfigs("mainnet", undefined, { RPC_URL_1: "https://eth.example", RPC_URL_56: "https://bsc.example" })).map((c) => c.chainId)).toEqual([1, 56]);
+    const mainnet = Object.fromEntries(
+      [1, 56].flatMap((id) => [
+        [`CLASSIC_GAS_${id}_USDT`, "60000,60000"],
+        [`MAX_FEE_PER_GAS_${id}`, "50000000000"],
+        [`MAX_PRIORITY_FEE_PER_GAS_${id}`, "2000000000"],
+      ]),
+    );
+    expect(gatewayChains(loadChainConfigs("mainnet", undefined, { RPC_URL_1: "https://eth.example", RPC_URL_56: "https://bsc.example", ...mainnet })).map((c) => c.chainId)).toEqual([1, 56]);
   });
 
   it("carry their names and the configured tariff, rates overridable per chain", () => {
