@@ -1,7 +1,8 @@
 /**
  * A hosted provider's load-balanced JSON-RPC endpoint in front of one real node, with faults a
- * test sets and clears while it runs: backends that lag the head, 429s and 5xx, requests never
- * answered, methods the provider lacks, and answers in encodings other than anvil's.
+ * test sets and clears while it runs: backends that lag the head, 429s and 5xx, providers' quota
+ * refusals, requests never answered, methods the provider lacks, and answers in encodings other
+ * than anvil's.
  */
 import http from "node:http";
 import type { Socket } from "node:net";
