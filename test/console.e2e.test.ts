@@ -264,7 +264,11 @@ describe("the partner console in a browser", () => {
     await openSection("Settings", "settings");
     await page.getByLabel("Keep one unit on deposit addresses").check();
     await page.getByText("keep_one_unit is on.").waitFor();
-    expect(await client.settings.get()).toEqual({ keep_one_unit: true });
+    expect(await client.settings.get()).toEqual({ keep_one_unit: true, fee_ceilings: [] });
+    await page.getByLabel("Max fee per gas on BSC Testnet (wei)").fill("30000000000");
+    await page.getByRole("button", { name: "Save fee ceilings" }).click();
+    await page.getByText("Fee ceilings: BSC Testnet 30 gwei.").waitFor();
+    expect((await client.settings.get()).fee_ceilings).toEqual([{ chain_id: CHAIN_ID, max_fee_per_gas: "30000000000" }]);
   }, 60_000);
 
   it("revokes the key: the API answers 401 to it at once", async () => {
