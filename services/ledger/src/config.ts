@@ -3,7 +3,7 @@ import { loadConfig, workerEnv } from "@sweep/common";
 import { z } from "zod";
 
 export const ledgerEnv = workerEnv(8083).extend({
-  /** the pause between a chain's reconciliation rounds; unset, the chain's block time (BLOCK_TIME_MS_<chain_id>) */
+  /** the pause between a chain's reconciliation rounds; unset, the chain's block time (BLOCK_TIME_MS_<chain_id>), at least 1 s */
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).optional(),
   /** how often every gas wallet is reconciled, with activity of ours or not (an outside top-up is seen then) */
   RECONCILE_FULL_PASS_MS: z.coerce.number().int().min(10).max(86_400_000).default(600_000),

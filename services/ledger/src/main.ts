@@ -9,6 +9,7 @@ import { chainReads } from "./chain-reads";
 import { loadLedgerConfig } from "./config";
 import { startLedgerConsumer } from "./ledger-consumer";
 import { lowGasWallets } from "./low-gas-wallets";
+import { reconcileIntervalMs } from "./reconcile-rules";
 import { Reconciler } from "./reconciler";
 import { startWithdrawalSchedule } from "./withdrawal-schedule";
 
@@ -40,7 +41,7 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
         db,
         environment: config.SERVICE_ENV,
         chain: chainReads(chain),
-        intervalMs: config.RECONCILE_INTERVAL_MS ?? chain.blockTimeMs,
+        intervalMs: reconcileIntervalMs(config.RECONCILE_INTERVAL_MS, chain.blockTimeMs),
         fullPassMs: config.RECONCILE_FULL_PASS_MS,
         names: messaging.topology.names,
         outboxWritten: () => messaging.relay?.wake(),

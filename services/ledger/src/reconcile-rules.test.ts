@@ -1,4 +1,4 @@
-import { explainedChange, finalBlock, firstUnbooked, fullPassDue, needsReconciling, reconcileUpTo, topupDedupeKey, topupNote, type ChainMovingEntry, type MinedCandidate } from "./reconcile-rules";
+import { explainedChange, finalBlock, firstUnbooked, fullPassDue, needsReconciling, reconcileIntervalMs, reconcileUpTo, topupDedupeKey, topupNote, type ChainMovingEntry, type MinedCandidate } from "./reconcile-rules";
 
 describe("reconcile rules", () => {
   it.each([
@@ -19,6 +19,14 @@ describe("reconcile rules", () => {
     ["a full pass reads it anyway (a top-up we do not see)", 100, 90, true, true],
   ])("reads the balance: %s", (_name, reconciledBlock, lastMinedBlock, fullPass, expected) => {
     expect(needsReconciling({ reconciledBlock, lastMinedBlock }, fullPass)).toBe(expected);
+  });
+
+  it.each<[string, number | undefined, number, number]>([
+    ["Ethereum: a round a block", undefined, 12_000, 12_000],
+    ["BSC: a round a second", undefined, 450, 1_000],
+    ["RECONCILE_INTERVAL_MS when set", 200, 12_000, 200],
+  ])("the pause between rounds: %s", (_name, configured, blockTimeMs, expected) => {
+    expect(reconcileIntervalMs(configured, blockTimeMs)).toBe(expected);
   });
 
   it.each<[string, number | undefined, number, boolean]>([

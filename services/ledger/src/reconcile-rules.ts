@@ -19,6 +19,11 @@ export function needsReconciling(wallet: { reconciledBlock: number | null; lastM
   return wallet.lastMinedBlock !== null && wallet.lastMinedBlock > wallet.reconciledBlock;
 }
 
+/** A round's pause: RECONCILE_INTERVAL_MS when set, else the chain's block time but at most one round a second (BSC's 0.45 s blocks hold nothing worth a database query each). */
+export function reconcileIntervalMs(configured: number | undefined, blockTimeMs: number): number {
+  return configured ?? Math.max(1_000, blockTimeMs);
+}
+
 /** Whether this round is a full pass: the first of a process, then one each `fullPassMs`. */
 export function fullPassDue(lastFullPassAt: number | undefined, now: number, fullPassMs: number): boolean {
   return lastFullPassAt === undefined || now - lastFullPassAt >= fullPassMs;
