@@ -41,8 +41,12 @@ import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
 // lag), as a careful partner waits for confirmations; what the services do right after their own
 // transactions (a sweep checked right after their own sweep or revocation of its address settled)
 // is theirs to get right.
+// Throughout, the first endpoint answers each member of a JSON-RPC batch from a backend of its own
+// (the lagging one among them), in any order, as hosted providers do.
 // Every sweep and revocation must end as it should, each deposit swept once on chain, no nonce
-// given up while its transaction was mined, and the ledger must equal the chain. RPC_FAULTS_SEED
+// given up while its transaction was mined, and the ledger must equal the chain. Last, a second
+// partner's sweep batch is given up wrongly (both endpoints withhold its gas wallet's transactions
+// while the chain counts them) and restored once they answer again: swept, booked once, ledger = chain. RPC_FAULTS_SEED
 // replays a run's faults.
 
 const CHAIN_ID = 97;
@@ -104,8 +108,9 @@ describe("sweeps through a load-balanced provider endpoint that lags, throttles,
     proxy = await startRpcFaultProxy({ target: chain().rpcUrl, backends: 3, seed: SEED });
     second = await startRpcFaultProxy({ target: chain().rpcUrl, backends: 1, seed: SEED + 1 });
     Object.assign(stack.env, { [`RPC_URL_${CHAIN_ID}`]: `${proxy.url},${second.url}`, RPC_TIMEOUT_MS: "2000", BALANCE_RPC_TIMEOUT_MS: "2000" });
-    await faults(`throughout: the first endpoint's backend 1 lags ${LAG} blocks; its answers with upper-case quantities, EIP-55 addresses, geth's optional fields left out, batches reordered`, () => {
+    await faults(`throughout: the first endpoint's backend 1 lags ${LAG} blocks; each batch's members answered by different backends (the lagging one among them) in any order; its answers with upper-case quantities, EIP-55 addresses, geth's optional fields left out, batches reordered`, () => {
       proxy.lag(LAG, { backend: 1 });
+      proxy.splitBatches();
       proxy.encodings({ upperCaseQuantities: true, checksumAddresses: true, omitOptionalFields: true, reorderBatches: true });
     });
     await Promise.all(SERVICES.map((name) => stack.restart(name)));
@@ -221,6 +226,7 @@ describe("sweeps through a load-balanced provider endpoint that lags, throttles,
 
   it("sweeps new and repeat deposits and revokes two while the first endpoint answers each provider's quota refusal in turn", async () => {
     const turns = Object.keys(QUOTA_REPLIES) as QuotaReply[];
+    const startedAt = new Date().toISOString();
     let turn = 0;
     let rotating = true;
     await faults(`quota: the first endpoint refuses half its requests with one provider's quota answer at a time (${turns.join(", ")}), the next once two were served; the second answers`, () => undefined);
@@ -259,6 +265,17 @@ describe("sweeps through a load-balanced provider endpoint that lags, throttles,
       await eventually("every quota reply to be served", async () => (turn >= turns.length ? true : undefined), 60_000, 200);
       const { quotaReplies } = proxy.counts();
       for (const reply of turns) expect([reply, (quotaReplies[reply] ?? 0) >= 2]).toEqual([reply, true]);
+      // None reached the work as the node's answer: the services counted them as the endpoint's, and no warning quotes one.
+      const refusalWords = turns.flatMap((reply) => QUOTA_REPLIES[reply].error?.message ?? []).filter((words) => words.length >= 14);
+      const quoted = [...stack.services.values()].flatMap((s) =>
+        s
+          .logLines()
+          .filter((l) => (l.level === "warn" || l.level === "error") && String(l.timestamp) >= startedAt && refusalWords.some((words) => JSON.stringify(l).includes(words.slice(0, 24))))
+          .map((l) => `${s.name}: ${JSON.stringify(l)}`),
+      );
+      expect(quoted).toEqual([]);
+      const counted = await Promise.all([...stack.services.values()].map(async (s) => (await readMetrics(s.metricsPort)).sum("sweep_rpc_http_requests_total", { chain_id: String(CHAIN_ID), outcome: "quota" }) ?? 0));
+      expect(counted.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     } catch (err) {
       throw new Error(`${String(err)}\nseed ${SEED}; quota turn ${turn}; faults: ${schedule.join(" | ")}\n${serviceComplaints().slice(-40).join("\n")}`);
     } finally {
@@ -333,6 +350,74 @@ describe("sweeps through a load-balanced provider endpoint that lags, throttles,
     expect(counts.faults.http5xx).toBeGreaterThan(0);
     expect(counts.faults.dropped).toBeGreaterThan(0);
     expect(counts.faults.lagged).toBeGreaterThan(0);
+    expect(counts.faults.split).toBeGreaterThan(0);
     expect(secondCounts.faults.http5xx).toBeGreaterThan(0);
   }, 90_000);
+
+  it("restores a sweep batch given up while every endpoint withheld its mined transaction: its sweeps swept, its gas booked once, the ledger equal to the chain", async () => {
+    // A partner of its own: the story's partner gave up no nonce, and this one's is given up on purpose.
+    const other = await createTestPartner(stack.db, "withheld receipts");
+    const otherApi = partnerApi(() => apiBase, () => other.auth);
+    const otherHotWallet = Wallet.createRandom().address;
+    await chain().setBalance(other.gasWallet, FUNDING);
+    await deeperThanLag();
+    const otherDelegate = (await activeHotWallet(otherApi, CHAIN_ID, otherHotWallet)).delegate;
+    const deposits = await Promise.all(Array.from({ length: 3 }, (_, i) => fundedDeposit(chain(), otherDelegate, BigInt(5_000_000 + i))));
+    await deeperThanLag();
+    const { db } = stack;
+    const wallet = await db.gasWallet.findUniqueOrThrow({ where: { partnerId: other.partnerId } });
+    const sweepOf = async (id: string) => (await otherApi("GET", `/v1/sweeps/${id}`)).body as Work;
+
+    await faults("last: both endpoints withhold the second partner's gas wallet's transactions (receipts and transactions by hash answer null) until its sweep batch is given up, then answer again", () => {
+      proxy.withholdTransactions(other.gasWallet);
+      second.withholdTransactions(other.gasWallet);
+    });
+    let ids: string[] = [];
+    try {
+      ids = await Promise.all(
+        deposits.map(async (d) => {
+          const res = await otherApi("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: otherHotWallet, account: d.owner.address, token: "USDT", authorization: d.authorization });
+          expect(res.status).toBe(202);
+          return res.body.id as string;
+        }),
+      );
+      // The batch's transaction is mined, the watcher sees the nonce counted with no receipt over 12 blocks, and gives it up.
+      const given = await eventually(
+        "the sweep batch given up",
+        async () => (await db.chainTransaction.findFirst({ where: { gasWalletId: wallet.id, chainId: CHAIN_ID, status: "dropped", batch: { purpose: "sweep" } } })) ?? undefined,
+        90_000,
+        500,
+      );
+      expect(await chain().provider.getTransactionReceipt(given.hash)).toMatchObject({ status: 1 });
+      expect(await db.batch.findUniqueOrThrow({ where: { id: given.batchId! } })).toMatchObject({ status: "failed", reason: "nonce_conflict" });
+      // What the failure tells the partner: its sweeps end rejected, though their funds moved.
+      const ended = await Promise.all(ids.map((id) => untilEnded<Work>(otherApi, "/v1/sweeps", id, 90_000)));
+      expect(ended.map((s) => s.status)).toEqual(["rejected", "rejected", "rejected"]);
+    } catch (err) {
+      throw new Error(`${String(err)}\nseed ${SEED}; faults: ${schedule.join(" | ")}\n${serviceComplaints().slice(-40).join("\n")}`);
+    } finally {
+      await proxy.clear("withhold");
+      await second.clear("withhold");
+    }
+
+    // The receipt answers again: the transaction is restored, and its sweeps end as the chain says.
+    const restored = await Promise.all(ids.map((id) => eventually(`sweep ${id} swept`, async () => ((await sweepOf(id)).status === "swept" ? sweepOf(id) : undefined), 60_000, 500)));
+    const mined = await db.chainTransaction.findFirstOrThrow({ where: { gasWalletId: wallet.id, chainId: CHAIN_ID, batch: { purpose: "sweep" } }, orderBy: { nonce: "desc" } });
+    expect(mined.status).toBe("confirmed");
+    expect(restored.map((s) => [s.status, s.swept_amount, s.tx_hash])).toEqual(deposits.map((_, i) => ["swept", String(5_000_000 + i), mined.hash]));
+    const usdt = contractAt("DevToken", chain().usdt.address, chain().provider);
+    expect(await usdt.getFunction("balanceOf")(otherHotWallet)).toBe(5_000_000n + 5_000_001n + 5_000_002n);
+
+    // Booked once: one gas entry for it, a fee entry at most a sweep, one swept event a sweep; and the ledger equals the chain.
+    const settled = await settledGasWallet(db, chain(), other.partnerId);
+    expect(await db.ledgerEntry.count({ where: { partnerId: other.partnerId, kind: "gas", txHash: mined.hash } })).toBe(1);
+    // A fee entry a sweep whose fee is not zero (a zero fee books nothing).
+    for (const sweep of await db.sweep.findMany({ where: { id: { in: ids } }, select: { id: true, fee: true } })) {
+      expect([sweep.id, await db.ledgerEntry.count({ where: { kind: "fee", sweepId: sweep.id } })]).toEqual([sweep.id, sweep.fee !== null && sweep.fee.gt(0) ? 1 : 0]);
+    }
+    for (const id of ids) expect(await db.event.count({ where: { subjectId: id, type: "sweep.swept" } })).toBe(1);
+    const { gas, withdrawal, topup } = settled.entries;
+    expect(gas + withdrawal + topup).toBe(settled.balance);
+    expect((await readMetrics(stack.services.get("chain-sender")!.metricsPort)).sum("sweep_nonces_restored_total")).toBeGreaterThanOrEqual(1);
+  }, 240_000);
 });
