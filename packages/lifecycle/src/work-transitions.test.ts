@@ -4,7 +4,7 @@ import { queueNames } from "@sweep/messaging";
 import { PendingMetrics, batchSize, revocationsFinal, sweepsFinal } from "@sweep/metrics";
 import { createTestPartner } from "@sweep/testkit";
 import { getAddress, hexlify } from "ethers";
-import { claimIntoBatch, rejectWork, settleWork, type WorkSettlement } from "./work-transitions";
+import { claimIntoBatch, rejectWork, returnToQueue, settleWork, type WorkSettlement } from "./work-transitions";
 
 const chainId = 97;
 const randomAddress = () => getAddress(hexlify(randomBytes(20)));
@@ -231,6 +231,36 @@ describe("the changes of a sweep's and a revocation's state", () => {
       const wakes = (await outbox()).filter(([type]) => type !== "event.recorded");
       expect(wakes).toContainEqual(["hot_wallet.wake", { hotWalletId, chainId }]);
       expect(wakes.map(([type]) => type)).toContain("revocation.queued");
+    });
+  });
+
+  describe("left out of its batch unsent by the chain-sender (processing → queued)", () => {
+    it("sweeps: back in the queue without the batch, the attempt taken back, no reason, due when told; their hot wallet woken; others untouched", async () => {
+      const batchId = await newBatch("sweep");
+      const dueAt = new Date(Date.now() + 12_000);
+      const [left, stays, elsewhere, done] = [await sweep("processing", { batchId }), await sweep("processing", { batchId }), await sweep("processing", { batchId: await newBatch("sweep") }), await sweep("swept", { batchId })];
+      const changed = await change((tx) => returnToQueue(tx, names, "sweep", { partnerId, chainId, hotWalletId, batchId }, [left.id, elsewhere.id, done.id], dueAt));
+
+      expect(changed).toEqual([left.id]);
+      const rows = await db.sweep.findMany({ where: { id: { in: [left.id, stays.id, elsewhere.id, done.id] } } });
+      const row = (id: string) => rows.find((r) => r.id === id)!;
+      expect([row(left.id)].map((r) => [r.status, r.batchId, r.attempts, r.reason, r.nextAttemptAt?.getTime()])).toEqual([["queued", null, 0, null, dueAt.getTime()]]);
+      expect([stays, elsewhere, done].map((s) => [row(s.id).status, row(s.id).batchId])).toEqual([
+        ["processing", batchId],
+        ["processing", elsewhere.batchId],
+        ["swept", batchId],
+      ]);
+      expect(await eventsOf([left.id])).toEqual([]);
+      expect((await outbox()).filter(([type]) => type === "hot_wallet.wake")).toEqual([["hot_wallet.wake", { hotWalletId, chainId }]]);
+    });
+
+    it("revocations: back in the queue, the attempt taken back; nothing for an empty list", async () => {
+      const batchId = await newBatch("revocation");
+      const left = await revocation("processing", { batchId });
+      expect(await change((tx) => returnToQueue(tx, names, "revocation", { partnerId, chainId, batchId }, [], new Date()))).toEqual([]);
+      expect(await change((tx) => returnToQueue(tx, names, "revocation", { partnerId, chainId, batchId }, [left.id], new Date()))).toEqual([left.id]);
+      expect(await db.revocation.findUniqueOrThrow({ where: { id: left.id } })).toMatchObject({ status: "queued", batchId: null, attempts: 0, reason: null });
+      expect(await counted(revocationsFinal)).toEqual([]);
     });
   });
 });
