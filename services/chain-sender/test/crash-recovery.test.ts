@@ -6,7 +6,7 @@ import { CHAIN_ID, activeHotWallet, deleteTopology, logger, openSweepBatch, outb
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 
-describe("chain-sender process killed between broadcast and receipt", () => {
+describe("chain-sender as a process: killed between broadcast and receipt, and on a chain that stopped making blocks", () => {
   let h: Harness;
   let service: ServiceProcess | undefined;
 
@@ -80,5 +80,41 @@ describe("chain-sender process killed between broadcast and receipt", () => {
     expect(items.map((i) => i.outcome)).toEqual(["swept", "swept", "swept"]);
     expect((await outboxOf(h, "tx.outcome")).map((m) => m.payload)).toEqual([{ chainId: CHAIN_ID, transactionId: broadcast.id }]);
     expect(service.output()).toContain("resuming stored transactions");
+  }, 120_000);
+
+  // A threshold in blocks counts the chain's block times on the clock: a chain that makes no block still has its stuck transaction replaced.
+  it("replaces a transaction stuck on a chain that stopped making blocks after REPLACE_AFTER_BLOCKS of its block times", async () => {
+    await service?.kill();
+    await h.chain.provider.send("evm_setAutomine", [true]);
+    const partner = await partnerWithGasWallet(h);
+    const hotWallet = await activeHotWallet(h, partner);
+    const owner = Wallet.createRandom();
+    await h.chain.mintUsdt(owner.address, 100n);
+    await h.chain.provider.send("evm_setAutomine", [false]);
+    const halted = await h.chain.provider.getBlockNumber();
+
+    const { batchId } = await openSweepBatch(h, partner, hotWallet, [{ owner, tokenAddress: h.chain.usdt.address, kind: "first_new" as const, withAuthorization: true }]);
+    await h.db.outboxMessage.create({ data: outboxDraft("batch.ready", { batchId, chainId: CHAIN_ID }, h.names) });
+    const env = {
+      SERVICE_ENV: "testnet",
+      CHAINS: String(CHAIN_ID),
+      DATABASE_URL: h.databaseUrl,
+      AMQP_PREFIX: h.prefix,
+      ...h.chain.env,
+      // 4 blocks of 250 ms: replaced a second after its broadcast, by the clock, with no block made.
+      [`BLOCK_TIME_MS_${CHAIN_ID}`]: "250",
+      [`REPLACE_AFTER_BLOCKS_${CHAIN_ID}`]: "4",
+    };
+    service = await startService("chain-sender", env);
+
+    const first = await until("the batch's transaction broadcast", async () => (await h.db.chainTransaction.findFirst({ where: { batchId, status: "broadcast", replacement: 0 } })) ?? undefined);
+    const replacement = await until("its replacement", async () => (await h.db.chainTransaction.findFirst({ where: { batchId, replacement: 1 } })) ?? undefined, 20_000);
+    expect(await h.chain.provider.getBlockNumber()).toBe(halted);
+    expect(replacement.createdAt.getTime() - first.broadcastAt!.getTime()).toBeGreaterThanOrEqual(1_000);
+    expect(replacement.nonce).toBe(first.nonce);
+
+    await h.chain.provider.send("evm_mine", []);
+    await until("the batch confirmed", async () => ((await h.db.batch.findUniqueOrThrow({ where: { id: batchId } })).status === "confirmed" ? true : undefined));
+    expect(await h.chain.provider.getTransactionCount(partner.gasWallet)).toBe(1);
   }, 120_000);
 });
