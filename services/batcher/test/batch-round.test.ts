@@ -344,6 +344,29 @@ describe("batch round", () => {
     }
   });
 
+  it("keeps a batch within the chain's fee cap at the base fee of the block it read; the rest waits for the next batch", async () => {
+    const capped = await startTestChain(97);
+    try {
+      const wallet = await activeHotWallet(db, capped);
+      const deposits = Array.from({ length: 4 }, () => Wallet.createRandom());
+      for (const d of deposits) await capped.mintUsdt(d.address, 5n);
+      // A 1 gwei base fee: the sender offers at least 2 gwei, so a cap of 1.2e15 wei buys 600,000 gas, 480,000 after the
+      // margin: the base and guard reserve (336,000) and two items with authorization (60,000 each).
+      await capped.provider.send("anvil_setNextBlockBaseFeePerGas", ["0x" + (1_000_000_000).toString(16)]);
+      await capped.provider.send("anvil_mine", ["0x1"]);
+      const cappedRound = createBatchRound({ db, names, providers: new Map([[97, provider(capped.rpcUrl)]]), feeCeilings, txFeeCaps: new Map([[97, 1_200_000_000_000_000n]]), settings, logger });
+      const ids: string[] = [];
+      for (const d of deposits) ids.push(await insertSweep(db, capped, wallet, { account: d.address, authorization: storedAuthorization(d, wallet.delegate, 0, 97) }));
+
+      const first = await cappedRound(wallet.hotWalletId);
+      if (first.outcome !== "planned" || first.batchId === null) throw new Error("no batch");
+      expect((await batchOf(first.batchId)).items.map((i) => i.sweepId)).toEqual(ids.slice(0, 2));
+      expect(first.plan.waiting).toEqual(ids.slice(2).map((sweepId) => ({ sweepId, reason: "gas_limit" })));
+    } finally {
+      await capped.stop();
+    }
+  });
+
   it("leaves sweeps queued when the hot wallet is no longer active", async () => {
     const deposit = await tokenOnlyAddress(chain);
     const id = await insertSweep(db, chain, hotWallet, { account: deposit.address });
