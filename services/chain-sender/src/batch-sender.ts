@@ -68,7 +68,7 @@ export class BatchSender {
     const txLogger = logger.child({ transactionId: stored.id, hash: stored.hash, nonce: stored.nonce.toString() });
     // Where a send's time goes: reading the batch, the node's work (simulation, estimate, fees), signing and storing.
     txLogger.info("transaction signed and stored", { ...stagesOf(batch).carriedIds(batch, attempt.dropped), ms: { load: loadedAt - startedAt, prepare: preparedAt - loadedAt, store: Date.now() - preparedAt } });
-    await this.broadcastSplitting(batch, stored, txLogger);
+    await this.broadcastSplitting(batch, stored, attempt, txLogger);
   }
 
   /**
@@ -77,11 +77,13 @@ export class BatchSender {
    * made it refused (back to the queue, not as an attempt), and so on while items remain; every
    * round leaves at least one item out, so it ends.
    */
-  private async broadcastSplitting(batch: BatchToSend, first: StoredTransaction, logger: Logger): Promise<void> {
+  private async broadcastSplitting(batch: BatchToSend, first: StoredTransaction, firstAttempt: Attempt, logger: Logger): Promise<void> {
     const { db, names, client } = this.options;
     let stored = first;
     let cap = this.options.txFeeCap ?? DEFAULT_TX_FEE_CAP;
-    let sending = batch;
+    // What the stored transaction carries: the batch without the items its attempt rejected or sent back to the queue.
+    const carried = (batch: BatchToSend, attempt: Attempt) => withoutItems(batch, new Set([...attempt.dropped, ...(attempt.leftOut ?? []).flatMap((l) => l.ids)]));
+    let sending = carried(batch, firstAttempt);
     for (;;) {
       const { verdict, message } = await broadcastStoredAnswer(db, client, stored, logger);
       if ((verdict !== "fee_cap_exceeded" && verdict !== "authority_reserved") || !isSplittable(sending)) return;
@@ -90,8 +92,7 @@ export class BatchSender {
       if (verdict === "fee_cap_exceeded") {
         const refused = { rawTx: stored.rawTx, items: splitItemsOf(sending).length, overheadGas: overheadGas(sending, this.options.gasLimitMarginBps, TRANSACTION_GAS_CAP) };
         cap = capAfterRefusal(cap, refused, message);
-      }
-      else {
+      } else {
         const reserved = await reservedLeaving(client, sending).catch(() => null);
         if (!reserved) {
           logger.warn("could not tell which authority the node holds reserved; the watcher sends the transaction again");
@@ -106,8 +107,7 @@ export class BatchSender {
       this.options.outboxWritten?.();
       logger.warn("the node refused the transaction; sending a smaller one at its nonce", { verdict, message, leftOut: attempt.leftOut, dropped: attempt.dropped, cap: cap.toString(), resent: next?.hash ?? null, attempt: attempt.type });
       if (!next) return;
-      const gone = new Set([...attempt.dropped, ...attempt.leftOut.flatMap((l) => l.ids)]);
-      sending = withoutItems(sending, gone);
+      sending = carried(sending, attempt);
       stored = next;
       logger = logger.child({ transactionId: next.id, hash: next.hash });
     }
