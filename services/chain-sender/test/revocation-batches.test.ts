@@ -1,10 +1,13 @@
 import { Transaction, Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
-import { ChainClient } from "@sweep/chain";
+import { ChainClient, connectChains, loadChainConfigs, type ServedChain } from "@sweep/chain";
+import { startRpcFaultProxy, type RpcFaultProxy } from "@sweep/testkit";
+import { BatchSender } from "../src/batch-sender";
 import { gasLimitFromEstimate } from "../src/gas-limit";
 import {
   CHAIN_ID,
   activeHotWallet,
   delegateOnChain,
+  logger,
   openRevocationBatch,
   outboxOf,
   partnerWithGasWallet,
@@ -165,5 +168,71 @@ describe("chain-sender: revocation batches on anvil", () => {
     expect((await batchOf(batchId)).status).toBe("confirmed");
     expect(await h.db.chainTransaction.count({ where: { batchId } })).toBe(0);
     expect(await outboxOf(h, "hot_wallet.wake")).toHaveLength(0);
+  });
+
+  describe("through a node that refuses (the fault proxy in front of anvil)", () => {
+    let proxy: RpcFaultProxy;
+    let served: ServedChain;
+    const senderThrough = (txFeeCap?: bigint) =>
+      new BatchSender({ db: h.db, names: h.names, client: served.client, signers: h.signers, gasLimitMarginBps: 2_000, treasury: h.treasury, factory: h.factory, feeCeiling: h.feeCeiling, txFeeCap, logger });
+    const revocationRows = (ids: string[]) => Promise.all(ids.map((id) => h.db.revocation.findUniqueOrThrow({ where: { id } })));
+    const transactionsOf = (batchId: string) => h.db.chainTransaction.findMany({ where: { batchId }, orderBy: { replacement: "asc" } });
+    const authorities = (rawTx: string) => Transaction.from(rawTx).authorizationList!.map((a) => a.signature);
+
+    beforeAll(async () => {
+      proxy = await startRpcFaultProxy({ target: h.chain.rpcUrl, backends: 1 });
+      served = connectChains(loadChainConfigs("testnet", [CHAIN_ID], { ...h.chain.env, [`RPC_URL_${CHAIN_ID}`]: proxy.url }), { timeoutMs: 5_000 })[0]!;
+    });
+    afterAll(async () => {
+      served?.provider.destroy();
+      await proxy?.close();
+    });
+    afterEach(() => proxy.clear());
+
+    it("leaves out a revocation whose account has a transaction of its own in the pool: the others go at the refused nonce, it back to queued, its attempt taken back", async () => {
+      const partner = await partnerWithGasWallet(h);
+      const deposits = await delegatedDeposits(partner, 3);
+      const { batchId, revocationIds } = await openRevocationBatch(h, partner, await revocationsOf(deposits));
+      proxy.reserveAuthorities([deposits[1]!.address]);
+
+      await senderThrough().send(batchId);
+      const [refused, sent] = await transactionsOf(batchId);
+      expect([refused?.status, sent?.status, sent?.nonce]).toEqual(["dropped", "broadcast", refused?.nonce]);
+      expect(authorities(refused!.rawTx)).toHaveLength(3);
+      expect(authorities(sent!.rawTx)).toHaveLength(2);
+      expect((await revocationRows(revocationIds)).map((r) => [r.status, r.attempts, r.batchId])).toEqual([
+        ["processing", 1, batchId],
+        ["queued", 0, null],
+        ["processing", 1, batchId],
+      ]);
+      expect(proxy.counts().faults.poolRefused).toBe(1);
+
+      await watchUntil(h.watcher(), "the batch confirmed", confirmed(batchId));
+      expect(await Promise.all(deposits.map((d) => codeOf(d.address)))).toEqual(["0x", expect.stringMatching(/^0xef0100/), "0x"]);
+    });
+
+    it("sends what fits under TX_FEE_CAP and puts the rest back in the queue, not as an attempt", async () => {
+      const partner = await partnerWithGasWallet(h);
+      const deposits = await delegatedDeposits(partner, 3);
+      const { batchId, revocationIds } = await openRevocationBatch(h, partner, await revocationsOf(deposits));
+      const head = (await h.chain.provider.getBlock("latest"))!;
+      const tip = BigInt((await h.chain.provider.send("eth_maxPriorityFeePerGas", [])) as string);
+      // Two authorizations need 71,000 gas, 85,200 with the sender's 20%; three 115,200.
+      const cap = 95_000n * (2n * head.baseFeePerGas! + tip);
+
+      const refusedBefore = proxy.counts().faults.poolRefused;
+      await senderThrough(cap).send(batchId);
+      const [sent, ...others] = await transactionsOf(batchId);
+      expect(others).toEqual([]);
+      expect(authorities(sent!.rawTx)).toHaveLength(2);
+      expect(sent!.gasLimit * BigInt(sent!.maxFeePerGas.toFixed())).toBeLessThanOrEqual(cap);
+      expect((await revocationRows(revocationIds)).map((r) => [r.status, r.attempts])).toEqual([
+        ["processing", 1],
+        ["processing", 1],
+        ["queued", 0],
+      ]);
+      // Nothing over the cap reached the node.
+      expect(proxy.counts().faults.poolRefused).toBe(refusedBefore);
+    });
   });
 });
