@@ -1,7 +1,7 @@
 import type { LogLike } from "@sweep/contracts";
 import { toQuantity, type Authorization, type JsonRpcPayload } from "ethers";
 import type { ChainProvider } from "./chain-provider";
-import { ChainCallError, broadcastVerdict, isStateUnavailable, type BroadcastVerdict } from "./node-errors";
+import { ChainCallError, broadcastVerdict, isStateUnavailable, nodeMessage, type BroadcastVerdict } from "./node-errors";
 
 export interface Receipt {
   hash: string;
@@ -244,12 +244,16 @@ export class ChainClient {
     return (await this.call("eth_getTransactionByHash", () => this.provider.send("eth_getTransactionByHash", [hash]))) !== null;
   }
 
-  /** To every endpoint in rotation (see RpcEndpoints): what the answer means for a stored transaction. */
-  async broadcast(rawTx: string): Promise<"accepted" | BroadcastVerdict> {
+  /**
+   * To every endpoint in rotation (see RpcEndpoints): what the answer means for a stored
+   * transaction; `heard` is given the node's own words when it refused (a fee cap it names, say).
+   */
+  async broadcast(rawTx: string, heard?: (message: string) => void): Promise<"accepted" | BroadcastVerdict> {
     try {
       await this.call("eth_sendRawTransaction", () => this.provider.send("eth_sendRawTransaction", [rawTx]));
       return "accepted";
     } catch (err) {
+      heard?.(nodeMessage(err));
       return broadcastVerdict(err);
     }
   }

@@ -1,6 +1,6 @@
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
-import { ChainCallError, broadcastVerdict, countsAsSent, nodeMessage, type BroadcastVerdict, type ChainClient } from "@sweep/chain";
+import { countsAsSent, type BroadcastVerdict, type ChainClient } from "@sweep/chain";
 import { markBroadcast } from "./transaction-store";
 
 /**
@@ -15,13 +15,9 @@ export async function broadcastStored(db: Db, client: ChainClient, stored: { id:
 
 /** As broadcastStored, with the node's own words when it refused (the fee cap it names, for one). */
 export async function broadcastStoredAnswer(db: Db, client: ChainClient, stored: { id: string; rawTx: string }, logger: Logger): Promise<{ verdict: "accepted" | BroadcastVerdict; message: string }> {
-  try {
-    await client.provider.send("eth_sendRawTransaction", [stored.rawTx]);
-    return { verdict: await recordVerdict(db, stored, "accepted", logger), message: "" };
-  } catch (err) {
-    const error = new ChainCallError("eth_sendRawTransaction", err);
-    return { verdict: await recordVerdict(db, stored, broadcastVerdict(error), logger), message: nodeMessage(error) };
-  }
+  let message = "";
+  const verdict = await client.broadcast(stored.rawTx, (words) => (message = words));
+  return { verdict: await recordVerdict(db, stored, verdict, logger), message };
 }
 
 async function recordVerdict(db: Db, stored: { id: string }, verdict: "accepted" | BroadcastVerdict, logger: Logger): Promise<"accepted" | BroadcastVerdict> {
