@@ -253,8 +253,10 @@ export async function abandonedTransactions(db: Db, chainId: number, from: numbe
  * nothing): the transaction confirmed with its receipt, its failed batch confirmed, the sweeps the
  * batch's failure left queued, rejected or failed (and claimed by no other batch since) back in it
  * as processing, then what settleMined records (their outcomes from the receipt, tx.outcome: the
- * ledger books the gas once and settles those sweeps as the chain says). Returns false when it
- * was restored before.
+ * ledger books the gas once and settles those sweeps as the chain says). A sweep of the batch claimed
+ * into another batch since is left where it is; the receipt's events then do not line up with the
+ * sweeps back in the batch, and the ledger fails those (internal, logged as an error) rather than
+ * guess. Null when it was restored before.
  */
 export async function restoreAbandoned(db: Db, names: QueueNames, abandoned: AbandonedTransaction, receipt: Receipt, logger: Logger): Promise<{ sweepIds: string[] } | null> {
   return db.$transaction(
@@ -267,10 +269,12 @@ export async function restoreAbandoned(db: Db, names: QueueNames, abandoned: Aba
         await tx.batch.updateMany({ where: { id: batch.id, status: { in: correctedFrom("batch", "confirmed") } }, data: { status: "confirmed", reason: null } });
         if (batch.purpose === "sweep") {
           const items = await tx.batchItem.findMany({ where: { batchId: batch.id, sweepId: { not: null } }, select: { sweepId: true } });
+          // Those the batch's failure sent back to the queue (in no batch since: queued, or rejected by the batcher's checks) or failed
+          // when their attempts ran out (still in it); one rejected in it was dropped by the simulation, never carried.
           const back = await tx.$queryRaw<Array<{ id: string }>>`
             UPDATE sweeps SET status = 'processing', batch_id = ${batch.id}::uuid, reason = NULL, next_attempt_at = NULL, updated_at = now()
              WHERE id = ANY(${items.map((i) => i.sweepId!)}::uuid[]) AND status = ANY(${correctedFrom("sweep", "processing")}::"WorkStatus"[])
-               AND (batch_id IS NULL OR batch_id = ${batch.id}::uuid)
+               AND ((batch_id IS NULL AND status <> 'failed') OR (batch_id = ${batch.id}::uuid AND status = 'failed'))
          RETURNING id::text AS id`;
           sweepIds = back.map((row) => row.id);
         }
