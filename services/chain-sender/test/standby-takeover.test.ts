@@ -134,7 +134,7 @@ describe("a standby chain-sender takes over from a dead leader", () => {
     for (const process of [first, second, third]) expect(process.output()).not.toMatch(/(leader of|standby for) chain 11155111/);
 
     // The leader's lease session is cut (say, by an operator): it may be replaced already, so it stops at once, exit status 1.
-    await stack.db.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'chain-sender lease 97'`;
+    await stack.db.$queryRaw`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'chain-sender lease 97' AND datname = current_database()`;
     await eventually("the leader to exit", async () => (await fetch(`http://127.0.0.1:${third.port}/healthz`).then(() => undefined, () => true)), 10_000, 100);
     expect(await third.stop()).toBe(1);
     expect(third.output()).toContain("lost the leader lease of chain 97");
