@@ -1,7 +1,7 @@
 import type { HotWallet, Tx } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { recordEvent } from "./events";
-import { fromStates } from "./transitions";
+import { correctedFrom, fromStates } from "./transitions";
 
 /**
  * The changes of a hot wallet's state after its creation, each with what goes with it, in the
@@ -27,12 +27,14 @@ export type HotWalletSettlement = { status: "active"; txHash: string } | { statu
  * pending → active or failed: the outcome of one deployment batch, by the ledger. Guarded by the status and by
  * the batch being the hot wallet's latest deployment, so neither a redelivery nor a stale outcome
  * of a deployment before a re-registration changes it. The event's key names the batch: a hot
- * wallet registered again after failing may fail again and is told again.
+ * wallet registered again after failing may fail again and is told again. Active may also start from
+ * failed (a correction): the deployment's nonce was given up, failing it, but its transaction was
+ * mined and the delegate has code, which only the chain can say.
  */
 export async function settleHotWallet(tx: Tx, names: QueueNames, target: { hotWalletId: string; partnerId: string; batchId: string; batchCreatedAt: Date }, settlement: HotWalletSettlement): Promise<boolean> {
   const data = settlement.status === "active" ? { status: "active" as const, error: null, txHash: settlement.txHash } : { status: "failed" as const, error: settlement.error };
   const { count } = await tx.hotWallet.updateMany({
-    where: { id: target.hotWalletId, status: { in: fromStates("hotWallet", settlement.status) }, batches: { none: { purpose: "deploy_delegate", createdAt: { gt: target.batchCreatedAt } } } },
+    where: { id: target.hotWalletId, status: { in: settlement.status === "active" ? [...fromStates("hotWallet", "active"), ...correctedFrom("hotWallet", "active")] : fromStates("hotWallet", "failed") }, batches: { none: { purpose: "deploy_delegate", createdAt: { gt: target.batchCreatedAt } } } },
     data,
   });
   if (count === 0) return false;

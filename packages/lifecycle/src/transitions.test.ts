@@ -39,6 +39,8 @@ describe("the lifecycle tables", () => {
     ["a transaction given up is confirmed when it was mined after all", () => correctedFrom("transaction", "confirmed"), ["dropped"]],
     ["its failed batch is confirmed", () => correctedFrom("batch", "confirmed"), ["failed"]],
     ["its sweeps go back to processing from wherever the failure left them", () => correctedFrom("sweep", "processing"), ["queued", "rejected", "failed"]],
+    ["its revocations too", () => correctedFrom("revocation", "processing"), ["queued", "rejected", "failed"]],
+    ["a hot wallet its deployment's failure failed is activated", () => correctedFrom("hotWallet", "active"), ["failed"]],
   ])("corrections: %s", (_what, starts, expected) => {
     expect(starts()).toEqual(expected);
   });

@@ -111,10 +111,18 @@ export const corrections = {
     { from: "rejected", to: "processing", by: "chain-sender", when: "back in the batch whose abandoned transaction was mined, to be settled from it" },
     { from: "failed", to: "processing", by: "chain-sender", when: "back in the batch whose abandoned transaction was mined, to be settled from it" },
   ],
+  revocation: [
+    { from: "queued", to: "processing", by: "chain-sender", when: "back in the batch whose abandoned transaction was mined, to be settled from it" },
+    { from: "rejected", to: "processing", by: "chain-sender", when: "back in the batch whose abandoned transaction was mined, to be settled from it" },
+    { from: "failed", to: "processing", by: "chain-sender", when: "back in the batch whose abandoned transaction was mined, to be settled from it" },
+  ],
+  hotWallet: [{ from: "failed", to: "active", by: "ledger", when: "its deployment's nonce was given up, but its transaction was mined and the delegate has code" }],
 } as const satisfies {
   transaction: readonly Transition<TxStatus>[];
   batch: readonly Transition<BatchStatus>[];
   sweep: readonly Transition<SweepStatus>[];
+  revocation: readonly Transition<RevocationStatus>[];
+  hotWallet: readonly Transition<HotWalletStatus>[];
 };
 
 /** The states a correction into `to` starts from: the guard of the update that makes it. */

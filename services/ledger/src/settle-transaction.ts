@@ -137,8 +137,9 @@ export async function settleDeployment(deps: LedgerDeps, settled: Settled, logge
   const { partnerId, chainId, receipt, blockNumber, batch } = settled;
   const hotWallet = batch.hotWallet;
   if (!hotWallet) throw new Error(`deployment batch ${batch.id} has no hot wallet`);
-  // A hot wallet settled before (a redelivery) needs no code check: only the gas entry is made sure of.
-  if (hotWallet.status !== "pending") {
+  // An active hot wallet (a redelivery) needs no code check: only the gas entry is made sure of. A failed one is checked: its
+  // deployment's nonce may have been given up although its transaction was mined (restored), and the code says.
+  if (hotWallet.status === "active") {
     await deps.db.$transaction((tx) => bookTransactionGas(tx, gasEntry(settled)));
     return;
   }

@@ -417,6 +417,33 @@ describe("ledger consumer", () => {
       expect(amounts(after.ledger)).toEqual([{ kind: "gas", amount: -(receipt.gasUsed * receipt.gasPrice), sweepId: null, txHash: receipt.hash, dedupeKey: `gas:${receipt.hash}` }]);
     });
 
+    it("activates a hot wallet its deployment's given-up nonce failed once the transaction is restored and the delegate has code, once", async () => {
+      const partner = await createPartner(db);
+      const address = randomAddress();
+      const delegate = delegateAddress(factoryAddress(97), address, partner.gasWallet);
+      const hotWallet = await createHotWallet(db, partner, { status: "pending", address, delegate });
+      const batch = await createDeployBatch(db, partner, hotWallet, "failed");
+      const factory = contractAt("DelegateFactory", factoryAddress(97), await chain.provider.getSigner(0));
+      const receipt = (await (await factory.getFunction("deploy")(address, partner.gasWallet)).wait())!;
+      // Its nonce given up while the transaction was mined: batch.failed fails the hot wallet.
+      await deliver("batch.failed", { batchId: batch.id, chainId: 97, reason: "nonce_conflict" });
+      expect(await db.hotWallet.findUniqueOrThrow({ where: { id: hotWallet.id } })).toMatchObject({ status: "failed", error: "nonce_conflict" });
+
+      // The chain-sender restores it (its batch confirmed, the transaction with its receipt) and tx.outcome follows, twice.
+      await db.batch.update({ where: { id: batch.id }, data: { status: "confirmed", reason: null } });
+      const transaction = await createConfirmedTransaction(db, partner, batch.id, { hash: receipt.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.gasPrice, succeeded: true, blockNumber: receipt.blockNumber });
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+
+      expect(await db.hotWallet.findUniqueOrThrow({ where: { id: hotWallet.id } })).toMatchObject({ status: "active", error: null, txHash: receipt.hash });
+      const after = await written(partner.partnerId);
+      expect(after.events.map((e) => [e.type, e.dedupeKey])).toEqual([
+        ["hot_wallet.failed", `hot_wallet.failed:${hotWallet.id}:${batch.id}`],
+        ["hot_wallet.active", `hot_wallet.active:${hotWallet.id}:${batch.id}`],
+      ]);
+      expect(amounts(after.ledger)).toEqual([{ kind: "gas", amount: -(receipt.gasUsed * receipt.gasPrice), sweepId: null, txHash: receipt.hash, dedupeKey: `gas:${receipt.hash}` }]);
+    });
+
     it("fails the hot wallet not_deployed when the transaction went through and the delegate has no code", async () => {
       const partner = await createPartner(db);
       const hotWallet = await createHotWallet(db, partner, { status: "pending" });
@@ -426,6 +453,9 @@ describe("ledger consumer", () => {
       await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
 
       expect(await db.hotWallet.findUniqueOrThrow({ where: { id: hotWallet.id } })).toMatchObject({ status: "failed", error: "not_deployed", txHash: null });
+      // Delivered again, the failed hot wallet is checked again (a restored deployment's is activated) and stays failed: still no code.
+      await deliver("tx.outcome", { chainId: 97, transactionId: transaction.id });
+      expect(await db.hotWallet.findUniqueOrThrow({ where: { id: hotWallet.id } })).toMatchObject({ status: "failed", error: "not_deployed" });
       const after = await written(partner.partnerId);
       expect(after.events.map((e) => [e.type, e.subjectId])).toEqual([["hot_wallet.failed", hotWallet.id]]);
       expect(amounts(after.ledger)).toEqual([{ kind: "gas", amount: -150_000n, sweepId: null, txHash: transaction.hash, dedupeKey: `gas:${transaction.hash}` }]);
