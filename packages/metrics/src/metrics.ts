@@ -96,6 +96,22 @@ export const revocationsFinal = new Counter({
   registers,
 });
 
+// A counter never goes down: an item a correction takes out of a final state (a given-up transaction found mined, its batch
+// restored) is counted here with the labels it was counted under, so final_total − final_corrected_total is what stands.
+export const sweepsFinalCorrected = new Counter({
+  name: "sweep_sweeps_final_corrected_total",
+  help: "Sweeps taken out of a final status (rejected, failed) by a correction, by the status and reason they had been counted under in sweep_sweeps_final_total; subtract to get the final states that stand",
+  labelNames: ["chain_id", "status", "reason"] as const,
+  registers,
+});
+
+export const revocationsFinalCorrected = new Counter({
+  name: "sweep_revocations_final_corrected_total",
+  help: "Revocations taken out of a final status (rejected, failed) by a correction, by the status and reason they had been counted under in sweep_revocations_final_total; subtract to get the final states that stand",
+  labelNames: ["chain_id", "status", "reason"] as const,
+  registers,
+});
+
 // ── Work not yet final (ledger, read from the database at each scrape) ─────────────────────────
 
 export const workItems = new Gauge({

@@ -1,11 +1,16 @@
-import type { ChainClient } from "@sweep/chain";
+import type { ChainClient, Receipt } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
-import { noncesRestoredTotal } from "@sweep/metrics";
+import { noncesRestoredTotal, revocationsFinalCorrected, sweepsFinalCorrected } from "@sweep/metrics";
+import { batchPurposes } from "./batch-purposes";
+import type { RevocationItemOutcome } from "./mined-outcomes";
 import { settledWatchFrom } from "./reorg-rules";
-import { abandonedTransactions, restoreAbandoned } from "./transaction-store";
+import { abandonedTransactions, restoreAbandoned, type AbandonedTransaction } from "./transaction-store";
 import { isFinal } from "./watch-rules";
+
+/** The final-state counters' corrections, by kind: a restored item leaves the final state it was counted in. */
+const finalCorrected = { sweep: sweepsFinalCorrected, revocation: revocationsFinalCorrected } as const;
 
 export interface AbandonedTransactionsOptions {
   db: Db;
@@ -21,7 +26,8 @@ export interface AbandonedTransactionsOptions {
  * the head they were given up at (one receipt each a round, each its own request). One found mined
  * at the confirmation depth was given up wrongly (its receipt withheld longer than the watcher's
  * rule allows): it is restored (restoreAbandoned), so its gas is booked once and its sweeps end as
- * the chain says, and logged as an error naming what the failure had told the partner.
+ * the chain says, and logged as an error naming what the failure had told the partner. Each item it
+ * takes out of a final state is counted in that state's correction counter (counters only grow).
  */
 export class AbandonedTransactions {
   constructor(private readonly options: AbandonedTransactionsOptions) {}
@@ -34,11 +40,14 @@ export class AbandonedTransactions {
     for (const [i, abandoned] of watched.entries()) {
       const receipt = receipts[i];
       if (!receipt || !isFinal(receipt.blockNumber, head, client.chain.confirmations)) continue;
-      const restored = await restoreAbandoned(db, names, abandoned, receipt, logger);
+      const revocations = await this.chainOutcomes(abandoned, receipt);
+      if (!revocations) continue;
+      const restored = await restoreAbandoned(db, names, abandoned, receipt, logger, revocations);
       if (!restored) continue;
       this.options.outboxWritten?.();
       noncesRestoredTotal.inc({ chain_id: client.chainId });
-      logger.error("a transaction whose nonce was given up was mined: restored, its gas booked and its sweeps settled from its receipt (their earlier failure is corrected)", {
+      for (const { kind, status, reason } of restored.corrected) finalCorrected[kind].inc({ chain_id: client.chainId, status, reason });
+      logger.error("a transaction whose nonce was given up was mined: restored, its gas booked and the sweeps or revocations it carried settled from the chain (their earlier failure is corrected)", {
         chainId: client.chainId,
         transactionId: abandoned.id,
         hash: abandoned.hash,
@@ -48,7 +57,19 @@ export class AbandonedTransactions {
         batchId: abandoned.batch?.id ?? null,
         purpose: abandoned.batch?.purpose ?? null,
         sweepIds: restored.sweepIds,
+        revocationIds: restored.revocationIds,
       });
+    }
+  }
+
+  /** What the chain says of the items the restoration may take back (a revocation batch's accounts' code); null when the node does not answer: next round. */
+  private async chainOutcomes(abandoned: AbandonedTransaction, receipt: Receipt): Promise<RevocationItemOutcome[] | null> {
+    if (!abandoned.batch) return [];
+    try {
+      return await batchPurposes[abandoned.batch.purpose].chainOutcomes(this.options.db, this.options.client, abandoned.batch, receipt, true);
+    } catch (err) {
+      this.options.logger.warn("could not read the revoked accounts' code of a given-up transaction found mined; restoring it next round", { hash: abandoned.hash, error: err instanceof Error ? err.message : String(err) });
+      return null;
     }
   }
 }

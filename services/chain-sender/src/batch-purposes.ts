@@ -40,8 +40,11 @@ export interface PurposeStages<B extends BatchToSend> {
 export interface MinedStages {
   /** a gap filler takes an abandoned nonce: it carries no items, is never replaced, and its batch never fails to anyone */
   gapFill: boolean;
-  /** read from the chain before settling (no chain call inside a database transaction); throws when the node does not answer */
-  chainOutcomes(db: Db, client: ChainClient, batch: MinedBatch, receipt: Receipt): Promise<RevocationItemOutcome[]>;
+  /**
+   * read from the chain before settling (no chain call inside a database transaction); throws when the node does not answer.
+   * `restoring`: for a given-up transaction found mined, also of the items its restoration takes back
+   */
+  chainOutcomes(db: Db, client: ChainClient, batch: MinedBatch, receipt: Receipt, restoring?: boolean): Promise<RevocationItemOutcome[]>;
   /** in the settlement's database transaction: each carried item's outcome */
   recordOutcomes(tx: Tx, batch: MinedBatch, receipt: Receipt, revocations: readonly RevocationItemOutcome[], logger: Logger): Promise<void>;
   /** in the settlement's database transaction: what may go now that the batch is mined, without waiting for the ledger */
@@ -93,7 +96,7 @@ export const batchPurposes: Stages = {
     wakeNext: wakePartnerRevocations,
     carriedIds: (batch) => ({ revocationIds: batch.items.map((item) => item.revocationId) }),
     ...plainMined,
-    chainOutcomes: (db, client, batch, receipt) => readRevocationOutcomes(db, client, batch.id, receipt),
+    chainOutcomes: (db, client, batch, receipt, restoring) => readRevocationOutcomes(db, client, batch.id, receipt, restoring),
     recordOutcomes: async (tx, _batch, _receipt, revocations) => {
       if (revocations.length > 0) await recordRevocationOutcomes(tx, revocations);
     },

@@ -2,6 +2,7 @@ import type { ChainClient, Receipt } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import { decodeSweepOutcomes } from "@sweep/contracts";
 import type { Db, Tx } from "@sweep/db";
+import { correctedFrom } from "@sweep/lifecycle";
 import { revocationOutcome, type RevocationOutcome } from "./revocation-plan";
 import { matchOutcomes } from "./sweep-plan";
 
@@ -14,26 +15,45 @@ import { matchOutcomes } from "./sweep-plan";
 /** A revocation item the transaction carried, and what the account's code at its block says of it. */
 export interface RevocationItemOutcome {
   itemId: string;
+  revocationId: string;
   outcome: RevocationOutcome;
 }
 
-/** The items a revocation batch's transaction carried: those whose revocation is still processing in it. */
-async function carriedRevocations(db: Db, batchId: string): Promise<Array<{ id: string; account: string }>> {
+/**
+ * The revocations a restored batch takes back (restoreAbandoned): those its failure sent back to the
+ * queue (in no batch since: queued, or rejected by the batcher's checks) or failed when their
+ * attempts ran out (still in it). The same rule as its sweeps'.
+ */
+export function takenBackByRestore(batchId: string) {
+  return {
+    OR: [
+      { status: { in: correctedFrom("revocation", "processing").filter((s) => s !== "failed") }, batchId: null },
+      { status: { in: correctedFrom("revocation", "processing").filter((s) => s === "failed") }, batchId },
+    ],
+  };
+}
+
+/**
+ * The items a revocation batch's transaction carried: those whose revocation is still processing in
+ * it, and, for a given-up transaction being restored, those its restoration takes back.
+ */
+async function carriedRevocations(db: Db, batchId: string, restoring: boolean): Promise<Array<{ id: string; revocationId: string; account: string }>> {
+  const processing = { status: "processing" as const, batchId };
   const items = await db.batchItem.findMany({
-    where: { batchId, revocation: { status: "processing", batchId } },
-    select: { id: true, revocation: { select: { account: true } } },
+    where: { batchId, revocation: restoring ? { OR: [processing, takenBackByRestore(batchId)] } : processing },
+    select: { id: true, revocationId: true, revocation: { select: { account: true } } },
     orderBy: { position: "asc" },
   });
-  return items.map((item) => ({ id: item.id, account: item.revocation!.account }));
+  return items.map((item) => ({ id: item.id, revocationId: item.revocationId!, account: item.revocation!.account }));
 }
 
 /** Each carried revocation's outcome from its account's code at the receipt's block (none when the transaction reverted). */
-export async function readRevocationOutcomes(db: Db, client: ChainClient, batchId: string, receipt: Receipt): Promise<RevocationItemOutcome[]> {
+export async function readRevocationOutcomes(db: Db, client: ChainClient, batchId: string, receipt: Receipt, restoring = false): Promise<RevocationItemOutcome[]> {
   if (!receipt.succeeded) return [];
-  const carried = await carriedRevocations(db, batchId);
+  const carried = await carriedRevocations(db, batchId, restoring);
   // At the receipt's block; after a long outage of ours a full node keeps no state that old, and the head's code is the answer.
   const codes = await Promise.all(carried.map((item) => client.codeAtOrLater(item.account, receipt.blockNumber)));
-  return carried.map((item, i) => ({ itemId: item.id, outcome: revocationOutcome(codes[i]!) }));
+  return carried.map((item, i) => ({ itemId: item.id, revocationId: item.revocationId, outcome: revocationOutcome(codes[i]!) }));
 }
 
 /** The items the transaction carried are those whose sweep is still processing in this batch (dropped ones were rejected). */

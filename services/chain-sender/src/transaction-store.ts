@@ -1,7 +1,7 @@
 import type { AttemptFailureReason, Logger } from "@sweep/common";
 import type { Receipt } from "@sweep/chain";
 import { Prisma, enqueueOutbox, toBigInt, toDecimal, type BatchPurpose, type Db, type Tx } from "@sweep/db";
-import { correctedFrom, fromStates } from "@sweep/lifecycle";
+import { correctedFrom, fromStates, workKinds, type WorkKind } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { batchPurposes } from "./batch-purposes";
 import type { StoredTransaction } from "./batch-store";
@@ -247,40 +247,79 @@ export async function abandonedTransactions(db: Db, chainId: number, from: numbe
   return rows.map((row) => ({ id: row.id, chainId: row.chainId, gasWalletId: row.gasWalletId, nonce: row.nonce, hash: row.hash, abandonedAtBlock: Number(row.abandonedAtBlock), batch: batchOf(row) }));
 }
 
+/** An item a restoration took out of a final state, as the final-state counter had counted it. */
+export interface CorrectedItem {
+  kind: WorkKind;
+  status: "rejected" | "failed";
+  reason: string;
+}
+
+/**
+ * Takes back into the batch, as processing, the items of a kind its failure sent back to the queue
+ * (in no batch since: queued, or rejected by the batcher's checks) or failed when their attempts ran
+ * out (still in it); one rejected in it was dropped by the simulation, never carried. Returns each
+ * with the state it left.
+ */
+async function takeBack(tx: Tx, kind: WorkKind, batchId: string, ids: readonly string[]): Promise<Array<{ id: string; was: string; reason: string | null }>> {
+  if (ids.length === 0) return [];
+  const { table } = workKinds[kind];
+  return tx.$queryRaw<Array<{ id: string; was: string; reason: string | null }>>`
+    WITH back AS (
+      SELECT id, status, reason FROM ${table}
+       WHERE id = ANY(${[...ids]}::uuid[]) AND status = ANY(${correctedFrom(kind, "processing")}::"WorkStatus"[])
+         AND ((batch_id IS NULL AND status <> 'failed') OR (batch_id = ${batchId}::uuid AND status = 'failed'))
+         FOR UPDATE)
+    UPDATE ${table} AS w SET status = 'processing', batch_id = ${batchId}::uuid, reason = NULL, next_attempt_at = NULL, updated_at = now()
+      FROM back WHERE w.id = back.id
+ RETURNING w.id::text AS id, back.status::text AS was, back.reason`;
+}
+
 /**
  * A given-up transaction found mined at the confirmation depth, restored as if it had been settled
  * then, in one database transaction guarded by the corrections table (a second watcher changes
- * nothing): the transaction confirmed with its receipt, its failed batch confirmed, the sweeps the
- * batch's failure left queued, rejected or failed (and claimed by no other batch since) back in it
- * as processing, then what settleMined records (their outcomes from the receipt, tx.outcome: the
- * ledger books the gas once and settles those sweeps as the chain says). A sweep of the batch claimed
- * into another batch since is left where it is; the receipt's events then do not line up with the
- * sweeps back in the batch, and the ledger fails those (internal, logged as an error) rather than
- * guess. Null when it was restored before.
+ * nothing): the transaction confirmed with its receipt, its failed batch confirmed, the sweeps or
+ * revocations the batch's failure left queued, rejected or failed (and claimed by no other batch
+ * since) back in it as processing, then what settleMined records (their outcomes: a sweep's from the
+ * receipt, a revocation's from `revocations`, read from the chain beforehand for the revocations it
+ * may take back; tx.outcome: the ledger books the gas once and settles them as the chain says, and a
+ * deployment's hot wallet its failure failed from the delegate's code). A revocation without a
+ * reading is not taken back. An item claimed into another batch since is left where it is; a sweep's
+ * events then do not line up with the sweeps back in the batch, and the ledger fails those (internal,
+ * logged as an error) rather than guess. Null when it was restored before.
  */
-export async function restoreAbandoned(db: Db, names: QueueNames, abandoned: AbandonedTransaction, receipt: Receipt, logger: Logger): Promise<{ sweepIds: string[] } | null> {
+export async function restoreAbandoned(
+  db: Db,
+  names: QueueNames,
+  abandoned: AbandonedTransaction,
+  receipt: Receipt,
+  logger: Logger,
+  revocations: readonly RevocationItemOutcome[] = [],
+): Promise<{ sweepIds: string[]; revocationIds: string[]; corrected: CorrectedItem[] } | null> {
   return db.$transaction(
     async (tx) => {
       const restored = await tx.chainTransaction.updateMany({ where: { id: abandoned.id, status: { in: correctedFrom("transaction", "confirmed") } }, data: minedColumns(receipt) });
       if (restored.count === 0) return null;
       const batch = abandoned.batch;
-      let sweepIds: string[] = [];
+      const back: Record<WorkKind, Array<{ id: string; was: string; reason: string | null }>> = { sweep: [], revocation: [] };
+      let carried: RevocationItemOutcome[] = [];
       if (batch) {
         await tx.batch.updateMany({ where: { id: batch.id, status: { in: correctedFrom("batch", "confirmed") } }, data: { status: "confirmed", reason: null } });
         if (batch.purpose === "sweep") {
           const items = await tx.batchItem.findMany({ where: { batchId: batch.id, sweepId: { not: null } }, select: { sweepId: true } });
-          // Those the batch's failure sent back to the queue (in no batch since: queued, or rejected by the batcher's checks) or failed
-          // when their attempts ran out (still in it); one rejected in it was dropped by the simulation, never carried.
-          const back = await tx.$queryRaw<Array<{ id: string }>>`
-            UPDATE sweeps SET status = 'processing', batch_id = ${batch.id}::uuid, reason = NULL, next_attempt_at = NULL, updated_at = now()
-             WHERE id = ANY(${items.map((i) => i.sweepId!)}::uuid[]) AND status = ANY(${correctedFrom("sweep", "processing")}::"WorkStatus"[])
-               AND ((batch_id IS NULL AND status <> 'failed') OR (batch_id = ${batch.id}::uuid AND status = 'failed'))
-         RETURNING id::text AS id`;
-          sweepIds = back.map((row) => row.id);
+          back.sweep = await takeBack(tx, "sweep", batch.id, items.map((i) => i.sweepId!));
+        }
+        if (batch.purpose === "revocation") {
+          back.revocation = await takeBack(tx, "revocation", batch.id, revocations.map((r) => r.revocationId));
+          // Only the readings of revocations now processing in the batch: one claimed elsewhere between the reading and here stays out.
+          const processing = new Set((await tx.revocation.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true } })).map((r) => r.id));
+          carried = revocations.filter((r) => processing.has(r.revocationId));
         }
       }
-      await recordMined(tx, names, abandoned, receipt, logger, []);
-      return { sweepIds };
+      await recordMined(tx, names, abandoned, receipt, logger, carried);
+      const corrected = (Object.keys(back) as WorkKind[]).flatMap((kind) =>
+        back[kind].flatMap((item): CorrectedItem[] => (item.was === "rejected" || item.was === "failed" ? [{ kind, status: item.was, reason: item.reason ?? "none" }] : [])),
+      );
+      return { sweepIds: back.sweep.map((item) => item.id), revocationIds: back.revocation.map((item) => item.id), corrected };
     },
     { timeout: 30_000 },
   );

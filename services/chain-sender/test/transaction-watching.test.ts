@@ -1,13 +1,28 @@
 import { toBigInt } from "@sweep/db";
 import { ChainClient } from "@sweep/chain";
-import { scrapeMetrics } from "@sweep/metrics";
+import { rejectWork, settleWork } from "@sweep/lifecycle";
+import { PendingMetrics, scrapeMetrics } from "@sweep/metrics";
 import { ScrapedMetrics, parsePrometheusText } from "@sweep/testkit";
-import { Transaction, toQuantity } from "ethers";
+import { Transaction, Wallet, parseEther, toQuantity } from "ethers";
 import { BatchSender } from "../src/batch-sender";
 import { broadcastStored } from "../src/broadcast";
 import { DeployRequests } from "../src/deploy-requests";
 import { contentOf } from "../src/signing";
-import { CHAIN_ID, logger, outboxOf, partnerWithGasWallet, registerHotWallet, startHarness, watchUntil, type FundedPartner, type Harness } from "./support";
+import {
+  CHAIN_ID,
+  activeHotWallet,
+  delegateOnChain,
+  logger,
+  openRevocationBatch,
+  outboxOf,
+  partnerWithGasWallet,
+  registerHotWallet,
+  revocationAuthorization,
+  startHarness,
+  watchUntil,
+  type FundedPartner,
+  type Harness,
+} from "./support";
 
 /** A node that takes nothing at the moment of broadcasting: the process is as good as dead between storing and broadcasting. */
 class NodeGoneAtBroadcast extends ChainClient {
@@ -344,5 +359,66 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     expect(await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).toMatchObject({ status: "confirmed", reason: null });
     expect((await outboxOf(h, "tx.outcome")).filter((m) => (m.payload as { transactionId: string }).transactionId === mined!.id)).toHaveLength(1);
     expect(await counted("sweep_nonces_restored_total")).toBe(restoredBefore + 1);
+  });
+
+  it("restores a given-up revocation batch: the revocations its failure queued, rejected or failed back in it with what the chain says of each, the final states they left counted as corrected", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const hotWallet = await activeHotWallet(h, partner);
+    const deposits = Array.from({ length: 5 }, () => Wallet.createRandom(h.chain.provider));
+    for (const deposit of deposits) await delegateOnChain(h, deposit, hotWallet.delegate);
+    const revocations = await Promise.all(deposits.map(async (d) => ({ account: d.address, authorization: await revocationAuthorization(h, d) })));
+    const { batchId, revocationIds } = await openRevocationBatch(h, partner, revocations);
+    // The last deposit address sends a transaction of its own before the batch goes: its authorization's nonce is stale, the chain skips it.
+    await h.chain.setBalance(deposits[4]!.address, parseEther("1"));
+    await (await deposits[4]!.sendTransaction({ to: Wallet.createRandom().address, value: 1n })).wait();
+    await h.sender.send(batchId);
+    const [mined] = await h.db.chainTransaction.findMany({ where: { batchId } });
+    expect((await h.chain.provider.getTransactionReceipt(mined!.hash))?.status).toBe(1);
+
+    // No backend answers its receipt for rounds spanning 12 blocks: given up, wrongly.
+    const withheld = new LaggingReceipts(h.client.chain);
+    const watcher = h.watcher({ client: withheld });
+    for (const blocks of [0, 6, 6]) {
+      await mineBlocks(blocks);
+      await watcher.runOnce();
+    }
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batchId } })).toMatchObject({ status: "failed", reason: "nonce_conflict" });
+    // What the ledger's batch.failed and the batcher after it leave: [0] queued again, [1] then rejected by the batcher's check
+    // (its delegation is gone), [2] and [4] failed (attempts ran out); [3] still processing (the ledger has not settled the failure yet).
+    const [queued, rejected, failed, processing, stale] = revocationIds as [string, string, string, string, string];
+    const metrics = new PendingMetrics();
+    await h.db.$transaction(async (tx) => {
+      const scope = { partnerId: partner.partnerId, chainId: CHAIN_ID, batchId };
+      const settle = (id: string, status: "queued" | "failed") => ({ id, status, reason: "nonce_conflict", nextAttemptAt: status === "queued" ? new Date() : null, onChain: null, done: null });
+      await settleWork(tx, h.names, metrics, "revocation", scope, [settle(queued, "queued"), settle(rejected, "queued"), settle(failed, "failed"), settle(stale, "failed")]);
+      await rejectWork(tx, h.names, metrics, "revocation", { partnerId: partner.partnerId, chainId: CHAIN_ID, by: "batcher" }, [{ id: rejected, reason: "not_delegated" }]);
+    });
+    metrics.commit();
+    const correctedBefore = {
+      rejected: await counted("sweep_revocations_final_corrected_total", { status: "rejected", reason: "not_delegated" }),
+      failed: await counted("sweep_revocations_final_corrected_total", { status: "failed", reason: "nonce_conflict" }),
+      all: await counted("sweep_revocations_final_corrected_total"),
+    };
+
+    // The receipt appears: each revocation back in the batch, its item's outcome from its account's code at the receipt's block, once.
+    withheld.lagging = false;
+    await watcher.runOnce();
+    await h.watcher().runOnce();
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batchId } })).toMatchObject({ status: "confirmed", reason: null });
+    const back = await h.db.revocation.findMany({ where: { id: { in: revocationIds } } });
+    expect(revocationIds.map((id) => back.find((r) => r.id === id))).toEqual(revocationIds.map(() => expect.objectContaining({ status: "processing", batchId, reason: null, nextAttemptAt: null })));
+    const items = await h.db.batchItem.findMany({ where: { batchId }, orderBy: { position: "asc" } });
+    expect(items.map((i) => [i.revocationId, i.outcome])).toEqual([
+      [queued, "revoked"],
+      [rejected, "revoked"],
+      [failed, "revoked"],
+      [processing, "revoked"],
+      [stale, "not_applied"],
+    ]);
+    expect((await outboxOf(h, "tx.outcome")).filter((m) => (m.payload as { transactionId: string }).transactionId === mined!.id)).toHaveLength(1);
+    // Counters never go down: the two final states left (rejected, failed twice) are counted as corrected under their labels; the queued one was not final.
+    expect(await counted("sweep_revocations_final_corrected_total", { status: "rejected", reason: "not_delegated" })).toBe(correctedBefore.rejected + 1);
+    expect(await counted("sweep_revocations_final_corrected_total", { status: "failed", reason: "nonce_conflict" })).toBe(correctedBefore.failed + 2);
+    expect(await counted("sweep_revocations_final_corrected_total")).toBe(correctedBefore.all + 3);
   });
 });
