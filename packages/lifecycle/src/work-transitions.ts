@@ -73,15 +73,24 @@ export async function rejectWork(
 
 /**
  * processing → queued, by the chain-sender: items it took out of their batch before a transaction
- * the node accepted carried them (the node's fee cap, an authority it holds reserved). Not an
- * attempt: the claim's count is taken back, no reason is set, and they are due at `dueAt`. Returns
+ * the node accepted carried them (the node's fee cap, an authority it holds reserved, a base fee
+ * over their fee ceiling). Not an attempt: the claim's count is taken back, the reason is `reason`
+ * (none by default; waiting_for_gas_price for the base fee), and they are due at `dueAt`. Returns
  * the ids that changed.
  */
-export async function returnToQueue(tx: Tx, names: QueueNames, kind: WorkKind, scope: WorkScope & { batchId: string }, ids: readonly string[], dueAt: Date): Promise<string[]> {
+export async function returnToQueue(
+  tx: Tx,
+  names: QueueNames,
+  kind: WorkKind,
+  scope: WorkScope & { batchId: string },
+  ids: readonly string[],
+  dueAt: Date,
+  reason: string | null = null,
+): Promise<string[]> {
   if (ids.length === 0) return [];
   const rules = workKinds[kind];
   const changed = await tx.$queryRaw<Array<{ id: string; account: string }>>`
-    UPDATE ${rules.table} SET status = 'queued', batch_id = NULL, attempts = GREATEST(attempts - 1, 0), reason = NULL,
+    UPDATE ${rules.table} SET status = 'queued', batch_id = NULL, attempts = GREATEST(attempts - 1, 0), reason = ${reason},
            next_attempt_at = ${dueAt}, updated_at = now()
      WHERE id = ANY(${[...ids]}::uuid[]) AND batch_id = ${scope.batchId}::uuid AND status = ANY(${fromStates(kind, "queued", "chain-sender")}::"WorkStatus"[])
  RETURNING id::text AS id, account`;

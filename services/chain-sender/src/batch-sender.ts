@@ -1,7 +1,7 @@
 import { DEFAULT_TX_FEE_CAP, effectiveFeeCeiling, type ChainClient, type FeeCeiling } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import { partnerMaxFeePerGas, type Db } from "@sweep/db";
-import type { QueueNames } from "@sweep/messaging";
+import { retryAfter, type QueueNames, type RetryLater } from "@sweep/messaging";
 import { AttemptFailure, failureReason } from "./attempt-failure";
 import { stagesOf } from "./batch-purposes";
 import { commitAttempt, loadOpenBatch, type Attempt, type BatchToSend, type StoredTransaction } from "./batch-store";
@@ -9,10 +9,16 @@ import { broadcastStoredAnswer } from "./broadcast";
 import { initialFees } from "./fees";
 import { TRANSACTION_GAS_CAP } from "./gas-limit";
 import type { GasWalletSigners } from "./gas-wallet-signers";
+import { OPEN_BATCH_HOLD_RETRY_MS, newTransactionVerdict } from "./new-transaction-hold";
 import { signTransaction } from "./signing";
 import { capAfterRefusal, commitResend, fitCap, isSplittable, overheadGas, reservedLeaving, splitItemsOf, withoutItems, type LeftOut } from "./split-sending";
 
 const NO_TOKENS: ReadonlySet<string> = new Set();
+
+/** A batch without items the base fee keeps above its fee ceiling: nothing signed, it stays open. */
+interface HeldOpen {
+  type: "held";
+}
 
 export interface BatchSenderOptions {
   db: Db;
@@ -40,12 +46,14 @@ export interface BatchSenderOptions {
  * Sends one open batch as one transaction of its gas wallet: build it as its purpose says
  * (batch-purposes.ts: simulate a sweep batch and drop the items that would fail, estimate), price
  * it, check the balance, then sign and store before broadcasting. Watching the transaction
- * afterwards is the watcher's work.
+ * afterwards is the watcher's work. A batch the base fee keeps above its fee ceiling at signing
+ * is not signed (new-transaction-hold.ts): its sweeps or revocations go back to the queue, a batch
+ * without items stays open and its message is delivered again later (the RetryLater returned).
  */
 export class BatchSender {
   constructor(private readonly options: BatchSenderOptions) {}
 
-  async send(batchId: string): Promise<void> {
+  async send(batchId: string): Promise<void | RetryLater> {
     const { db, names, client } = this.options;
     const startedAt = Date.now();
     const loaded = await loadOpenBatch(db, batchId, client.chainId);
@@ -57,13 +65,14 @@ export class BatchSender {
     const batch = loaded.batch;
     const logger = this.options.logger.child({ batchId, chainId: batch.chainId, partnerId: batch.partnerId, gasWallet: batch.gasWallet.address, purpose: batch.purpose });
     const loadedAt = Date.now();
-    const attempt = await this.attempt(batch, logger, { cap: this.options.txFeeCap ?? DEFAULT_TX_FEE_CAP, excluded: new Set() });
+    const attempt = await this.attempt(batch, logger, { cap: this.options.txFeeCap ?? DEFAULT_TX_FEE_CAP, excluded: new Set(), holdForGasPrice: true });
+    if (attempt.type === "held") return retryAfter(OPEN_BATCH_HOLD_RETRY_MS);
     const preparedAt = Date.now();
     const stored = await commitAttempt(db, names, batch, attempt);
     this.options.outboxWritten?.();
     if (attempt.dropped.length > 0) logger.info("items that would fail were left out", { sweepIds: attempt.dropped });
     if (attempt.type === "failed") logger.warn("batch failed before sending", { reason: attempt.reason });
-    if (attempt.type === "empty") logger.info("batch settled without a transaction");
+    if (attempt.type === "empty" && !attempt.leftOut?.some((l) => l.why === "gas_price")) logger.info("batch settled without a transaction");
     if (!stored) return;
     const txLogger = logger.child({ transactionId: stored.id, hash: stored.hash, nonce: stored.nonce.toString() });
     // Where a send's time goes: reading the batch, the node's work (simulation, estimate, fees), signing and storing.
@@ -116,9 +125,14 @@ export class BatchSender {
   /**
    * One attempt at the batch without `excluded`. While its transaction would cost more than `cap`
    * at its gas limit and max fee, the items past what fits are left out (back to the queue) and
-   * the rest planned again; a single item over the cap fails it (gas_limit_exceeded).
+   * the rest planned again; a single item over the cap fails it (gas_limit_exceeded). With
+   * `holdForGasPrice` (a new transaction, not one taking a refused one's nonce), the hold rule is
+   * applied to the fee market read: held items all go back to the queue (waiting_for_gas_price),
+   * a batch without items is held open.
    */
-  private async attempt(whole: BatchToSend, logger: Logger, split: { cap: bigint; excluded: ReadonlySet<string> }): Promise<Attempt> {
+  private async attempt(whole: BatchToSend, logger: Logger, split: { cap: bigint; excluded: ReadonlySet<string>; holdForGasPrice: true }): Promise<Attempt | HeldOpen>;
+  private async attempt(whole: BatchToSend, logger: Logger, split: { cap: bigint; excluded: ReadonlySet<string> }): Promise<Attempt>;
+  private async attempt(whole: BatchToSend, logger: Logger, split: { cap: bigint; excluded: ReadonlySet<string>; holdForGasPrice?: boolean }): Promise<Attempt | HeldOpen> {
     const dropped: string[] = [];
     const leftOut: LeftOut[] = [];
     const excluded = new Set(split.excluded);
@@ -148,7 +162,7 @@ export class BatchSender {
         if (!planned.content) return { type: "empty", dropped, leftOut };
         gasLimit = await planned.gasLimit();
         // Never above the ceiling: the batcher held the batch while the base fee kept it above; a spike since the claim
-        // leaves it at the ceiling, kept and sent again by the watcher until the base fee falls.
+        // is held below (the hold at signing), before anything is signed.
         fees = initialFees(await reads.market, ceiling);
         const fit = fitCap(batch, new Set(planned.dropped), { gasLimit, maxFeePerGas: fees.maxFeePerGas, cap: split.cap, marginBps: gasLimitMarginBps, blockGasLimit: (await reads.market).blockGasLimit });
         if (fit === "fits") break;
@@ -157,6 +171,19 @@ export class BatchSender {
         for (const id of [...planned.dropped, ...fit]) excluded.add(id);
         batch = withoutItems(whole, excluded);
         logger.info("over the fee cap: items left for a later batch", { leftOut: [...fit], gasLimit: gasLimit.toString(), maxFeePerGas: fees.maxFeePerGas.toString(), cap: split.cap.toString() });
+      }
+      const market = await reads.market;
+      const verdict = split.holdForGasPrice ? newTransactionVerdict(batch.purpose, ceiling, market) : "send";
+      if (verdict !== "send") {
+        const fields = { baseFee: market.baseFee.toString(), tip: market.tip.toString(), maxFeePerGas: ceiling.maxFeePerGas.toString() };
+        if (verdict === "wait_open") {
+          logger.info("the base fee keeps the batch above its fee ceiling; nothing signed, the batch stays open and is tried again", fields);
+          return { type: "held" };
+        }
+        // Every item the simulation did not reject, those over the fee cap too: they all wait for the same fall.
+        const held = splitItemsOf(withoutItems(whole, new Set([...split.excluded, ...dropped]))).map((i) => i.id);
+        logger.info("the base fee keeps the batch above its fee ceiling; nothing signed, its items wait queued", { ...fields, held });
+        return { type: "empty", dropped, leftOut: [{ ids: held, why: "gas_price" }] };
       }
       const content = planned.content;
       const balance = await reads.balance;

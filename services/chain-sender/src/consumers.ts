@@ -22,11 +22,12 @@ export function startSenderConsumer(messaging: Pick<Messaging, "connection" | "t
     handlers: {
       "batch.ready": async (payload, { logger: log }) => {
         if (payload.chainId !== chainId) log.error("batch.ready of another chain on this queue", { chainId: payload.chainId });
-        else await sender.send(payload.batchId);
+        // A batch held open for the gas price comes back as a RetryLater: the message is delivered again after it.
+        else return sender.send(payload.batchId);
       },
       "hot_wallet.deploy": async (payload, { logger: log }) => {
         if (payload.chainId !== chainId) log.error("hot_wallet.deploy of another chain on this queue", { chainId: payload.chainId });
-        else await deploys.handle(payload.hotWalletId);
+        else return deploys.handle(payload.hotWalletId);
       },
     },
   });

@@ -1,6 +1,7 @@
 import type { Logger } from "@sweep/common";
 import type { ChainClient } from "@sweep/chain";
 import type { Db } from "@sweep/db";
+import type { RetryLater } from "@sweep/messaging";
 import type { BatchSender } from "./batch-sender";
 
 export interface DeployRequestsOptions {
@@ -21,9 +22,10 @@ export interface DeployRequestsOptions {
 export class DeployRequests {
   constructor(private readonly options: DeployRequestsOptions) {}
 
-  async handle(hotWalletId: string): Promise<void> {
+  /** A RetryLater when the deployment is held open for the gas price: the message comes again, and finds the open batch. */
+  async handle(hotWalletId: string): Promise<void | RetryLater> {
     const batchId = await this.deployBatchFor(hotWalletId);
-    if (batchId) await this.options.sender.send(batchId);
+    if (batchId) return this.options.sender.send(batchId);
   }
 
   private async deployBatchFor(hotWalletId: string): Promise<string | null> {

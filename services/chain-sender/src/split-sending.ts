@@ -8,6 +8,7 @@ import { stagesOf } from "./batch-purposes";
 import type { Attempt, BatchToSend, RevocationBatchToSend, StoredTransaction, SweepBatchToSend } from "./batch-store";
 import { beyondPrefix, itemsWithinCap, reservedItems, type SplitItem } from "./batch-split";
 import { gasLimitFromEstimate, gasLimitFromSimulation } from "./gas-limit";
+import { GAS_PRICE_HOLD_PAUSE_MS, WAITING_FOR_GAS_PRICE } from "./new-transaction-hold";
 
 /**
  * The chain-sender's side of splitting a batch (batch-split.ts decides which items leave): the
@@ -18,7 +19,7 @@ import { gasLimitFromEstimate, gasLimitFromSimulation } from "./gas-limit";
 /** Items taken out of a batch before a transaction carried them, and why. */
 export interface LeftOut {
   ids: string[];
-  why: "fee_cap" | "authority_reserved";
+  why: "fee_cap" | "authority_reserved" | "gas_price";
 }
 
 /**
@@ -106,13 +107,17 @@ export async function reservedLeaving(client: ChainClient, batch: BatchToSend): 
   return reservedItems(items, pending);
 }
 
-/** In the caller's database transaction: the items left out go back to the queue, not as an attempt. */
+const returnPauseMs: Record<LeftOut["why"], number> = { fee_cap: 0, authority_reserved: RESERVED_AUTHORITY_PAUSE_MS, gas_price: GAS_PRICE_HOLD_PAUSE_MS };
+
+/**
+ * In the caller's database transaction: the items left out go back to the queue, not as an
+ * attempt; those held for the gas price say so (waiting_for_gas_price, as the batcher's hold).
+ */
 export async function returnLeftOut(tx: Tx, names: QueueNames, batch: BatchToSend, leftOut: readonly LeftOut[], now = Date.now()): Promise<void> {
   if (!isSplittable(batch)) return;
   const scope = { partnerId: batch.partnerId, chainId: batch.chainId, hotWalletId: batch.hotWalletId, batchId: batch.id };
   for (const { ids, why } of leftOut) {
-    const dueAt = new Date(why === "authority_reserved" ? now + RESERVED_AUTHORITY_PAUSE_MS : now);
-    await returnToQueue(tx, names, batch.purpose, scope, ids, dueAt);
+    await returnToQueue(tx, names, batch.purpose, scope, ids, new Date(now + returnPauseMs[why]), why === "gas_price" ? WAITING_FOR_GAS_PRICE : null);
   }
 }
 

@@ -1,7 +1,9 @@
 import { connectChains, feeOnTransferTokens, loadChainConfigs, ChainCallError, ChainClient } from "@sweep/chain";
 import { contractAt, contractFactory } from "@sweep/contracts";
 import { toBigInt } from "@sweep/db";
+import { claimIntoBatch } from "@sweep/lifecycle";
 import { openMessaging, outboxDraft, type Consumer, type Messaging } from "@sweep/messaging";
+import { PendingMetrics } from "@sweep/metrics";
 import { Transaction, Wallet, parseEther, type Contract } from "ethers";
 import { BatchSender } from "../src/batch-sender";
 import { startSenderConsumer } from "../src/consumers";
@@ -280,6 +282,60 @@ describe("chain-sender: batches through RabbitMQ onto anvil", () => {
     expect(await h.db.sweep.findUniqueOrThrow({ where: { id: sweepIds[1]! } })).toMatchObject({ status: "rejected", reason: "would_fail" });
     expect((await feeToken.getFunction("balanceOf")(liar.address)) as bigint).toBe(1_000_000n);
   });
+
+  it("signs nothing while a base fee spike since the claim keeps a new transaction above its fee ceiling: the sweeps wait queued, a deployment stays open, and both go once it falls", async () => {
+    const gwei = 1_000_000_000n;
+    const nextBaseFee = async (wei: bigint) => {
+      await h.chain.provider.send("anvil_setNextBlockBaseFeePerGas", [`0x${wei.toString(16)}`]);
+      await h.chain.provider.send("evm_mine", []);
+    };
+    const partner = await partnerWithGasWallet(h);
+    const hotWallet = await activeHotWallet(h, partner);
+    const owner = Wallet.createRandom();
+    await h.chain.mintUsdt(owner.address, 1_000n);
+    const { batchId, sweepIds } = await openSweepBatch(h, partner, hotWallet, [{ owner, tokenAddress: h.chain.usdt.address, kind: "first_new", withAuthorization: true }]);
+    const sweepId = sweepIds[0]!;
+    expect(h.feeCeiling.maxFeePerGas).toBe(20n * gwei);
+
+    // Claimed at a calm fee; before the sender signs, the base fee jumps over chain 97's 20 gwei ceiling.
+    await nextBaseFee(50n * gwei);
+    const heldAt = Date.now();
+    await h.sender.send(batchId);
+    expect(await h.db.chainTransaction.count({ where: { gasWalletId: partner.gasWalletId } })).toBe(0);
+    const waiting = await h.db.sweep.findUniqueOrThrow({ where: { id: sweepId } });
+    expect(waiting).toMatchObject({ status: "queued", reason: "waiting_for_gas_price", attempts: 0, batchId: null });
+    expect(waiting.nextAttemptAt!.getTime()).toBeGreaterThan(heldAt);
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: batchId } })).toMatchObject({ status: "confirmed" });
+    expect(await h.db.event.count({ where: { subjectId: sweepId } })).toBe(0);
+
+    // A deployment (no items to send back) stays open; its message comes again after the retry pause.
+    const pending = await registerHotWallet(h, partner);
+    await announce("hot_wallet.deploy", { hotWalletId: pending.id, chainId: CHAIN_ID });
+    let deploy = null;
+    for (const deadline = Date.now() + 10_000; !deploy && Date.now() < deadline; ) {
+      deploy = await h.db.batch.findFirst({ where: { hotWalletId: pending.id, purpose: "deploy_delegate" } });
+      if (!deploy) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await h.sender.send(deploy!.id)).toEqual({ retryAfterMs: expect.any(Number) });
+    expect(await h.db.batch.findUniqueOrThrow({ where: { id: deploy!.id } })).toMatchObject({ status: "open" });
+    expect(await h.db.chainTransaction.count({ where: { gasWalletId: partner.gasWalletId } })).toBe(0);
+
+    // The fee falls: the deployment goes by itself, and the sweeps' next claim (as the batcher makes it) goes too.
+    await nextBaseFee(1n * gwei);
+    expect((await batchEnds(deploy!.id)).status).toBe("confirmed");
+    const again = await h.db.$transaction(async (tx) => {
+      const batch = await tx.batch.create({ data: { chainId: CHAIN_ID, gasWalletId: partner.gasWalletId, hotWalletId: hotWallet.id, purpose: "sweep" } });
+      await tx.batchItem.create({ data: { batchId: batch.id, position: 0, sweepId, withAuthorization: true, kind: "first_new" } });
+      await claimIntoBatch(tx, h.names, new PendingMetrics(), "sweep", { chainId: CHAIN_ID, batchId: batch.id, ids: [sweepId] });
+      return batch.id;
+    });
+    messaging.relay?.wake();
+    expect((await batchEnds(again)).status).toBe("confirmed");
+    expect(await h.db.sweep.findUniqueOrThrow({ where: { id: sweepId } })).toMatchObject({ status: "processing", reason: null, attempts: 1 });
+    const [sent] = await h.db.chainTransaction.findMany({ where: { batchId: again } });
+    expect(sent).toMatchObject({ status: "confirmed", succeeded: true });
+    expect(await tokenBalance(hotWallet.address)).toBe(1_000n);
+  }, 60_000);
 
   it("fails a batch with chain_unavailable when the node does not answer", async () => {
     const partner = await partnerWithGasWallet(h);
