@@ -419,5 +419,43 @@ describe("sweeps through a load-balanced provider endpoint that lags, throttles,
     const { gas, withdrawal, topup } = settled.entries;
     expect(gas + withdrawal + topup).toBe(settled.balance);
     expect((await readMetrics(stack.services.get("chain-sender")!.metricsPort)).sum("sweep_nonces_restored_total")).toBeGreaterThanOrEqual(1);
-  }, 240_000);
+
+    // A revocation given up the same way ends rejected (queued again by the failure, then the batcher finds it done on chain);
+    // restored, it ends revoked, as the account's code says.
+    const revokedOwner = deposits[0]!.owner;
+    await faults("last, again: both endpoints withhold the second partner's transactions until its revocation batch is given up, then answer again", () => {
+      proxy.withholdTransactions(other.gasWallet);
+      second.withholdTransactions(other.gasWallet);
+    });
+    let revocationId = "";
+    try {
+      const authorization = authorizationBody(revokedOwner.authorizeSync({ address: ZeroAddress, nonce: 1n, chainId: BigInt(CHAIN_ID) }));
+      const res = await otherApi("POST", "/v1/revocations", { chain_id: CHAIN_ID, account: revokedOwner.address, authorization });
+      expect(res.status).toBe(202);
+      revocationId = res.body.id as string;
+      const given = await eventually(
+        "the revocation batch given up",
+        async () => (await db.chainTransaction.findFirst({ where: { gasWalletId: wallet.id, chainId: CHAIN_ID, status: "dropped", batch: { purpose: "revocation" } } })) ?? undefined,
+        90_000,
+        500,
+      );
+      expect(await chain().provider.getTransactionReceipt(given.hash)).toMatchObject({ status: 1 });
+      expect(await untilEnded<Work>(otherApi, "/v1/revocations", revocationId, 90_000)).toMatchObject({ status: "rejected" });
+    } catch (err) {
+      throw new Error(`${String(err)}\nseed ${SEED}; faults: ${schedule.join(" | ")}\n${serviceComplaints().slice(-40).join("\n")}`);
+    } finally {
+      await proxy.clear("withhold");
+      await second.clear("withhold");
+    }
+    const revocationOf = async () => (await otherApi("GET", `/v1/revocations/${revocationId}`)).body as Work;
+    expect(await eventually("the revocation revoked", async () => ((await revocationOf()).status === "revoked" ? revocationOf() : undefined), 60_000, 500)).toMatchObject({ status: "revoked" });
+    expect(await chain().provider.getCode(revokedOwner.address)).toBe("0x");
+    expect((await db.event.findMany({ where: { subjectId: revocationId }, orderBy: { createdAt: "asc" } })).map((e) => e.type)).toEqual(["revocation.rejected", "revocation.revoked"]);
+    // The final states the restorations undid are counted as corrected (a counter never goes down): three sweeps, one revocation.
+    const senderMetrics = await readMetrics(stack.services.get("chain-sender")!.metricsPort);
+    expect(senderMetrics.sum("sweep_sweeps_final_corrected_total", { status: "rejected" })).toBeGreaterThanOrEqual(3);
+    expect(senderMetrics.sum("sweep_revocations_final_corrected_total", { status: "rejected" })).toBeGreaterThanOrEqual(1);
+    const after = await settledGasWallet(db, chain(), other.partnerId);
+    expect(after.entries.gas + after.entries.withdrawal + after.entries.topup).toBe(after.balance);
+  }, 360_000);
 });
