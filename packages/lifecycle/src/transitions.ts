@@ -28,7 +28,7 @@ export const lifecycles = {
     { from: "processing", to: "swept", by: "ledger", when: "batch confirmed, funds moved" },
     { from: "processing", to: "failed", by: "ledger", when: "reverted on chain, or attempts ran out" },
     { from: "processing", to: "queued", by: "ledger", when: "attempt failed, attempts remain" },
-    { from: "processing", to: "queued", by: "chain-sender", when: "left out unsent: over the fee cap, or its authority reserved" },
+    { from: "processing", to: "queued", by: "chain-sender", when: "left out unsent: over the fee cap, its authority reserved, or the base fee over its ceiling at signing" },
   ],
   revocation: [
     { from: null, to: "queued", by: "api-gateway", when: "POST /v1/revocations" },
@@ -37,7 +37,7 @@ export const lifecycles = {
     { from: "processing", to: "revoked", by: "ledger", when: "transaction confirmed, delegation removed" },
     { from: "processing", to: "failed", by: "ledger", when: "not_applied, or attempts ran out" },
     { from: "processing", to: "queued", by: "ledger", when: "attempt failed, attempts remain" },
-    { from: "processing", to: "queued", by: "chain-sender", when: "left out unsent: over the fee cap, or its authority reserved" },
+    { from: "processing", to: "queued", by: "chain-sender", when: "left out unsent: over the fee cap, its authority reserved, or the base fee over its ceiling at signing" },
   ],
   hotWallet: [
     { from: null, to: "pending", by: "api-gateway", when: "POST /v1/hot-wallets" },
