@@ -31,10 +31,10 @@ const settlements: Record<BatchPurpose, PurposeSettlement> = {
  * (a withdrawal's one entry holds its gas); the guards inside make a redelivery change nothing.
  */
 export async function settleTransaction(deps: LedgerDeps, payload: MessagePayload<"tx.outcome">, logger: Logger): Promise<void | RetryLater> {
-  const { batch, gasWalletId, ...settled } = await loadTransaction(deps, payload);
-  // A withdrawal's entry holds its gas; any other transaction's gas is a gas entry, booked here first when its block was reconciled before (a restored one).
+  const { batch, ...settled } = await loadTransaction(deps, payload);
+  // A withdrawal's or drain's entries hold its gas (settleWithdrawal books them behind the reconciliation); any other transaction's gas is a gas entry, booked here first when its block was reconciled before (a restored one).
   if (batch?.purpose !== "withdrawal") {
-    const { partnerId, chainId, receipt, blockNumber } = settled;
+    const { partnerId, chainId, gasWalletId, receipt, blockNumber } = settled;
     const entry = { partnerId, chainId, gasWalletId, hash: receipt.hash, blockNumber, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice };
     if (await deps.db.$transaction((tx) => bookGasBehindReconciliation(tx, entry))) {
       logger.warn("a restored transaction's gas booked with a top-up reversing the one that explained it while it was given up", { hash: receipt.hash, blockNumber });

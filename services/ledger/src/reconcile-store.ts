@@ -53,7 +53,7 @@ export async function walletsToReconcile(db: Db, environment: Environment, chain
 }
 
 /** The gas, withdrawal and drain entries of the given transactions of the partner on the chain. */
-async function chainMovingEntries(db: Db | Tx, partnerId: string, chainId: number, hashes: string[]): Promise<ChainMovingEntry[]> {
+export async function chainMovingEntries(db: Db | Tx, partnerId: string, chainId: number, hashes: string[]): Promise<ChainMovingEntry[]> {
   if (hashes.length === 0) return [];
   // Gas and drain entries through their unique key, withdrawals through the (partner, chain, kind) index.
   const rows = await db.ledgerEntry.findMany({

@@ -1,12 +1,13 @@
 import { partnerTariff } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
-import { toBigInt, toBigIntOrNull, type Batch, type BatchItem, type HotWallet } from "@sweep/db";
+import { toBigInt, toBigIntOrNull, type Batch, type BatchItem, type HotWallet, type Tx } from "@sweep/db";
 import { retryAfter, type MessagePayload, type RetryLater } from "@sweep/messaging";
 import { settleHotWallet } from "@sweep/lifecycle";
 import { PendingMetrics } from "@sweep/metrics";
 import { SETTLEMENT_TRANSACTION, type LedgerDeps } from "./ledger-deps";
 import { bookTransactionGas } from "./ledger-entries";
 import { deploymentOutcome, settleSweepBatch, type Receipt } from "./outcomes";
+import { bookBehindReconciliation } from "./restored-gas";
 import { settleRevocationBatch } from "./revocation-outcomes";
 import { applyRevocationSettlements } from "./revocation-writes";
 import { revocationIdsByStatus, sweepIdsByStatus } from "./settlement-log";
@@ -19,6 +20,7 @@ const CODE_CHECK_RETRY_MS = 5_000;
 export interface Settled {
   partnerId: string;
   chainId: number;
+  gasWalletId: string;
   receipt: Receipt;
   /** the block it was mined in */
   blockNumber: number;
@@ -65,19 +67,28 @@ export async function bookGasOnly(deps: LedgerDeps, settled: Omit<Settled, "batc
  * as a plain gas entry, and the fees stay due for the next withdrawal.
  */
 export async function settleWithdrawal(deps: LedgerDeps, settled: Settled, logger: Logger): Promise<void> {
-  const { partnerId, chainId, receipt, rawTx, batch } = settled;
+  const { partnerId, chainId, gasWalletId, receipt, blockNumber, rawTx, batch } = settled;
+  // Booked with a top-up reversing the one that explained its spend when its block was reconciled while it was given up (a restored one).
+  const book = async (entries: (tx: Tx) => Promise<void>) => {
+    const restored = await deps.db.$transaction(async (tx) => {
+      if (await bookBehindReconciliation(tx, { partnerId, chainId, gasWalletId, hash: receipt.hash, blockNumber }, entries)) return true;
+      await entries(tx);
+      return false;
+    });
+    if (restored) logger.warn("a restored withdrawal booked with a top-up reversing the one that explained it while it was given up", { hash: receipt.hash, blockNumber });
+  };
   if (!receipt.succeeded) {
-    await deps.db.$transaction((tx) => bookTransactionGas(tx, gasEntry(settled)));
+    await book((tx) => bookTransactionGas(tx, gasEntry(settled)));
     logger.warn("withdrawal reverted: only its gas is booked, the fees stay due", { batchId: batch.id, hash: receipt.hash });
     return;
   }
   const drainTo = batch.drainTo;
   if (drainTo !== null) {
-    await deps.db.$transaction((tx) => bookDrain(tx, { partnerId, chainId, rawTx, receipt }, drainTo));
+    await book((tx) => bookDrain(tx, { partnerId, chainId, rawTx, receipt }, drainTo));
     logger.info("gas wallet drained", { batchId: batch.id, hash: receipt.hash, to: drainTo });
     return;
   }
-  await deps.db.$transaction((tx) => bookWithdrawal(tx, { partnerId, chainId, rawTx, receipt }));
+  await book((tx) => bookWithdrawal(tx, { partnerId, chainId, rawTx, receipt }));
   logger.info("withdrawal booked", { batchId: batch.id, hash: receipt.hash });
 }
 

@@ -10,6 +10,7 @@ import { createTestDatabase, createTestPartner, eventually, startTestChain, type
 import { queueNames } from "@sweep/messaging";
 import { rpcCalls } from "@sweep/metrics";
 import { parseEther } from "ethers";
+import { settleTransaction } from "../src/batch-purposes";
 import { chainReads } from "../src/chain-reads";
 import { bookTransactionGas } from "../src/ledger-entries";
 import { Reconciler } from "../src/reconciler";
@@ -213,6 +214,44 @@ describe("balance reconciliation", () => {
       expect.objectContaining({ amount: -sent.gas }),
       expect.objectContaining({ amount: sent.gas, txHash: sent.hash, dedupeKey: `topup:restored:${sent.hash}` }),
     ]);
+    await expectReconciledToHead(partner);
+  });
+
+  it.each([
+    ["withdrawal", false],
+    ["drain", true],
+  ])("explains a given-up %s's value and gas as a top-up, and once it is restored books its entries with a top-up reversing that one, once", async (_name, drain) => {
+    const partner = await createTestPartner(db);
+    const instance = reconciler();
+    await transferTo(partner.gasWallet, parseEther("1"));
+    await instance.runOnce();
+    // Sent as the chain-sender sends a withdrawal batch (a drain is one with drainTo), its signed transaction stored.
+    const gasWalletId = (await db.gasWallet.findUniqueOrThrow({ where: { partnerId: partner.partnerId } })).id;
+    const to = (await chain.provider.getSigner(1)).address;
+    const batch = await db.batch.create({ data: { chainId: CHAIN_ID, gasWalletId, purpose: "withdrawal", status: "sent", drainTo: drain ? to : null } });
+    const signer = partner.signer.connect(chain.provider);
+    const rawTx = await signer.signTransaction(await signer.populateTransaction({ to, value: parseEther("0.25") }));
+    const sent = await chain.provider.broadcastTransaction(rawTx);
+    const receipt = (await sent.wait())!;
+    const row = await db.chainTransaction.create({
+      data: { chainId: CHAIN_ID, gasWalletId, batchId: batch.id, nonce: BigInt(sent.nonce), hash: sent.hash, rawTx, status: "broadcast", gasLimit: sent.gasLimit, maxFeePerGas: toDecimal(sent.maxFeePerGas!), maxPriorityFeePerGas: toDecimal(sent.maxPriorityFeePerGas!), broadcastAt: new Date() },
+    });
+    const spent = parseEther("0.25") + receipt.gasUsed * receipt.gasPrice;
+    // Given up: the reconciliation books its value and gas as a top-up.
+    await db.chainTransaction.update({ where: { id: row.id }, data: { status: "dropped" } });
+    await instance.runOnce();
+    expect((await topups(partner)).map((t) => t.amount)).toEqual([parseEther("1"), -spent]);
+
+    // Found mined and restored: its settlement books its entries and reverses the top-up, once however often the outcome comes.
+    await db.chainTransaction.update({
+      where: { id: row.id },
+      data: { status: "confirmed", gasUsed: receipt.gasUsed, effectiveGasPrice: toDecimal(receipt.gasPrice), blockNumber: BigInt(receipt.blockNumber), succeeded: true, minedAt: new Date() },
+    });
+    const deps = { db, names, tariffs: new Map(), hasCode: async () => false, maxAttempts: 5, now: () => new Date(), outboxWritten: () => {} };
+    await settleTransaction(deps, { chainId: CHAIN_ID, transactionId: row.id }, logger);
+    await settleTransaction(deps, { chainId: CHAIN_ID, transactionId: row.id }, logger);
+    await instance.runOnce();
+    expect((await topups(partner)).filter((t) => t.dedupeKey === `topup:restored:${sent.hash}`)).toEqual([expect.objectContaining({ amount: spent, txHash: sent.hash })]);
     await expectReconciledToHead(partner);
   });
 
