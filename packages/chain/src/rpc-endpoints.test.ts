@@ -226,6 +226,33 @@ describe("a chain's RPC endpoints", () => {
     expect(await endpoints.send(call("eth_sendRawTransaction"))).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32000, message: "already known" } }]);
   });
 
+  it("reads a transaction refused by one endpoint while another failed on transport as unavailable, never as the refusal: the failed one may hold it", async () => {
+    const provider = new ChainProvider(new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 300, backoff }));
+    const client = new ChainClient({ chainId: CHAIN_ID, confirmations: 1, provider });
+    const rest = () => new Promise((r) => setTimeout(r, backoff.maxMs + 50));
+    const broadcasts = (e: FakeEndpoint) => e.received.filter((c) => c.method === "eth_sendRawTransaction").length;
+    a.answer = rpcError(-32000, "tx fee (1.20 ether) exceeds the configured cap (1.00 ether)");
+    b.answer = status(502);
+    expect(await client.broadcast("0x02")).toBe("unavailable");
+    // Not asked again: a round without the endpoint that failed would read the refusal as final.
+    expect([broadcasts(a), broadcasts(b)]).toEqual([1, 1]);
+    await rest();
+    b.answer = hang;
+    expect(await client.broadcast("0x02")).toBe("unavailable");
+    await rest();
+    a.answer = rpcError(-32000, "authority already reserved");
+    b.answer = status(503);
+    expect(await client.broadcast("0x02")).toBe("unavailable");
+    await rest();
+    // Every endpoint answered: the refusal is the verdict; one that has it makes it sent.
+    b.answer = rpcError(-32000, "tx fee (1.20 ether) exceeds the configured cap (1.00 ether)");
+    expect(await client.broadcast("0x02")).toBe("authority_reserved");
+    b.answer = rpcError(-32000, "already known");
+    expect(await client.broadcast("0x02")).toBe("known");
+    expect([broadcasts(a), broadcasts(b)]).toEqual([5, 5]);
+    provider.destroy();
+  });
+
   it("counts calls by method, HTTP requests by outcome, and scores each endpoint's health", async () => {
     const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
     a.answer = status(503);

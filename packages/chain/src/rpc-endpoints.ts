@@ -1,6 +1,7 @@
 import { rpcCalls, rpcEndpointHealth, rpcHttpRequests, rpcRequestSeconds } from "@sweep/metrics";
 import type { JsonRpcError, JsonRpcPayload, JsonRpcResult } from "ethers";
 import { DEFAULT_BACKOFF, afterFailure, afterSuccess, attemptOrder, freshHealth, healthScore, isUp, type Backoff, type EndpointHealth } from "./endpoint-health";
+import { broadcastVerdict, countsAsSent } from "./node-errors";
 import { endpointRefusal, type EndpointRefusalKind } from "./provider-refusals";
 import { endpointLabels } from "./rpc-url";
 
@@ -37,6 +38,19 @@ export class RpcTransportError extends Error {
   ) {
     super(`${endpoint}: ${detail}`);
     this.name = "RpcTransportError";
+  }
+}
+
+/**
+ * A transaction's broadcast no endpoint took: some refused it, but another failed on transport (in
+ * this round or an earlier one of the call), and may hold it in its pool. Not a node's verdict (a
+ * refusal read as final would have a smaller transaction take its nonce while it can still be
+ * mined), and not asked again: a round without the failed endpoint would make the refusal look final.
+ */
+class UnsettledBroadcastError extends RpcTransportError {
+  constructor(failure: RpcTransportError) {
+    super(failure.kind, failure.endpoint, "", failure.retryAfterMs);
+    this.message = `${failure.message} (another endpoint refused the transaction)`;
   }
 }
 
@@ -112,13 +126,15 @@ export class RpcEndpoints {
     // A round that left fewer stale members than the last is progress, not one of the STALE_RETRIES.
     let staleRetries = 0;
     let lastStale = Infinity;
+    let failed: RpcTransportError | undefined;
     for (let transportRetries = 0; ; ) {
       let answers: RpcAnswer[];
       try {
-        answers = await this.sendOnce(asked, pinned);
+        answers = await this.sendOnce(asked, pinned, failed);
       } catch (err) {
         // A node that hangs is not asked again: that would only multiply the wait for the failure.
-        if (!(err instanceof RpcTransportError) || err.kind === "timeout" || transportRetries >= TRANSPORT_RETRIES) throw err;
+        if (!(err instanceof RpcTransportError) || err instanceof UnsettledBroadcastError || err.kind === "timeout" || transportRetries >= TRANSPORT_RETRIES) throw err;
+        failed = err;
         transportRetries++;
         await sleep(this.untilFirstBack(pinned));
         continue;
@@ -138,9 +154,9 @@ export class RpcEndpoints {
     }
   }
 
-  private sendOnce(payload: JsonRpcPayload | JsonRpcPayload[], pinned?: number): Promise<RpcAnswer[]> {
+  private sendOnce(payload: JsonRpcPayload | JsonRpcPayload[], pinned?: number, failedBefore?: RpcTransportError): Promise<RpcAnswer[]> {
     const calls = Array.isArray(payload) ? payload : [payload];
-    if (calls.length === 1 && calls[0]!.method === "eth_sendRawTransaction" && pinned === undefined) return this.broadcast(payload);
+    if (calls.length === 1 && calls[0]!.method === "eth_sendRawTransaction" && pinned === undefined) return this.broadcast(payload, failedBefore);
     return this.inOrder(payload, pinned === undefined ? attemptOrder(this.endpoints.map((e) => e.health), Date.now()) : [pinned]);
   }
 
@@ -167,8 +183,12 @@ export class RpcEndpoints {
   /**
    * To every endpoint in rotation at once (the first to try when none is): the first acceptance
    * answers at once; otherwise, once all have answered, the first node's answer, else the failure.
+   * A refusal is the answer only when no endpoint failed on transport (`failedBefore`: in an earlier
+   * round of the call): one that failed may have taken the transaction into its pool, so the failure
+   * is the answer then (UnsettledBroadcastError), unless a node answered that it has the transaction
+   * or its nonce is used (what counts as sent).
    */
-  private broadcast(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<RpcAnswer[]> {
+  private broadcast(payload: JsonRpcPayload | JsonRpcPayload[], failedBefore?: RpcTransportError): Promise<RpcAnswer[]> {
     const now = Date.now();
     const inRotation = this.endpoints.filter((e) => isUp(e.health, now));
     const targets = inRotation.length > 0 ? inRotation : [this.endpoints[attemptOrder(this.endpoints.map((e) => e.health), now)[0]!]!];
@@ -177,8 +197,11 @@ export class RpcEndpoints {
       const failures: unknown[] = [];
       const settle = () => {
         if (answers.length + failures.length < targets.length) return;
-        if (answers.length > 0) resolve(answers[0]!);
-        else reject(failures[0]);
+        const failure = failures[0] ?? failedBefore;
+        const sent = answers.find((answer) => answer.every((a) => countsAsSent(broadcastVerdict(a))));
+        if (answers.length === 0) reject(failures[0]);
+        else if (failure === undefined || sent !== undefined) resolve(sent ?? answers[0]!);
+        else reject(failure instanceof RpcTransportError ? new UnsettledBroadcastError(failure) : failure);
       };
       for (const endpoint of targets) {
         this.sendTo(endpoint, payload).then(

@@ -112,7 +112,7 @@ export class BatchSender {
       }
       const attempt = await this.attempt(sending, logger, { cap, excluded });
       attempt.leftOut = [...leftOut, ...(attempt.leftOut ?? [])];
-      const next = await commitResend(db, names, sending, stored, attempt);
+      const next = await commitResend(db, names, sending, stored, attempt, await client.freshHead());
       this.options.outboxWritten?.();
       logger.warn("the node refused the transaction; sending a smaller one at its nonce", { verdict, message, leftOut: attempt.leftOut, dropped: attempt.dropped, cap: cap.toString(), resent: next?.hash ?? null, attempt: attempt.type });
       if (!next) return;

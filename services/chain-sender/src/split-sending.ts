@@ -128,14 +128,16 @@ export async function returnLeftOut(tx: Tx, names: QueueNames, batch: BatchToSen
  * nonce (the next replacement number), to be broadcast. An attempt that failed fails the batch
  * (batch.failed: what is left in it is retried as any failed attempt); one with nothing left settles
  * it. Either leaves the nonce to the watcher's gap filler. Null when nothing is to be broadcast.
+ * The refused one is dropped as given up at `head`: a pool that took it unheard could still have it
+ * mined, and AbandonedTransactions then restores it (the nonce's other transaction replaced).
  */
-export async function commitResend(db: Db, names: QueueNames, batch: BatchToSend, refused: StoredTransaction, attempt: Attempt): Promise<StoredTransaction | null> {
+export async function commitResend(db: Db, names: QueueNames, batch: BatchToSend, refused: StoredTransaction, attempt: Attempt, head: number): Promise<StoredTransaction | null> {
   const metrics = new PendingMetrics();
   const stored = await db.$transaction(
     async (tx) => {
       // The gas wallet's nonce row first, as every attempt locks it: attempts of one gas wallet serialize.
       await tx.$queryRaw`SELECT 1 FROM gas_wallet_chain_states WHERE gas_wallet_id = ${batch.gasWallet.id}::uuid AND chain_id = ${batch.chainId} FOR UPDATE`;
-      const dropped = await tx.chainTransaction.updateMany({ where: { id: refused.id, status: "signed" }, data: { status: "dropped" } });
+      const dropped = await tx.chainTransaction.updateMany({ where: { id: refused.id, status: "signed" }, data: { status: "dropped", abandonedAtBlock: BigInt(head) } });
       if (dropped.count === 0) return null;
       const stages = stagesOf(batch);
       await stages.rejectDropped(tx, names, batch, attempt.dropped, metrics);

@@ -194,10 +194,14 @@ describe("chain-sender: revocation batches on anvil", () => {
       const deposits = await delegatedDeposits(partner, 3);
       const { batchId, revocationIds } = await openRevocationBatch(h, partner, await revocationsOf(deposits));
       proxy.reserveAuthorities([deposits[1]!.address]);
+      const headBefore = await h.chain.provider.getBlockNumber();
 
       await senderThrough().send(batchId);
       const [refused, sent] = await transactionsOf(batchId);
       expect([refused?.status, sent?.status, sent?.nonce]).toEqual(["dropped", "broadcast", refused?.nonce]);
+      // Given up at the head: should a pool that took it unheard have it mined, AbandonedTransactions restores it.
+      expect(Number(refused!.abandonedAtBlock)).toBeGreaterThanOrEqual(headBefore);
+      expect(sent!.abandonedAtBlock).toBeNull();
       expect(authorities(refused!.rawTx)).toHaveLength(3);
       expect(authorities(sent!.rawTx)).toHaveLength(2);
       expect((await revocationRows(revocationIds)).map((r) => [r.status, r.attempts, r.batchId])).toEqual([
