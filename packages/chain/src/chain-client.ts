@@ -1,5 +1,5 @@
 import type { LogLike } from "@sweep/contracts";
-import { toQuantity, type Authorization, type JsonRpcPayload } from "ethers";
+import { toQuantity, type Authorization } from "ethers";
 import type { ChainProvider } from "./chain-provider";
 import { ChainCallError, broadcastVerdict, isStateUnavailable, nodeMessage, type BroadcastVerdict } from "./node-errors";
 
@@ -205,32 +205,6 @@ export class ChainClient {
    */
   receipts(hashes: readonly string[]): Promise<Array<Receipt | null>> {
     return Promise.all(hashes.map((hash) => this.receipt(hash)));
-  }
-
-  /**
-   * The receipts of `hashes` and the head of the node that answered, in one JSON-RPC batch (one
-   * HTTP request reaches one node behind a load balancer): a missing receipt means "not mined" only
-   * up to that head, never beyond it.
-   */
-  async receiptsWithHead(hashes: readonly string[]): Promise<{ head: number; receipts: Array<Receipt | null> }> {
-    const payload: JsonRpcPayload[] = [
-      { jsonrpc: "2.0", id: 0, method: "eth_blockNumber", params: [] },
-      ...hashes.map((hash, i) => ({ jsonrpc: "2.0" as const, id: i + 1, method: "eth_getTransactionReceipt", params: [hash] })),
-    ];
-    const answers = await this.call("eth_getTransactionReceipt", () => this.provider.endpoints.send(payload));
-    const byId = new Map(answers.map((a) => [a.id, a]));
-    const result = (id: number): unknown => {
-      const answer = byId.get(id);
-      if (!answer) throw new ChainCallError("eth_getTransactionReceipt", new Error(`the node left call ${id} of the batch unanswered`));
-      if ("error" in answer) throw new ChainCallError("eth_getTransactionReceipt", { error: answer.error });
-      return answer.result;
-    };
-    const head = Number(BigInt(result(0) as string));
-    const receipts = hashes.map((_hash, i) => {
-      const raw = result(i + 1);
-      return raw === null ? null : receiptFromRpc(raw);
-    });
-    return { head, receipts };
   }
 
   /** The hash of the canonical chain's block at `blockNumber`; null when the node has no such block (yet). */

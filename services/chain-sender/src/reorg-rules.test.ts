@@ -1,4 +1,4 @@
-import { SETTLED_WATCH_BLOCKS, reorgedStep, settledPlace, settledWatchFrom } from "./reorg-rules";
+import { SETTLED_WATCH_BLOCKS, reorgedStep, reorgedTaken, settledPlace, settledWatchFrom } from "./reorg-rules";
 
 const A = "0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const B = "0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
@@ -22,17 +22,30 @@ describe("reorg rules", () => {
     expect(settledPlace({ blockNumber: 100, blockHash: A }, canonical)).toBe(expected);
   });
 
-  // Nonce 5, confirmations 3; the nonce count at depth read at block 98 (head 100).
+  // Nonce 5, confirmations 3, head 100; lost once three rounds spanning 12 blocks saw the nonce taken.
+  const abandon = { rounds: 3, blocks: 12 };
+  const agreed = { rounds: 3, firstHead: 88, lastHead: 100 };
   it.each`
-    receipt                  | receiptsHead | countAtDepth | expected      | story
-    ${{ blockNumber: 98 }}   | ${100}       | ${6n}        | ${"restored"} | ${"mined again, three blocks deep"}
-    ${{ blockNumber: 99 }}   | ${100}       | ${5n}        | ${"wait"}     | ${"mined again, two blocks deep"}
-    ${null}                  | ${100}       | ${5n}        | ${"resend"}   | ${"out of the chain and its nonce free: the stored transaction goes again"}
-    ${null}                  | ${100}       | ${3n}        | ${"resend"}   | ${"earlier nonces out of the chain too"}
-    ${null}                  | ${90}        | ${5n}        | ${"resend"}   | ${"a lagging node, the nonce free: sending again is harmless"}
-    ${null}                  | ${100}       | ${6n}        | ${"lost"}     | ${"another transaction holds the nonce at depth"}
-    ${null}                  | ${97}        | ${6n}        | ${"wait"}     | ${"the nonce counted past by a fresher node than the one without a receipt"}
-  `("a settled transaction out of the chain: $story ($expected)", ({ receipt, receiptsHead, countAtDepth, expected }) => {
-    expect(reorgedStep({ nonce: 5n, receipt, receiptsHead, countAtDepth, countedAt: 98, confirmations: 3 })).toBe(expected);
+    receipt                  | countAtDepth | takenRun                                      | expected      | story
+    ${{ blockNumber: 98 }}   | ${6n}        | ${undefined}                                  | ${"restored"} | ${"mined again, three blocks deep"}
+    ${{ blockNumber: 99 }}   | ${5n}        | ${undefined}                                  | ${"wait"}     | ${"mined again, two blocks deep"}
+    ${{ blockNumber: 98 }}   | ${6n}        | ${agreed}                                     | ${"restored"} | ${"a receipt after rounds without one: mined again all the same"}
+    ${null}                  | ${5n}        | ${undefined}                                  | ${"resend"}   | ${"out of the chain and its nonce free: the stored transaction goes again"}
+    ${null}                  | ${3n}        | ${undefined}                                  | ${"resend"}   | ${"earlier nonces out of the chain too"}
+    ${null}                  | ${6n}        | ${{ rounds: 1, firstHead: 100, lastHead: 100 }} | ${"wait"}     | ${"the nonce counted past, no receipt once: perhaps a lagging backend's answer"}
+    ${null}                  | ${6n}        | ${{ rounds: 3, firstHead: 95, lastHead: 100 }}  | ${"wait"}     | ${"three rounds, but within a lag of 5 blocks"}
+    ${null}                  | ${6n}        | ${{ rounds: 2, firstHead: 80, lastHead: 100 }}  | ${"wait"}     | ${"20 blocks, but two rounds"}
+    ${null}                  | ${6n}        | ${agreed}                                     | ${"lost"}     | ${"another transaction holds the nonce at depth, as rounds spanning 12 blocks agree"}
+  `("a settled transaction out of the chain: $story ($expected)", ({ receipt, countAtDepth, takenRun, expected }) => {
+    expect(reorgedStep({ nonce: 5n, receipt, head: 100, countAtDepth, takenRun, abandon, confirmations: 3 })).toBe(expected);
+  });
+
+  it.each`
+    receipt                 | countAtDepth | expected | story
+    ${null}                 | ${6n}        | ${true}  | ${"no receipt, the nonce counted past"}
+    ${null}                 | ${5n}        | ${false} | ${"no receipt, the nonce free"}
+    ${{ blockNumber: 98 }}  | ${6n}        | ${false} | ${"a receipt"}
+  `("nonce 5 seen taken this round: $story ($expected)", ({ receipt, countAtDepth, expected }) => {
+    expect(reorgedTaken({ nonce: 5n, receipt, countAtDepth })).toBe(expected);
   });
 });

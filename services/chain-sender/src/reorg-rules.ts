@@ -2,7 +2,7 @@
  * Reorgs deeper than the confirmation depth, free of the database and the node: which settled
  * transactions left the canonical chain, and what becomes of each.
  */
-import { isFinal, nonceState } from "./watch-rules";
+import { isFinal, takenForSure, type AbandonRule, type TakenRun } from "./watch-rules";
 
 /**
  * A settled transaction's block is re-checked against the canonical chain while it is within this
@@ -40,22 +40,32 @@ export function settledPlace(settled: SettledInBlock, canonicalHash: string | nu
 export type ReorgedStep = "restored" | "wait" | "resend" | "lost";
 
 /**
- * Mined again (in any block) and final there: `restored`, booked once as before. Mined again, not
- * yet final: `wait`. No receipt while another transaction holds its nonce at the confirmation depth
- * (by a node that had reached the block the nonce was counted at): `lost`, the operator's case.
- * Otherwise its stored signed transaction is still valid at its nonce: `resend` it, which puts the
- * chain back where the ledger has it. A stale answer (`unknown`) waits.
+ * Whether this round saw the nonce taken: no receipt while the chain counts past the nonce at the
+ * confirmation depth (the watcher's nextTakenRun gathers these into a run).
+ */
+export function reorgedTaken(input: { nonce: bigint; receipt: { blockNumber: number } | null; countAtDepth: bigint }): boolean {
+  return input.receipt === null && input.countAtDepth > input.nonce;
+}
+
+/**
+ * Mined again (in any block) and final at the head: `restored`, booked once as before. Mined
+ * again, not yet final: `wait`. No receipt while another transaction holds its nonce at the
+ * confirmation depth: `lost`, the operator's case, but only once rounds at later heads agreed as the
+ * watcher's abandonment asks (takenForSure): the receipt is read on its own and a lagging backend
+ * answers null for a transaction mined again. Until then `wait`. Otherwise its stored signed
+ * transaction is still valid at its nonce: `resend` it, which puts the chain back where the ledger
+ * has it (harmless when a lagging node did not see it mined).
  */
 export function reorgedStep(input: {
   nonce: bigint;
   receipt: { blockNumber: number } | null;
-  receiptsHead: number;
+  head: number;
   countAtDepth: bigint;
-  countedAt: number;
+  takenRun: TakenRun | undefined;
+  abandon: AbandonRule;
   confirmations: number;
 }): ReorgedStep {
-  if (input.receipt) return isFinal(input.receipt.blockNumber, input.receiptsHead, input.confirmations) ? "restored" : "wait";
-  const state = nonceState({ nonce: input.nonce, mined: false, countAtDepth: input.countAtDepth, countedAt: input.countedAt, receiptsHead: input.receiptsHead });
-  if (state === "taken") return "lost";
-  return state === "unknown" ? "wait" : "resend";
+  if (input.receipt) return isFinal(input.receipt.blockNumber, input.head, input.confirmations) ? "restored" : "wait";
+  if (!reorgedTaken(input)) return "resend";
+  return takenForSure(input.takenRun, input.abandon) ? "lost" : "wait";
 }

@@ -2,14 +2,16 @@ import { countsAsSent, type ChainClient, type Receipt } from "@sweep/chain";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { settledReorgsTotal } from "@sweep/metrics";
-import { reorgedStep, settledPlace, settledWatchFrom } from "./reorg-rules";
+import { reorgedStep, reorgedTaken, settledPlace, settledWatchFrom } from "./reorg-rules";
 import { batchWork, markReorged, newestSettled, reorgedTransactions, resolveReorged, settledFrom, type ReorgedTransaction } from "./reorg-store";
-import { depthBlock } from "./watch-rules";
+import { depthBlock, nextTakenRun, type AbandonRule, type TakenRun } from "./watch-rules";
 
 export interface SettledReorgsOptions {
   db: Db;
   client: ChainClient;
   logger: Logger;
+  /** the agreement the watcher asks before giving a nonce up, asked before calling a reorged transaction lost */
+  abandon: AbandonRule;
 }
 
 /**
@@ -18,10 +20,13 @@ export interface SettledReorgsOptions {
  * settled block vouches for the older ones). One whose block left the chain is logged as an error
  * naming its batch, sweeps and revocations, counted, and its stored signed transaction sent again
  * while its nonce is free, until it is mined again and final (restored) or another transaction
- * holds its nonce (lost: the operator's case). Its booking stands throughout, so nothing is booked
+ * holds its nonce, as rounds at later heads agree (lost: the operator's case). Its booking stands throughout, so nothing is booked
  * twice; the ledger's reconciliation books what the chain did meanwhile (docs/decisions.md).
  */
 export class SettledReorgs {
+  /** Per reorged transaction, the rounds in a row that saw its nonce taken. */
+  private readonly takenRuns = new Map<string, TakenRun>();
+
   constructor(private readonly options: SettledReorgsOptions) {}
 
   private get chainId(): number {
@@ -68,7 +73,10 @@ export class SettledReorgs {
 
   private async followReorged(head: number): Promise<void> {
     const { db, logger } = this.options;
-    for (const transaction of await reorgedTransactions(db, this.chainId)) {
+    const followed = await reorgedTransactions(db, this.chainId);
+    const ids = new Set(followed.map((t) => t.id));
+    for (const id of this.takenRuns.keys()) if (!ids.has(id)) this.takenRuns.delete(id);
+    for (const transaction of followed) {
       try {
         await this.follow(transaction, head);
       } catch (err) {
@@ -83,9 +91,12 @@ export class SettledReorgs {
     const countedAt = depthBlock(head, confirmations);
     // The nonce count before the receipt, as the watcher does: a resend mined in between cannot pass for another transaction.
     const countAtDepth = await client.nonceAt(transaction.gasWallet, countedAt);
-    const read = await client.receiptsWithHead([transaction.hash]);
-    const receipt = read.receipts[0]!;
-    const step = reorgedStep({ nonce: transaction.nonce, receipt, receiptsHead: read.head, countAtDepth, countedAt, confirmations });
+    // The receipt on its own: a null may be a lagging backend's, so only rounds at later heads that agree call it lost.
+    const receipt = await client.receipt(transaction.hash);
+    const takenRun = nextTakenRun(this.takenRuns.get(transaction.id), head, reorgedTaken({ nonce: transaction.nonce, receipt, countAtDepth }));
+    if (takenRun) this.takenRuns.set(transaction.id, takenRun);
+    else this.takenRuns.delete(transaction.id);
+    const step = reorgedStep({ nonce: transaction.nonce, receipt, head, countAtDepth, takenRun, abandon: this.options.abandon, confirmations });
     if (step === "wait") return;
     if (step === "resend") {
       const verdict = await client.broadcast(transaction.rawTx);

@@ -1,4 +1,4 @@
-import { depthBlock, isFinal, isStuck, nextTakenRun, nonceState, takenForSure, type TakenRun } from "./watch-rules";
+import { depthBlock, isFinal, isStuck, nextTakenRun, takenForSure, type TakenRun } from "./watch-rules";
 
 describe("watch rules", () => {
   it.each([
@@ -19,20 +19,6 @@ describe("watch rules", () => {
   ])("%i ms after sending with a %i ms bound is stuck: %s", (elapsed, bound, expected) => {
     const sent = new Date("2026-11-21T00:00:00Z");
     expect(isStuck(sent, new Date(sent.getTime() + elapsed), bound)).toBe(expected);
-  });
-
-  it.each`
-    mined    | count | countedAt | receiptsHead | expected     | story
-    ${true}  | ${9n} | ${100}    | ${90}        | ${"mined"}   | ${"a receipt of ours decides, from any node"}
-    ${false} | ${4n} | ${100}    | ${100}       | ${"open"}    | ${"the chain has not counted the nonce"}
-    ${false} | ${5n} | ${100}    | ${100}       | ${"open"}    | ${"the chain counts up to the nonce, not past it"}
-    ${false} | ${5n} | ${100}    | ${90}        | ${"open"}    | ${"a lagging node's null changes nothing while the nonce is open"}
-    ${false} | ${6n} | ${100}    | ${100}       | ${"taken"}   | ${"counted past at the block the receipts' node had reached"}
-    ${false} | ${9n} | ${100}    | ${140}       | ${"taken"}   | ${"counted past, the receipts' node ahead of the count"}
-    ${false} | ${6n} | ${100}    | ${99}        | ${"unknown"} | ${"counted past by a fresher node than the one that had no receipt"}
-    ${false} | ${9n} | ${100}    | ${0}         | ${"unknown"} | ${"a node far behind says nothing of a nonce counted past"}
-  `("nonce 5: $story ($expected)", ({ mined, count, countedAt, receiptsHead, expected }) => {
-    expect(nonceState({ nonce: 5n, mined, countAtDepth: count, countedAt, receiptsHead })).toBe(expected);
   });
 
   it.each([

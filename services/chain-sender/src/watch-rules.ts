@@ -8,23 +8,6 @@ export function isStuck(sentAt: Date, now: Date, replaceAfterMs: number): boolea
   return now.getTime() - sentAt.getTime() >= replaceAfterMs;
 }
 
-/** What the receipts of a nonce's stored transactions say of it, beside the chain's count at the confirmation depth. */
-export type NonceState = "mined" | "taken" | "open" | "unknown";
-
-/**
- * A receipt of ours: `mined`. None, while the chain counts past the nonce at the confirmation
- * depth: another transaction took it (`taken`), but only when the receipts came from a node that
- * had reached the block the count was read at. Behind a load-balanced endpoint a backend that lags
- * answers null for a transaction a fresher one counted, and a nonce whose transaction was mined must
- * never be given up: that answer decides nothing (`unknown`, asked again next round). Otherwise the
- * nonce is `open`: nothing took it at depth, and ours may yet be mined there.
- */
-export function nonceState(input: { nonce: bigint; mined: boolean; countAtDepth: bigint; countedAt: number; receiptsHead: number }): NonceState {
-  if (input.mined) return "mined";
-  if (input.countAtDepth <= input.nonce) return "open";
-  return input.receiptsHead >= input.countedAt ? "taken" : "unknown";
-}
-
 /**
  * Rounds in a row that saw a nonce taken (the count at depth past it, no receipt of any of our
  * transactions of it), from the head of the first to the head of the last. Only a round at a head

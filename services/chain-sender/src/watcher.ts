@@ -97,7 +97,7 @@ export class ChainWatcher {
   private readonly abandoned: AbandonedTransactions;
 
   constructor(private readonly options: WatcherOptions) {
-    this.settledReorgs = new SettledReorgs({ db: options.db, client: options.client, logger: options.logger });
+    this.settledReorgs = new SettledReorgs({ db: options.db, client: options.client, logger: options.logger, abandon: ABANDON_TAKEN });
     this.abandoned = new AbandonedTransactions({ db: options.db, names: options.names, client: options.client, logger: options.logger, outboxWritten: options.outboxWritten });
     this.loop = new PollingLoop({
       name: "watcher",
