@@ -215,6 +215,38 @@ describe("chain-sender: revocation batches on anvil", () => {
       expect(await Promise.all(deposits.map((d) => codeOf(d.address)))).toEqual(["0x", expect.stringMatching(/^0xef0100/), "0x"]);
     });
 
+    it("restores the refused transaction should a pool that took it unheard have it mined: confirmed with the three revocations, the smaller one at its nonce replaced, tx.outcome for it alone", async () => {
+      const partner = await partnerWithGasWallet(h);
+      const deposits = await delegatedDeposits(partner, 3);
+      const { batchId, revocationIds } = await openRevocationBatch(h, partner, await revocationsOf(deposits));
+      proxy.reserveAuthorities([deposits[1]!.address]);
+      const anvil = h.chain.provider;
+      await anvil.send("evm_setAutomine", [false]);
+      let refused, smaller;
+      try {
+        await senderThrough().send(batchId);
+        [refused, smaller] = await transactionsOf(batchId);
+        // Another provider's pool had the refused one, and it wins the nonce: the smaller one never reaches a block.
+        await anvil.send("anvil_dropTransaction", [smaller!.hash]);
+        await anvil.send("eth_sendRawTransaction", [refused!.rawTx]);
+        await anvil.send("evm_mine", []);
+      } finally {
+        await anvil.send("evm_setAutomine", [true]);
+      }
+      const restored = async () => {
+        await anvil.send("evm_mine", []);
+        return (await h.db.chainTransaction.findUniqueOrThrow({ where: { id: refused!.id } })).status === "confirmed" ? true : undefined;
+      };
+      await watchUntil(h.watcher(), "the refused transaction restored", restored);
+      expect(await Promise.all(deposits.map((d) => codeOf(d.address)))).toEqual(["0x", "0x", "0x"]);
+      expect(await h.db.chainTransaction.findUniqueOrThrow({ where: { id: smaller!.id } })).toMatchObject({ status: "replaced" });
+      expect(await batchOf(batchId)).toMatchObject({ status: "confirmed", reason: null });
+      expect((await revocationRows(revocationIds)).map((r) => [r.status, r.batchId])).toEqual(revocationIds.map(() => ["processing", batchId]));
+      expect((await itemsOf(batchId)).map((i) => i.outcome)).toEqual(["revoked", "revoked", "revoked"]);
+      const outcomes = (await outboxOf(h, "tx.outcome")).map((m) => (m.payload as { transactionId: string }).transactionId);
+      expect(outcomes.filter((id) => id === refused!.id || id === smaller!.id)).toEqual([refused!.id]);
+    });
+
     it("sends what fits under TX_FEE_CAP and puts the rest back in the queue, not as an attempt", async () => {
       const partner = await partnerWithGasWallet(h);
       const deposits = await delegatedDeposits(partner, 3);
