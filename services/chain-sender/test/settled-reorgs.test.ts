@@ -98,7 +98,12 @@ describe("chain-sender: a settled transaction whose block leaves the canonical c
     expect(await h.chain.provider.getTransactionCount(partner.gasWallet)).toBe(1);
     expect(await h.chain.provider.getTransactionReceipt(settled.hash)).toBeNull();
 
-    await watchUntil(watcher, "the transaction lost", async () => ((await stored(settled.id)).reorg === "lost" ? true : undefined));
+    // Lost only once rounds at later heads spanning 12 blocks agree (a lagging backend's null receipt alone says nothing): blocks go by between rounds.
+    await watchUntil(watcher, "the transaction lost", async () => {
+      if ((await stored(settled.id)).reorg === "lost") return true;
+      await h.chain.provider.send("anvil_mine", ["0x5"]);
+      return undefined;
+    });
     expect(await counted("detected")).toBe(before.detected + 1);
     expect(await counted("lost")).toBe(before.lost + 1);
     expect(reported("another transaction took a reorged transaction's nonce", settled.id)).toEqual([expect.objectContaining({ batchId: batch.id, hash: settled.hash })]);
