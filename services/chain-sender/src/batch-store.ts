@@ -1,5 +1,5 @@
 import type { AttemptFailureReason } from "@sweep/common";
-import { enqueueOutbox, toDecimal, type Batch, type Db, type HotWallet } from "@sweep/db";
+import { enqueueOutbox, type Batch, type Db, type HotWallet } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
 import { fromStates } from "@sweep/lifecycle";
@@ -9,6 +9,7 @@ import { chooseNonce } from "./nonces";
 import type { RevocationItemRow } from "./revocation-plan";
 import type { SignedTransaction } from "./signing";
 import { returnLeftOut, type LeftOut } from "./split-sending";
+import { storedFields, transactionData } from "./transaction-store";
 import type { BatchItemRow } from "./sweep-plan";
 
 export interface BatchBase {
@@ -99,19 +100,8 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
       const nonce = chooseNonce({ nextNonce: state?.next_nonce ?? null, chainPending: attempt.chainPending, highestStored: highest._max.nonce });
       const signed = await attempt.sign(nonce);
       const stored = await tx.chainTransaction.create({
-        data: {
-          chainId: batch.chainId,
-          gasWalletId: batch.gasWallet.id,
-          batchId: batch.id,
-          nonce,
-          hash: signed.hash,
-          rawTx: signed.rawTx,
-          status: "signed",
-          gasLimit: signed.gasLimit,
-          maxFeePerGas: toDecimal(signed.fees.maxFeePerGas),
-          maxPriorityFeePerGas: toDecimal(signed.fees.maxPriorityFeePerGas),
-        },
-        select: { id: true, hash: true, rawTx: true, nonce: true },
+        data: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id, batchId: batch.id, ...transactionData(signed) },
+        select: storedFields,
       });
       await tx.gasWalletChainState.update({
         where: { gasWalletId_chainId: { gasWalletId: batch.gasWallet.id, chainId: batch.chainId } },

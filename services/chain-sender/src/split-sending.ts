@@ -1,5 +1,5 @@
 import { capInRefusal, type ChainClient } from "@sweep/chain";
-import { enqueueOutbox, toDecimal, type Db, type Tx } from "@sweep/db";
+import { enqueueOutbox, type Db, type Tx } from "@sweep/db";
 import { returnToQueue } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
@@ -9,6 +9,7 @@ import type { Attempt, BatchToSend, RevocationBatchToSend, StoredTransaction, Sw
 import { beyondPrefix, itemsWithinCap, reservedItems, type SplitItem } from "./batch-split";
 import { gasLimitFromEstimate, gasLimitFromSimulation } from "./gas-limit";
 import { GAS_PRICE_HOLD_PAUSE_MS, WAITING_FOR_GAS_PRICE } from "./new-transaction-hold";
+import { storedFields, transactionData } from "./transaction-store";
 
 /**
  * The chain-sender's side of splitting a batch (batch-split.ts decides which items leave): the
@@ -155,20 +156,8 @@ export async function commitResend(db: Db, names: QueueNames, batch: BatchToSend
       const highest = await tx.chainTransaction.aggregate({ where: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id, nonce: refused.nonce }, _max: { replacement: true } });
       const signed = await attempt.sign(refused.nonce);
       return tx.chainTransaction.create({
-        data: {
-          chainId: batch.chainId,
-          gasWalletId: batch.gasWallet.id,
-          batchId: batch.id,
-          nonce: refused.nonce,
-          replacement: (highest._max.replacement ?? 0) + 1,
-          hash: signed.hash,
-          rawTx: signed.rawTx,
-          status: "signed",
-          gasLimit: signed.gasLimit,
-          maxFeePerGas: toDecimal(signed.fees.maxFeePerGas),
-          maxPriorityFeePerGas: toDecimal(signed.fees.maxPriorityFeePerGas),
-        },
-        select: { id: true, hash: true, rawTx: true, nonce: true },
+        data: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id, batchId: batch.id, replacement: (highest._max.replacement ?? 0) + 1, ...transactionData(signed) },
+        select: storedFields,
       });
     },
     { timeout: 30_000 },

@@ -96,7 +96,8 @@ export async function markBroadcast(db: Db, transactionId: string): Promise<void
   await db.chainTransaction.updateMany({ where: { id: transactionId, status: { in: fromStates("transaction", "broadcast") } }, data: { status: "broadcast", broadcastAt: new Date() } });
 }
 
-function transactionData(signed: SignedTransaction) {
+/** The columns of a signed transaction stored before its broadcast (every store of one: a batch's, a split's, a replacement, a gap fill). */
+export function transactionData(signed: SignedTransaction) {
   return {
     nonce: signed.nonce,
     hash: signed.hash,
@@ -108,7 +109,7 @@ function transactionData(signed: SignedTransaction) {
   };
 }
 
-const storedFields = { id: true, hash: true, rawTx: true, nonce: true } as const;
+export const storedFields = { id: true, hash: true, rawTx: true, nonce: true } as const;
 
 function isUniqueViolation(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
