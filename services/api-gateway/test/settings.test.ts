@@ -44,6 +44,15 @@ describe("settings", () => {
     expect(after.updatedAt).toEqual(before.updatedAt);
   });
 
+  it("PATCHes of fee ceilings sent at once each answer 200, and the settings are one of them whole", async () => {
+    const partner = await createTestPartner(gateway.db);
+    const bodies = Array.from({ length: 8 }, (_, i) => ({ fee_ceilings: [{ chain_id: 97, max_fee_per_gas: String(1_000_000_000 + i) }] }));
+    const answers = await Promise.all(bodies.map((body) => patch(partner, body)));
+    expect(answers.map((res) => res.status)).toEqual(bodies.map(() => 200));
+    const now = (await read(partner)).body as { fee_ceilings: unknown };
+    expect(bodies.map((body) => body.fee_ceilings)).toContainEqual(now.fee_ceilings);
+  });
+
   it("changes only the calling account", async () => {
     const [mine, theirs] = await Promise.all([createTestPartner(gateway.db), createTestPartner(gateway.db)]);
     await patch(mine, { keep_one_unit: true });

@@ -23,6 +23,8 @@ export function settingsRoutes(deps: { db: Db; chains: ReadonlyMap<number, unkno
     const partner = await deps.db.$transaction(async (tx) => {
       if (body.keep_one_unit !== undefined) await tx.partner.update({ where: { id: partnerId }, data: { keepOneUnit: body.keep_one_unit } });
       if (body.fee_ceilings !== undefined) {
+        // The partner's row first: two PATCHes at once would otherwise both delete nothing and the second insert a duplicate key.
+        await tx.$queryRaw`SELECT 1 FROM partners WHERE id = ${partnerId}::uuid FOR UPDATE`;
         await tx.partnerFeeCeiling.deleteMany({ where: { partnerId } });
         await tx.partnerFeeCeiling.createMany({ data: body.fee_ceilings.map((c) => ({ partnerId, chainId: c.chain_id, maxFeePerGas: c.max_fee_per_gas })) });
       }
