@@ -13,9 +13,13 @@ export const preparingBatch: Prisma.BatchWhereInput = { purpose: "sweep", status
 /** Sent batches not yet settled: the next batch need not wait for them, up to a limit. */
 export const sentBatch: Prisma.BatchWhereInput = { purpose: "sweep", status: "sent" };
 
-export type DueWork =
-  | { outcome: "ready"; hotWallet: { id: string; chainId: number; partnerId: string }; sweeps: DueSweep[] }
-  | { outcome: "inactive" | "disabled" | "in_flight" | "nothing_due" };
+export type DueWork = { outcome: "ready"; sweeps: DueSweep[] } | { outcome: "disabled" | "in_flight" | "nothing_due" };
+
+/** The partner and chain of an active hot wallet, whose round may look for work; inactive otherwise. */
+export async function hotWalletPayer(db: Db, hotWalletId: string): Promise<{ partnerId: string; chainId: number } | { outcome: "inactive" }> {
+  const hotWallet = await db.hotWallet.findUnique({ where: { id: hotWalletId }, select: { chainId: true, status: true, partnerId: true } });
+  return hotWallet?.status === "active" ? { partnerId: hotWallet.partnerId, chainId: hotWallet.chainId } : { outcome: "inactive" };
+}
 
 /**
  * Whether the hot wallet may claim a batch now: none being prepared, and fewer than `maxSent`
@@ -28,17 +32,14 @@ export async function batchesInFlight(db: Db | Tx, hotWalletId: string, maxSent:
 
 /**
  * What a claim will look at, read without locks to know which addresses to read on chain: the
- * hot wallet must be active with room for a batch in flight, its partner enabled, and it must
- * have due sweeps.
+ * active hot wallet (hotWalletPayer) must have room for a batch in flight, its partner enabled,
+ * and it must have due sweeps.
  */
-export async function loadDueWork(db: Db, hotWalletId: string, now: Date, limit: number, maxSent: number): Promise<DueWork> {
-  const hotWallet = await db.hotWallet.findUnique({ where: { id: hotWalletId }, select: { id: true, chainId: true, status: true, partnerId: true } });
-  if (hotWallet?.status !== "active") return { outcome: "inactive" };
+export async function loadDueWork(db: Db, hotWallet: { id: string; partnerId: string }, now: Date, limit: number, maxSent: number): Promise<DueWork> {
   if (!(await partnerEnabled(db, hotWallet.partnerId))) return { outcome: "disabled" };
-  if (await batchesInFlight(db, hotWalletId, maxSent)) return { outcome: "in_flight" };
-  const sweeps = await selectDue(db, { kind: "sweep", hotWalletId }, now, limit, "read");
-  if (sweeps.length === 0) return { outcome: "nothing_due" };
-  return { outcome: "ready", hotWallet: { id: hotWallet.id, chainId: hotWallet.chainId, partnerId: hotWallet.partnerId }, sweeps };
+  if (await batchesInFlight(db, hotWallet.id, maxSent)) return { outcome: "in_flight" };
+  const sweeps = await selectDue(db, { kind: "sweep", hotWalletId: hotWallet.id }, now, limit, "read");
+  return sweeps.length === 0 ? { outcome: "nothing_due" } : { outcome: "ready", sweeps };
 }
 
 /** Active hot wallets of enabled partners on a chain with due sweeps and no batch being prepared: work no message may announce. */

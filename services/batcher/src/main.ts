@@ -2,13 +2,12 @@ import { closeServer, runService, startHealthServer } from "@sweep/common";
 import { connectChains, describeChain, environmentChainIds } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
-import { createBatchRound } from "./batch-round";
 import { loadBatcherConfig } from "./config";
 import { startBatcherConsumers } from "./consumers";
 import { startDuePoller } from "./due-poller";
 import { GatherWindow } from "./gather-window";
-import { createRevocationRound } from "./revocation-round";
 import { roundByKey } from "./round-keys";
+import { createWorkRound } from "./work-round";
 
 /** A node that hangs fails the checks' reads after this, instead of holding the hot wallet's round. */
 const CHAIN_READ_TIMEOUT_MS = 10_000;
@@ -27,7 +26,7 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
   const txFeeCaps = new Map(chains.map((c) => [c.chainId, c.txFeeCap]));
   const reads = { batchSize: config.CHAIN_READ_BATCH_SIZE, concurrency: config.CHAIN_READ_CONCURRENCY };
   const wrote = () => messaging.relay?.wake();
-  const sweepRound = createBatchRound({
+  const sweepRound = createWorkRound("sweep", {
     db,
     names: messaging.topology.names,
     providers,
@@ -37,7 +36,7 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
     logger,
     wrote,
   });
-  const revocationRound = createRevocationRound({
+  const revocationRound = createWorkRound("revocation", {
     db,
     names: messaging.topology.names,
     providers,

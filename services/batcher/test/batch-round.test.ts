@@ -7,7 +7,7 @@ import { queueNames, type QueueNames } from "@sweep/messaging";
 import { startTestChain, type TestChain } from "@sweep/testkit";
 import { Wallet, parseEther, type BaseWallet } from "ethers";
 import { claimBatch, lockHotWallet } from "../src/batch-claim";
-import { createBatchRound } from "../src/batch-round";
+import { createWorkRound } from "../src/work-round";
 import { createProvider, type ChainProvider } from "@sweep/chain";
 import { findDueHotWallets } from "../src/due-work";
 import { activeHotWallet, delegateOnChain, feeCeilings, holdLock, insertRevocation, insertSweep, logger, revocationAuthorization, storedAuthorization, tokenOnlyAddress, uniquePrefix, waiterFor, whileLockHeld, type HotWalletFixture } from "./support";
@@ -18,7 +18,7 @@ describe("batch round", () => {
   let chain: TestChain;
   let db: Db;
   let names: QueueNames;
-  let round: ReturnType<typeof createBatchRound>;
+  let round: ReturnType<typeof createWorkRound<"sweep">>;
   let hotWallet: HotWalletFixture;
   const providers: ChainProvider[] = [];
   const provider = (rpcUrl: string) => {
@@ -31,7 +31,7 @@ describe("batch round", () => {
     chain = await startTestChain(97);
     db = createDb(process.env.DATABASE_URL!);
     names = queueNames(uniquePrefix());
-    round = createBatchRound({ db, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings, logger });
+    round = createWorkRound("sweep", { db, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings, logger });
   });
   afterAll(async () => {
     providers.forEach((p) => p.destroy());
@@ -218,7 +218,7 @@ describe("batch round", () => {
     for (const d of deposits) await insertSweep(db, chain, hotWallet, { account: d.address, authorization: authorize(d) });
     const otherDb = createDb(process.env.DATABASE_URL!);
     try {
-      const replica = createBatchRound({ db: otherDb, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings, logger });
+      const replica = createWorkRound("sweep", { db: otherDb, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings, logger });
       const results = await Promise.all([round(hotWallet.hotWalletId), replica(hotWallet.hotWalletId), round(hotWallet.hotWalletId), replica(hotWallet.hotWalletId)]);
       expect(results.filter((r) => r.outcome === "planned" && r.batchId !== null)).toHaveLength(1);
       const batches = await batchesOf();
@@ -240,7 +240,7 @@ describe("batch round", () => {
     const otherDb = createDb(process.env.DATABASE_URL!);
     // The first claim stops at its batch's insert (its foreign key waits for the gas wallet's row), its sweeps locked.
     const gasWalletRow = await holdLock(db, (tx) => tx.$executeRaw`SELECT 1 FROM gas_wallets WHERE partner_id = ${hotWallet.partnerId}::uuid FOR UPDATE`);
-    const replica = createBatchRound({ db: otherDb, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings, logger });
+    const replica = createWorkRound("sweep", { db: otherDb, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings, logger });
     let firstEnded = false;
     const first = round(hotWallet.hotWalletId).finally(() => (firstEnded = true));
     try {
@@ -325,7 +325,7 @@ describe("batch round", () => {
       await small.provider.send("evm_setBlockGasLimit", ["0x" + (600_000).toString(16)]);
       await small.provider.send("anvil_mine", ["0x1"]);
       expect((await small.provider.getBlock("latest"))!.gasLimit).toBe(600_000n);
-      const smallRound = createBatchRound({ db, names, providers: new Map([[97, provider(small.rpcUrl)]]), feeCeilings, settings, logger });
+      const smallRound = createWorkRound("sweep", { db, names, providers: new Map([[97, provider(small.rpcUrl)]]), feeCeilings, settings, logger });
       const ids: string[] = [];
       for (const d of deposits) ids.push(await insertSweep(db, small, wallet, { account: d.address, authorization: storedAuthorization(d, wallet.delegate, 0, 97) }));
 
@@ -354,7 +354,7 @@ describe("batch round", () => {
       // margin: the base and guard reserve (336,000) and two items with authorization (60,000 each).
       await capped.provider.send("anvil_setNextBlockBaseFeePerGas", ["0x" + (1_000_000_000).toString(16)]);
       await capped.provider.send("anvil_mine", ["0x1"]);
-      const cappedRound = createBatchRound({ db, names, providers: new Map([[97, provider(capped.rpcUrl)]]), feeCeilings, txFeeCaps: new Map([[97, 1_200_000_000_000_000n]]), settings, logger });
+      const cappedRound = createWorkRound("sweep", { db, names, providers: new Map([[97, provider(capped.rpcUrl)]]), feeCeilings, txFeeCaps: new Map([[97, 1_200_000_000_000_000n]]), settings, logger });
       const ids: string[] = [];
       for (const d of deposits) ids.push(await insertSweep(db, capped, wallet, { account: d.address, authorization: storedAuthorization(d, wallet.delegate, 0, 97) }));
 
@@ -378,7 +378,7 @@ describe("batch round", () => {
   it("rejects nothing when the chain does not answer, and claims once it does", async () => {
     const deposit = await tokenOnlyAddress(chain);
     const id = await insertSweep(db, chain, hotWallet, { account: deposit.address });
-    const blind = createBatchRound({ db, names, providers: new Map([[97, provider("http://127.0.0.1:9")]]), feeCeilings, settings, logger });
+    const blind = createWorkRound("sweep", { db, names, providers: new Map([[97, provider("http://127.0.0.1:9")]]), feeCeilings, settings, logger });
     expect(await blind(hotWallet.hotWalletId)).toEqual({ outcome: "chain_unavailable" });
     expect(await sweep(id)).toMatchObject({ status: "queued", reason: null });
     expect(await db.event.count({ where: { subjectId: id } })).toBe(0);

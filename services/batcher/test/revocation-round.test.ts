@@ -7,10 +7,9 @@ import { createDb, type Db, type Tx } from "@sweep/db";
 import { queueNames, type QueueNames } from "@sweep/messaging";
 import { createTestPartner, startTestChain, type TestChain } from "@sweep/testkit";
 import { Wallet, ZeroAddress, type BaseWallet } from "ethers";
-import { createBatchRound } from "../src/batch-round";
 import { createProvider, type ChainProvider } from "@sweep/chain";
 import { claimRevocations, lockGasWallet } from "../src/revocation-claim";
-import { createRevocationRound } from "../src/revocation-round";
+import { createWorkRound } from "../src/work-round";
 import { findDueRevocationPartners } from "../src/revocation-work";
 import {
   activeHotWallet,
@@ -37,8 +36,8 @@ describe("revocation round", () => {
   let chain: TestChain;
   let db: Db;
   let names: QueueNames;
-  let revocationRound: ReturnType<typeof createRevocationRound>;
-  let sweepRound: ReturnType<typeof createBatchRound>;
+  let revocationRound: ReturnType<typeof createWorkRound<"revocation">>;
+  let sweepRound: ReturnType<typeof createWorkRound<"sweep">>;
   let hotWallet: HotWalletFixture;
   let gasWalletId: string;
   const providers: ChainProvider[] = [];
@@ -48,14 +47,14 @@ describe("revocation round", () => {
     return p;
   };
   const revocationRoundOn = (rpcUrl: string, onDb: Db = db) =>
-    createRevocationRound({ db: onDb, names, providers: new Map([[97, provider(rpcUrl)]]), feeCeilings, settings: { gasMarginBps: 8_000, maxRevocations: 500, reads }, logger });
+    createWorkRound("revocation", { db: onDb, names, providers: new Map([[97, provider(rpcUrl)]]), feeCeilings, settings: { gasMarginBps: 8_000, maxRevocations: 500, reads }, logger });
 
   beforeAll(async () => {
     chain = await startTestChain(97);
     db = createDb(process.env.DATABASE_URL!);
     names = queueNames(uniquePrefix());
     revocationRound = revocationRoundOn(chain.rpcUrl);
-    sweepRound = createBatchRound({ db, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings: { gasMarginBps: 8_000, maxSweeps: 1_000, maxSent: 2, reads }, logger });
+    sweepRound = createWorkRound("sweep", { db, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings: { gasMarginBps: 8_000, maxSweeps: 1_000, maxSent: 2, reads }, logger });
   });
   afterAll(async () => {
     providers.forEach((p) => p.destroy());

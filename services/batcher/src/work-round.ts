@@ -1,0 +1,69 @@
+import type { ChainProvider, FeeCeiling } from "@sweep/chain";
+import type { Logger } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import type { WorkKind } from "@sweep/lifecycle";
+import type { QueueNames } from "@sweep/messaging";
+import type { ReadBatching } from "./chain-reads";
+import { gasPriceGate } from "./gas-price-hold";
+import { readThenClaim } from "./read-then-claim";
+import { roundKinds, type ClaimedOf, type PlannedOf, type RoundRules, type SettingsOf, type TargetOf } from "./round-kinds";
+
+export interface WorkRoundDeps<K extends WorkKind> {
+  db: Db;
+  names: QueueNames;
+  /** providers of the served chains */
+  providers: ReadonlyMap<number, ChainProvider>;
+  /** the served chains' fee ceilings: while the base fee keeps a batch above its own, nothing is claimed */
+  feeCeilings: ReadonlyMap<number, FeeCeiling>;
+  /** `TX_FEE_CAP_<id>` of the served chains (absent: one coin) */
+  txFeeCaps?: ReadonlyMap<number, bigint>;
+  settings: { gasMarginBps: number; reads: ReadBatching } & SettingsOf<K>;
+  logger: Logger;
+  /** called after a claim wrote outbox messages (batch.ready, events), so the relay sends them at once */
+  wrote?: () => void;
+}
+
+export type WorkRoundResult<K extends WorkKind> = ClaimedOf<K> | { outcome: "nothing_due" | "not_served" | "chain_unavailable" | "waiting_for_gas_price" };
+
+/**
+ * One round for one target of a kind of work (a hot wallet's sweeps, a partner's revocations on a
+ * chain; round-kinds.ts): find its due work, hold it while the base fee keeps its batch above the
+ * fee ceiling (gasPriceGate), read its addresses on chain, then claim (readThenClaim).
+ */
+export function createWorkRound<K extends WorkKind>(kind: K, deps: WorkRoundDeps<K>): (target: TargetOf<K>) => Promise<WorkRoundResult<K>> {
+  const { db, names, providers, settings } = deps;
+  const rules: RoundRules<K> = roundKinds[kind];
+  return async (target) => {
+    const payer = await rules.payer(db, target);
+    if ("outcome" in payer) return payer;
+    const { partnerId, chainId } = payer;
+    const logger = deps.logger.child({ ...rules.logFields(target), partnerId, chainId });
+    const provider = providers.get(chainId);
+    const chainCeiling = deps.feeCeilings.get(chainId);
+    if (!provider || !chainCeiling) {
+      logger.warn(`${rules.noun} of a chain this batcher does not serve`);
+      return { outcome: "not_served" };
+    }
+    const work = await rules.load(db, target, payer, settings, new Date());
+    if (work.outcome !== "ready") return work;
+    const gate = await gasPriceGate(db, provider, { kind, partnerId, chainId, chainCeiling, ids: work.ids }, logger);
+    if (gate !== "go") return { outcome: gate };
+
+    const ctx = { db, provider, chainId, reads: settings.reads, gasMarginBps: settings.gasMarginBps, txFeeCap: deps.txFeeCaps?.get(chainId), logger, noun: rules.noun };
+    const claimed = await readThenClaim(ctx, work.reads, (chain, gasBudget, lastPass) => rules.claim(db, names, target, settings, { chain, gasBudget, lastPass }));
+    if (claimed === null) return { outcome: "chain_unavailable" };
+    const { result, blockNumber } = claimed;
+    if (!planned(result)) {
+      logger.debug("claim skipped", { outcome: result.outcome });
+      return result;
+    }
+    rules.logPlanned(logger, result, blockNumber);
+    if (result.batchId !== null || result.plan.rejections.length > 0) deps.wrote?.();
+    return result;
+  };
+}
+
+/** The narrowing `result.outcome === "planned"` does not do on a result of a kind still generic. */
+function planned<K extends WorkKind>(result: ClaimedOf<K>): result is PlannedOf<K> {
+  return result.outcome === "planned";
+}
