@@ -90,7 +90,9 @@ export async function insertSweep(db: Db, chain: TestChain, hotWallet: HotWallet
     });
     if (names) await tx.outboxMessage.create({ data: outboxDraft("sweep.queued", { sweepId: row.id, chainId: chain.chainId, hotWalletId: hotWallet.hotWalletId }, names) });
     return row.id;
-  });
+    // Tests insert fifty at once over a pool of a few connections: on a busy machine (the suite's workers
+    // side by side) waiting for one takes longer than Prisma's 2 s default.
+  }, { maxWait: 30_000 });
 }
 
 export interface RevocationFixture {
