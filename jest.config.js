@@ -4,11 +4,13 @@
  * - integration: each package's and service's `test/` folder, and the root's checks: real Postgres, RabbitMQ,
  *   Redis and nodes, each worker on a database of its own (jest.worker-environment.ts);
  * - e2e: the root's stories, each on a stack of its own (testkit's startStack: database, RabbitMQ prefix, Redis
- *   key prefix, chains on free ports), so that any two run at once.
+ *   key prefix, chains on free ports), so that any two run at once;
+ * - stories on shared stacks: the stories that read only their own partner, on one stack per node kind that
+ *   jest's process hosts for the run (jest.shared-stacks.setup.ts, testkit's sharedStack).
  */
 const transform = { "^.+\\.ts$": ["@swc/jest", { jsc: { target: "es2022", parser: { syntax: "typescript" } }, module: { type: "commonjs" } }] };
 
-const project = (displayName, testMatch, testPathIgnorePatterns = []) => ({
+const project = (displayName, testMatch, testPathIgnorePatterns = [], hooks = {}) => ({
   displayName,
   testEnvironment: "<rootDir>/jest.worker-environment.ts",
   rootDir: __dirname,
@@ -16,14 +18,23 @@ const project = (displayName, testMatch, testPathIgnorePatterns = []) => ({
   testPathIgnorePatterns: ["/node_modules/", ...testPathIgnorePatterns],
   transform,
   modulePathIgnorePatterns: ["<rootDir>/.devnet/"],
+  ...hooks,
 });
+
+// Each reads only its own partner, never restarts a service or touches the chain beyond its own accounts
+// (docs/decisions.md says why the other stories keep stacks of their own).
+const SHARED_STACK_STORIES = ["sweeps", "partner-sdk", "console"];
 
 module.exports = {
   projects: [
     project("unit", ["<rootDir>/{packages,services}/*/src/**/*.test.ts", "<rootDir>/test/{fuzz,faults}/*.test.ts"], ["\\.e2e\\.test\\.ts$"]),
     project("integration", ["<rootDir>/{packages,services}/*/test/**/*.test.ts", "<rootDir>/test/*.test.ts"], ["\\.e2e\\.test\\.ts$"]),
     // The fault run is `pnpm test:faults` (jest.faults.config.js); its pure parts' tests are unit tests.
-    project("e2e", ["<rootDir>/test/*.e2e.test.ts"]),
+    project("e2e", ["<rootDir>/test/*.e2e.test.ts"], [`/test/(${SHARED_STACK_STORIES.join("|")})\\.e2e\\.test\\.ts$`]),
+    project("stories on shared stacks", SHARED_STACK_STORIES.map((story) => `<rootDir>/test/${story}.e2e.test.ts`), [], {
+      globalSetup: "<rootDir>/jest.shared-stacks.setup.ts",
+      globalTeardown: "<rootDir>/jest.shared-stacks.teardown.ts",
+    }),
   ],
   // Two cores: most of an end-to-end story's time is spent waiting for blocks and services, so a third worker
   // keeps the cores busy. JEST_MAX_WORKERS sizes it for another machine.

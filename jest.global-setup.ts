@@ -7,6 +7,8 @@ import { copyTemplate, createSoftHsmConfiguration, workerDatabaseUrl } from "@sw
  * worker's tests at theirs), so that tests in parallel workers never see each other's rows.
  */
 export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
+  // Once a run: the shared stacks' project runs it first (jest.shared-stacks.setup.ts), then jest runs it as the root's.
+  if (process.env.SWEEP_TEST_SETUP_DONE) return;
   process.env.TEST_DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/sweep_test";
   process.env.LOG_LEVEL ??= "warn";
   // The template that each worker's database, and each test running whole services (testkit's createTestDatabase), copies.
@@ -16,4 +18,5 @@ export default async function globalSetup(globalConfig: { maxWorkers: number }):
   await migrateDatabase(process.env.TEMPLATE_DATABASE_URL);
   const workers = Array.from({ length: globalConfig.maxWorkers }, (_, i) => String(i + 1));
   await Promise.all(workers.map((worker) => copyTemplate(new URL(workerDatabaseUrl(process.env.TEST_DATABASE_URL!, worker)).pathname.slice(1), { replace: true })));
+  process.env.SWEEP_TEST_SETUP_DONE = "1";
 }

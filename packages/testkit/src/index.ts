@@ -4,6 +4,7 @@ export * from "./test-database";
 export * from "./worker-database";
 export * from "./test-partner";
 export * from "./stack";
+export * from "./shared-stacks";
 export * from "./partner-api";
 export * from "./sweepctl-process";
 export * from "./webhook-receiver";
