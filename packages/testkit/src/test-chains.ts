@@ -1,6 +1,7 @@
 import { startAnvil, type AnvilNode } from "@sweep/anvil";
 import { startHardhatNode } from "@sweep/hardhat-node";
-import { chainRegistry, createProvider, devnetTokenAddress, type ChainProvider } from "@sweep/chain";
+import { chainRegistry, devnetTokenAddress } from "@sweep/chains";
+import { createProvider, type ChainProvider } from "@sweep/rpc";
 import { contractAt } from "@sweep/contracts";
 import { deployPlatformContracts } from "@sweep/devnet";
 import { parseEther } from "ethers";

@@ -1,4 +1,4 @@
-import { loadWithChains } from "@sweep/chain";
+import { loadWithChains } from "@sweep/chains";
 import { baseEnv, loadConfig, port } from "@sweep/common";
 import { z } from "zod";
 import { balanceCacheTtls } from "./balance/block-time";

@@ -1,4 +1,4 @@
-import { SECP256K1_N } from "@sweep/chain";
+import { N as SECP256K1_N } from "ethers";
 import { Revocation } from "@sweep/api-contract";
 import { authorizationBody, type TestPartner } from "@sweep/testkit";
 import { Wallet, ZeroAddress, type BaseWallet } from "ethers";

@@ -1,4 +1,4 @@
-import { SECP256K1_N } from "@sweep/chain";
+import { N as SECP256K1_N } from "ethers";
 import { Sweep } from "@sweep/api-contract";
 import type { TestPartner } from "@sweep/testkit";
 import { Wallet, type BaseWallet } from "ethers";
