@@ -1,6 +1,6 @@
 import type { Authorization } from "@sweep/api-contract";
+import type { StoredAuthorization } from "@sweep/chains";
 import { N as SECP256K1_N } from "ethers";
-import { type StoredAuthorization } from "@sweep/chains";
 import { ApiError } from "./http/api-error";
 import { recoverAuthorizationSigner } from "./authorization-signer";
 import { checksumAddress } from "./chains";

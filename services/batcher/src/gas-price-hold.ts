@@ -1,5 +1,5 @@
 import { effectiveFeeCeiling, gasPriceVerdict, type FeeCeiling } from "@sweep/fees";
-import { type ChainProvider } from "@sweep/rpc";
+import type { ChainProvider } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import { Prisma, partnerMaxFeePerGas, type Db } from "@sweep/db";
 import type { WorkKind } from "@sweep/lifecycle";

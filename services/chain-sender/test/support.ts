@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { connectChains, factoryAddress, loadChainConfigs } from "@sweep/chains";
 import { developmentKek } from "@sweep/key-custody";
-import { type ChainClient } from "@sweep/rpc";
-import { type FeeCeiling } from "@sweep/fees";
+import type { ChainClient } from "@sweep/rpc";
+import type { FeeCeiling } from "@sweep/fees";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { createDb, toDecimal, type Db, type Prisma, type SweepKind } from "@sweep/db";

@@ -1,5 +1,5 @@
 import { ApiError } from "../http/api-error";
-import { type Environment } from "@sweep/common";
+import type { Environment } from "@sweep/common";
 import { invalidatePartnerKeys } from "@sweep/credentials";
 import { issueApiKey, revokeApiKey, type Db } from "@sweep/db";
 import { Router } from "express";

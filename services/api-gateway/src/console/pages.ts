@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { ApiError } from "../http/api-error";
-import { type Logger } from "@sweep/common";
+import type { Logger } from "@sweep/common";
 import express, { Router, type RequestHandler } from "express";
 
 /** Where `pnpm prepare-workspace` builds the console's pages (packages/console-ui). */
