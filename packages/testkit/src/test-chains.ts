@@ -4,7 +4,6 @@ import { chainRegistry, devnetTokenAddress } from "@sweep/chains";
 import { createProvider, type ChainProvider } from "@sweep/rpc";
 import { contractAt } from "@sweep/contracts";
 import { deployPlatformContracts } from "@sweep/devnet";
-import { parseEther } from "ethers";
 
 /** The node implementations the suite runs on: anvil (the default) and hardhat's EDR. */
 export type NodeKind = "anvil" | "hardhat";
@@ -98,8 +97,6 @@ export async function startTestChain(chainId = 97, options: TestChainOptions = {
     },
   };
 }
-
-export const ONE_ETHER = parseEther("1");
 
 /**
  * The services' timers in this node's terms: its block time (a node mining a block per transaction

@@ -59,8 +59,6 @@ export const gatewayEnv = z.object({
   WEBHOOK_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
 });
 
-export type GatewayConfig = z.infer<typeof gatewayEnv>;
-
 /** The gateway's variables and every chain's of its environment (loadChainConfigs): the API lists them all. */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
   const config = loadWithChains(() => loadConfig(gatewayEnv, env), () => undefined, env);

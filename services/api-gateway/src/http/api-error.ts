@@ -1,5 +1,5 @@
 /** The spec's error codes with their HTTP statuses. */
-export const errorStatus = {
+const errorStatus = {
   invalid_json: 400,
   invalid_query: 400,
   unauthorized: 401,
