@@ -1,7 +1,9 @@
 import Redis from "ioredis";
 import { z } from "zod";
-import { environmentChainIds, keyCustodyEnv, requirePkcs11Variables } from "@sweep/chain";
-import { baseEnv, DEFAULT_CONSOLE_URL, loadConfig, redisKeyPrefix } from "@sweep/common";
+import { environmentChainIds } from "@sweep/chains";
+import { keyCustodyEnv, requirePkcs11Variables } from "@sweep/key-custody";
+import { baseEnv, loadConfig, redisKeyPrefix } from "@sweep/common";
+import { DEFAULT_CONSOLE_URL } from "@sweep/credentials";
 import { createDb, type Db } from "@sweep/db";
 import { defineTopology, openDeadLetters, type DeadLetters } from "@sweep/messaging";
 import type { Output } from "./output";

@@ -1,4 +1,4 @@
-import { apiKeyCacheKey } from "@sweep/common";
+import { apiKeyCacheKey } from "@sweep/credentials";
 import { chainEndpoints, devnetInfo, resetDevnet } from "@sweep/devnet";
 import type { CommandContext } from "./context";
 

@@ -49,3 +49,9 @@ export const chainList = z
   .transform((s) => s.split(",").map(Number));
 
 export type Environment = z.infer<typeof baseEnv.SERVICE_ENV>;
+
+/**
+ * How a reader of variables meets a malformed one: by default it throws (the message names the
+ * variable); loadChainConfigs passes one that notes the problem and reads on, to name them all.
+ */
+export type VariableCheck = <T>(read: () => T) => T | undefined;

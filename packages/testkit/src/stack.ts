@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { environmentChainIds } from "@sweep/chain";
+import { environmentChainIds } from "@sweep/chains";
 import { createDb, type Db } from "@sweep/db";
 import { defineTopology, deleteTopology } from "@sweep/messaging";
 import { startService, type ServiceName, type ServiceProcess } from "./service-process";

@@ -1,9 +1,10 @@
 import { startAnvil, type AnvilNode } from "@sweep/anvil";
 import { startHardhatNode } from "@sweep/hardhat-node";
-import { chainRegistry, createProvider, devnetTokenAddress, type ChainProvider } from "@sweep/chain";
+import { chainRegistry, devnetTokenAddress } from "@sweep/chains";
+import { createProvider, type ChainProvider } from "@sweep/rpc";
 import { contractAt } from "@sweep/contracts";
 import { deployPlatformContracts } from "@sweep/devnet";
-import { parseEther, type Contract } from "ethers";
+import type { Contract } from "ethers";
 
 /** The node implementations the suite runs on: anvil (the default) and hardhat's EDR. */
 export type NodeKind = "anvil" | "hardhat";
@@ -122,8 +123,6 @@ function testnetChain(chainId: number) {
   if (!info) throw new Error(`chain ${chainId} is not a testnet chain`);
   return info;
 }
-
-export const ONE_ETHER = parseEther("1");
 
 /**
  * The services' timers in this node's terms: its block time (a node mining a block per transaction

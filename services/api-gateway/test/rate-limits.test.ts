@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createLogger, generateApiKey } from "@sweep/common";
+import { createLogger } from "@sweep/common";
+import { generateApiKey } from "@sweep/credentials";
 import { rateLimiterErrors } from "@sweep/metrics";
 import Redis from "ioredis";
 import request from "supertest";

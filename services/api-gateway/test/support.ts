@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
-import { connectChains, environmentChainIds, loadChainConfigs } from "@sweep/chain";
+import { connectChains, environmentChainIds, loadChainConfigs } from "@sweep/chains";
 import { createLogger, redisKeyPrefix } from "@sweep/common";
 import { delegateAddress } from "@sweep/contracts";
 import { createDb, type Db } from "@sweep/db";

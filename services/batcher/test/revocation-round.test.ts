@@ -8,7 +8,7 @@ import { queueNames, type QueueNames } from "@sweep/messaging";
 import { createTestPartner, startTestChain, type TestChain } from "@sweep/testkit";
 import { Wallet, ZeroAddress, type BaseWallet } from "ethers";
 import { createBatchRound } from "../src/batch-round";
-import { createProvider, type ChainProvider } from "@sweep/chain";
+import { createProvider, type ChainProvider } from "@sweep/rpc";
 import { claimRevocations, lockGasWallet } from "../src/revocation-claim";
 import { createRevocationRound } from "../src/revocation-round";
 import { findDueRevocationPartners } from "../src/revocation-work";

@@ -5,7 +5,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DEFAULT_FEE_CEILINGS, factoryAddress } from "@sweep/chain";
+import { DEFAULT_FEE_CEILINGS } from "@sweep/fees";
+import { factoryAddress } from "@sweep/chains";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { createDb, toDecimal, type Db, type Prisma, type Tx } from "@sweep/db";

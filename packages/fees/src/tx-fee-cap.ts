@@ -1,4 +1,4 @@
-import type { VariableCheck } from "./registry";
+import type { VariableCheck } from "@sweep/common";
 
 /** geth's, Erigon's and reth's default `--rpc.txfeecap`: 1 coin (1 ETH, 1 BNB), in wei. */
 export const DEFAULT_TX_FEE_CAP = 10n ** 18n;

@@ -1,5 +1,5 @@
-import { SigningKey, Wallet, keccak256, toUtf8Bytes } from "ethers";
-import { SECP256K1_N, ecPointAddress, ethereumSignature, lowS, signatureParts } from "./ecdsa-signature";
+import { N as SECP256K1_N, SigningKey, Wallet, keccak256, toUtf8Bytes } from "ethers";
+import { ecPointAddress, ethereumSignature, lowS, signatureParts } from "./ecdsa-signature";
 
 const half = SECP256K1_N / 2n;
 const bytes32 = (value: bigint) => Buffer.from(value.toString(16).padStart(64, "0"), "hex");

@@ -1,7 +1,7 @@
-import type { Environment } from "@sweep/common";
+import type { Environment, VariableCheck } from "@sweep/common";
 import { getAddress, isAddress } from "ethers";
 import { z } from "zod";
-import { parseRpcUrls } from "./rpc-url";
+import { parseRpcUrls } from "@sweep/rpc";
 
 export interface TokenListing {
   ticker: string;
@@ -131,11 +131,6 @@ function feeOnTransferFlag(variable: string, value: string | undefined): boolean
   throw new Error(`${variable} must be true or false`);
 }
 
-/**
- * How a reader of variables meets a malformed one: by default it throws (the message names the
- * variable); loadChainConfigs passes one that notes the problem and reads on, to name them all.
- */
-export type VariableCheck = <T>(read: () => T) => T | undefined;
 const throwing: VariableCheck = (read) => read();
 
 /**

@@ -7,7 +7,7 @@ export function apiKeyCacheKey(hash: string): string {
   return `apikey:${hash}`;
 }
 
-/** What invalidation needs of a Redis client (ioredis fits); common does not depend on one. */
+/** What invalidation needs of a Redis client (ioredis fits); @sweep/credentials depends on none. */
 export interface RedisKeyDeleter {
   del(...keys: string[]): Promise<number>;
 }

@@ -1,5 +1,5 @@
 import type { ChainInfo } from "./registry";
-import { classicGasVariable } from "./tariff";
+import { classicGasVariable } from "@sweep/fees";
 
 /**
  * What `SERVICE_ENV=mainnet` demands of a served chain beyond well-formed variables, each gap named

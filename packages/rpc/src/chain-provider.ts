@@ -1,5 +1,5 @@
 import { JsonRpcProvider, Network, type JsonRpcPayload, type JsonRpcResult } from "ethers";
-import type { RpcEndpoints } from "./rpc-endpoints";
+import { RpcEndpoints } from "./rpc-endpoints";
 
 /**
  * An ethers provider over a chain's endpoints (with their failover), that trusts the configured
@@ -30,4 +30,9 @@ export class ChainProvider extends JsonRpcProvider {
   pinned(): ChainProvider {
     return new ChainProvider(this.endpoints, this.endpoints.preferred());
   }
+}
+
+/** A provider over one URL, with the same transport as the services' (tests, the devnet, the CLI). */
+export function createProvider(rpcUrl: string, chainId: number, timeoutMs = 10_000): ChainProvider {
+  return new ChainProvider(new RpcEndpoints(chainId, [rpcUrl], { timeoutMs }));
 }

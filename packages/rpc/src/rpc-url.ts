@@ -12,13 +12,6 @@ export function redactRpcUrl(url: string): string {
   }
 }
 
-const URL_IN_TEXT = /\b(https?|wss?):\/\/[^\s"'<>,)]+/gi;
-
-/** The text with every URL in it cut to its scheme and host (an error message a library wrote, say). */
-export function redactUrlsIn(text: string): string {
-  return text.replace(URL_IN_TEXT, (url) => redactRpcUrl(url));
-}
-
 /**
  * `RPC_URL_<chain_id>`: one URL or several, comma-separated, each http or https (the suite polls;
  * it holds no subscriptions). Throws a message naming the variable, never the URL's secret parts.

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Environment } from "./config";
+import type { Environment } from "@sweep/common";
 
 export const apiKeyPrefix: Record<Environment, string> = { testnet: "svc_test_", mainnet: "svc_live_" };
 

@@ -1,15 +1,10 @@
-import { ConfigError, type Environment } from "@sweep/common";
+import { ConfigError, type Environment, type VariableCheck } from "@sweep/common";
+import { configuredFeeCeiling, configuredTariffs, configuredTxFeeCap, type ChainFeeCeiling, type ChainTariff } from "@sweep/fees";
+import { ChainClient, ChainProvider, RpcEndpoints, redactRpcUrl } from "@sweep/rpc";
 import { ZeroAddress, getAddress, isAddress } from "ethers";
-import { ChainClient } from "./chain-client";
-import { ChainProvider } from "./chain-provider";
 import { devnetTokenAddress, factoryDeployment } from "./devnet-addresses";
-import { configuredFeeCeiling, type ChainFeeCeiling } from "./fee-ceiling";
 import { mainnetGaps } from "./mainnet-requirements";
-import { chainRegistry, environmentChainIds, rpcUrlsFor, type ChainInfo, type VariableCheck } from "./registry";
-import { RpcEndpoints } from "./rpc-endpoints";
-import { redactRpcUrl } from "./rpc-url";
-import { configuredTariffs, type ChainTariff } from "./tariff";
-import { configuredTxFeeCap } from "./tx-fee-cap";
+import { chainRegistry, environmentChainIds, rpcUrlsFor, type ChainInfo } from "./registry";
 
 /** Everything the suite is configured with for one chain, read and checked once at start. */
 export interface ChainConfig extends ChainInfo {
@@ -126,9 +121,4 @@ export function connectChains(configs: readonly ChainConfig[], options: ConnectO
 /** What a start-up log line may say of a chain's configuration: endpoints by host, never their paths or keys. */
 export function describeChain(chain: ChainConfig): Record<string, unknown> {
   return { chainId: chain.chainId, endpoints: chain.rpcUrls.map(redactRpcUrl), confirmations: chain.confirmations, treasury: chain.treasury };
-}
-
-/** A provider over one URL, with the same transport as the services' (tests, the devnet, the CLI). */
-export function createProvider(rpcUrl: string, chainId: number, timeoutMs = 10_000): ChainProvider {
-  return new ChainProvider(new RpcEndpoints(chainId, [rpcUrl], { timeoutMs }));
 }

@@ -1,5 +1,3 @@
-import { ConfigError } from "@sweep/common";
-import { loadChainConfigs } from "./chain-config";
 import { capInRefusal, configuredTxFeeCap, DEFAULT_TX_FEE_CAP, withinTxFeeCap } from "./tx-fee-cap";
 
 describe("TX_FEE_CAP_<chain_id>", () => {
@@ -25,17 +23,6 @@ describe("TX_FEE_CAP_<chain_id>", () => {
     ["a fraction", { TX_FEE_CAP_97: "1.5" }, DEFAULT_TX_FEE_CAP, ["TX_FEE_CAP_97 must be a whole number of wei above zero, in decimal digits"]],
   ])("%s", (_what, env, cap, problems) => {
     expect(read(env)).toEqual({ cap, problems });
-  });
-});
-
-describe("TX_FEE_CAP_ in loadChainConfigs", () => {
-  it("is read per served chain, and a bad one is named with the others", () => {
-    const chains = loadChainConfigs("testnet", undefined, { TX_FEE_CAP_97: "100000000000000000" });
-    expect(chains.map((c) => [c.chainId, c.txFeeCap])).toEqual([
-      [11155111, DEFAULT_TX_FEE_CAP],
-      [97, 100_000_000_000_000_000n],
-    ]);
-    expect(() => loadChainConfigs("testnet", [97], { TX_FEE_CAP_97: "-1" })).toThrow(ConfigError);
   });
 });
 

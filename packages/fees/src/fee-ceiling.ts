@@ -1,4 +1,4 @@
-import type { VariableCheck } from "./registry";
+import type { VariableCheck } from "@sweep/common";
 
 /** Ceilings on a transaction's EIP-1559 fees, wei per gas. */
 export interface FeeCeiling {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseEnv, chainList, port } from "./config";
+import { baseEnv, chainList, port } from "@sweep/common";
 
 /** Configuration of a service without a public API: the base, its health port, and optionally the chains it serves. */
 export function workerEnv(healthPort: number) {

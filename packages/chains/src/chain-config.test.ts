@@ -1,5 +1,6 @@
 import { ConfigError } from "@sweep/common";
 import { factoryDeployment } from "./devnet-addresses";
+import { DEFAULT_TX_FEE_CAP } from "@sweep/fees";
 import { connectChains, describeChain, loadChainConfigs } from "./chain-config";
 
 const problemsOf = (env: Record<string, string>, only?: number[]) => {
@@ -152,5 +153,16 @@ describe("per-chain configuration", () => {
     expect(describeChain(chain!)).toEqual({ chainId: 97, endpoints: ["https://bsc.example", "http://127.0.0.1:8546"], confirmations: 1, treasury: null });
     expect(chain!.endpoints.labels).toEqual(["bsc.example", "127.0.0.1:8546"]);
     chain!.provider.destroy();
+  });
+});
+
+describe("TX_FEE_CAP_ in loadChainConfigs", () => {
+  it("is read per served chain, and a bad one is named with the others", () => {
+    const chains = loadChainConfigs("testnet", undefined, { TX_FEE_CAP_97: "100000000000000000" });
+    expect(chains.map((c) => [c.chainId, c.txFeeCap])).toEqual([
+      [11155111, DEFAULT_TX_FEE_CAP],
+      [97, 100_000_000_000_000_000n],
+    ]);
+    expect(() => loadChainConfigs("testnet", [97], { TX_FEE_CAP_97: "-1" })).toThrow(ConfigError);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { VariableCheck } from "./registry";
+import type { VariableCheck } from "@sweep/common";
 
 /** Gas of the classic way for one asset: a top-up transaction plus the deposit address's own transfer. */
 export interface ClassicGas {

@@ -1,7 +1,4 @@
-import { Signature, computeAddress, hexlify, recoverAddress } from "ethers";
-
-/** The order of secp256k1's group. */
-export const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+import { N as SECP256K1_N, Signature, computeAddress, hexlify, recoverAddress } from "ethers";
 
 /** Ethereum accepts only s in the lower half of the group (EIP-2); an HSM's ECDSA may return either half. */
 export function lowS(s: bigint): bigint {
