@@ -5,7 +5,7 @@ import { source as axeSource } from "axe-core";
 import { parseEther, Wallet, ZeroAddress, type HDNodeWallet } from "ethers";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { SweepClient, type Sweep } from "@sweep/client";
-import { authorizationBody, createTestPartner, eventually, fundedDeposit, startReceiver, startStack, type Receiver, type Stack, type TestPartner } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, eventually, fundedDeposit, sharedStack, startReceiver, type Receiver, type SharedStack, type TestPartner } from "@sweep/testkit";
 import { createConsoleUser } from "../packages/cli/src/console-user-commands";
 import { connectRedis } from "../packages/cli/src/context";
 import { testContext } from "../packages/cli/src/test-support";
@@ -15,7 +15,8 @@ import { testContext } from "../packages/cli/src/test-support";
 // it, registers a hot wallet, sees a sweep made through the API swept with its fee and in the
 // day's usage chart, sets a webhook and resends a delivery, and revokes the key. Every page is
 // checked with axe-core (no serious or critical violation), runs under the gateway's CSP without
-// a violation, and is kept as a screenshot in test/artifacts/console/.
+// a violation, and is kept as a screenshot in test/artifacts/console/. It runs on the run's shared
+// anvil stack: everything it reads is its own partner's.
 
 const CHAIN_ID = 97;
 const SCREENSHOTS = path.join(__dirname, "artifacts", "console");
@@ -23,7 +24,7 @@ const DIST = path.join(__dirname, "..", "packages", "console-ui", "dist", "index
 const PASSWORD = "correct horse battery staple";
 
 describe("the partner console in a browser", () => {
-  let stack: Stack;
+  let stack: SharedStack;
   let partner: TestPartner;
   let receiver: Receiver;
   let browser: Browser;
@@ -40,8 +41,8 @@ describe("the partner console in a browser", () => {
     if (!existsSync(DIST)) throw new Error("the console is not built: run `pnpm prepare-workspace` (pnpm test does)");
     mkdirSync(SCREENSHOTS, { recursive: true });
     [stack, browser, receiver] = await Promise.all([
-      // The webhook receiver is plain http on this machine, as in local development.
-      startStack({ env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_BASE_MS: "500" } }),
+      // The webhook receiver is plain http on this machine, as in local development (the shared stack allows private addresses).
+      sharedStack("anvil"),
       chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] }),
       startReceiver(),
     ]);
@@ -62,7 +63,7 @@ describe("the partner console in a browser", () => {
   afterAll(async () => {
     await browser?.close();
     await receiver?.close();
-    await stack?.stop();
+    await stack?.disconnect();
   }, 60_000);
 
   /** Opens a console address and waits for the page's heading and data; with a screenshot name, checks it (below). */

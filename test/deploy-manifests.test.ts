@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { environmentChainIds } from "../packages/chain/src";
+import { environmentChainIds } from "../packages/chains/src";
 import { queueNames, type QueueNames } from "../packages/messaging/src/names";
 import { containersOf, kustomizationFile, renderKustomization, type Container, type K8sObject } from "./kustomize-render";
 import {

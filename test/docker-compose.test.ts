@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { baseEnv } from "@sweep/common";
 import { parse } from "yaml";
-import { chainRegistry, devnetTokenAddress, rpcUrlsFor } from "../packages/chain/src";
+import { chainRegistry, devnetTokenAddress, rpcUrlsFor } from "../packages/chains/src";
 import {
   effectiveValue,
   nodeVariable,

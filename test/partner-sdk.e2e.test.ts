@@ -4,31 +4,32 @@ import { promisify } from "node:util";
 import { Contract, Wallet, parseEther } from "ethers";
 import { Event as EventSchema } from "@sweep/api-contract";
 import { signAuthorization, SweepApiError, SweepClient, type Event, type Sweep } from "@sweep/client";
-import { createTestPartner, eventually, fundedDeposit, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { createTestPartner, eventually, fundedDeposit, sharedStack, type SharedStack, type TestPartner } from "@sweep/testkit";
 import { startWebhookReceiver, type WebhookReceiver } from "../examples/webhook-receiver";
 
 // A partner integrates with @sweep/client against the whole suite, everything real: first the
 // README's quickstart (examples/first-sweep.ts) runs as a partner runs it, then the SDK's promises
 // are held to: a retried POST makes one sweep, lists page to the end, waitForSweep ends, and every
-// webhook the dispatcher signs passes verifyWebhook and the OpenAPI document's Event schema.
+// webhook the dispatcher signs passes verifyWebhook and the OpenAPI document's Event schema. It runs on
+// the run's shared anvil stack: everything it reads is its own partner's.
 
 const CHAIN_ID = 97;
 const run = promisify(execFile);
 const repoRoot = path.join(__dirname, "..");
 
 describe("a partner's first sweep with the SDK", () => {
-  let stack: Stack;
+  let stack: SharedStack;
   let partner: TestPartner;
   let client: SweepClient;
 
   beforeAll(async () => {
-    // The quickstart's receiver is plain http on this machine, as with `pnpm start`.
-    stack = await startStack({ env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_BASE_MS: "500" } });
+    // The quickstart's receiver is plain http on this machine, as with `pnpm start` (the shared stack allows private addresses).
+    stack = await sharedStack("anvil");
     partner = await createTestPartner(stack.db, "sdk partner");
     client = new SweepClient({ baseUrl: stack.api, apiKey: partner.apiKey });
   }, 180_000);
 
-  afterAll(() => stack?.stop(), 60_000);
+  afterAll(() => stack?.disconnect(), 60_000);
 
   it("runs the quickstart: a hot wallet, deposits signed and swept, the webhooks verified, then repeat sweeps", async () => {
     const chain = stack.chain(CHAIN_ID);

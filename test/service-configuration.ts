@@ -1,10 +1,10 @@
 /**
  * What each service reads from its environment, taken from the code itself, for the tests that keep
  * docker-compose.yml and deploy/ true to it: the zod schema of its config.ts, and the per-chain
- * variables its configuration loader reads through @sweep/chain's loadChainConfigs (RPC_URL_<id>, CONFIRMATIONS_<id>,
+ * variables its configuration loader reads through @sweep/chains' loadChainConfigs (RPC_URL_<id>, CONFIRMATIONS_<id>,
  * CLASSIC_GAS_<id>_<TICKER>, TREASURY_ADDRESS_<id>, ...), found by running it on a recording environment rather than listed here.
  */
-import { rpcUrlsFor, type ChainInfo } from "../packages/chain/src";
+import { rpcUrlsFor, type ChainInfo } from "../packages/chains/src";
 import { ConfigError } from "@sweep/common";
 import type { ServiceName } from "@sweep/testkit";
 import { gatewayEnv, loadGatewayConfig } from "../services/api-gateway/src/config";

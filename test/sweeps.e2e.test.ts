@@ -1,4 +1,4 @@
-import { NODE_KINDS, authorizationBody, createTestPartner, eventually, partnerApi, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import { NODE_KINDS, authorizationBody, createTestPartner, eventually, partnerApi, sharedStack, startSharedStacks, type SharedStack, type TestPartner } from "@sweep/testkit";
 import { toBigInt } from "@sweep/db";
 import { contractAt } from "@sweep/contracts";
 import { Wallet, parseEther } from "ethers";
@@ -6,7 +6,8 @@ import { Wallet, parseEther } from "ethers";
 // The story of a partner: register a hot wallet, fund deposit addresses on the chain, have their
 // owners sign EIP-7702 authorizations, and sweep them through the API: everything real (services
 // as processes, Postgres, RabbitMQ, Redis, the compiled contracts), once on anvil and once on
-// hardhat's node (no eth_simulateV1, EIP-7702 refunds as the EIP says), each with 1 s blocks.
+// hardhat's node (no eth_simulateV1, EIP-7702 refunds as the EIP says), each with 1 s blocks, on the
+// run's shared stack of that node kind: everything it reads is its own partner's.
 
 const CHAIN_ID = 97;
 
@@ -27,9 +28,12 @@ interface SweepBody {
   attempts: number;
 }
 
+// Both node kinds' stacks start at once: hardhat's is up when its story begins.
+beforeAll(() => startSharedStacks(NODE_KINDS));
+
 // Sweeps signed with a gas wallet key in a PKCS#11 token are test/hsm-custody.e2e.test.ts's story.
 describe.each(NODE_KINDS)("on %s, a partner sweeps deposit addresses into its hot wallet", (node) => {
-  let stack: Stack;
+  let stack: SharedStack;
   let partner: TestPartner;
   const hotWallet = Wallet.createRandom().address;
   let delegate: string;
@@ -58,15 +62,15 @@ describe.each(NODE_KINDS)("on %s, a partner sweeps deposit addresses into its ho
   }
 
   beforeAll(async () => {
-    // Fifty requests "at once" reach the API over more than the default 600 ms on a loaded machine: a longer gathering
-    // window keeps them the one batch the story checks, as a partner's burst under load grows one batch.
-    stack = await startStack({ blockTime: 1, node, env: { BATCH_WINDOW_MS: "500", BATCH_WINDOW_MAX_MS: "3000" } });
+    // Fifty requests "at once" reach the API over more than the default 600 ms on a loaded machine: the shared stack's
+    // longer gathering window keeps them the one batch the story checks, as a partner's burst under load grows one batch.
+    stack = await sharedStack(node);
     partner = await createTestPartner(stack.db, "story");
     await stack.chain(CHAIN_ID).setBalance(partner.gasWallet, parseEther("100"));
   }, 180_000);
 
   afterAll(async () => {
-    await stack?.stop();
+    await stack?.disconnect();
   }, 60_000);
 
   it("registers a hot wallet: the delegate is known at once and becomes active when deployed", async () => {
@@ -110,8 +114,9 @@ describe.each(NODE_KINDS)("on %s, a partner sweeps deposit addresses into its ho
     const ended = await untilFinal(ids);
     expect(ended.map((s) => s.status)).toEqual(Array(50).fill("swept"));
     expect(new Set(ended.map((s) => s.tx_hash)).size).toBe(1);
-    // anvil simulates the batch (eth_simulateV1); hardhat has no such method, so every item went unsimulated.
-    const unsimulated = stack.services.get("chain-sender")!.logLines().some((l) => l.message.startsWith("the node has no eth_simulateV1"));
+    // anvil simulates the batch (eth_simulateV1); hardhat has no such method, so every item went unsimulated (a line about
+    // the node: every story on the shared stack runs on the same node kind).
+    const unsimulated = (await stack.logLines("chain-sender")).some((l) => l.message.startsWith("the node has no eth_simulateV1"));
     expect(unsimulated).toBe(node === "hardhat");
     ended.forEach((s, i) => {
       expect(s.kind).toBe(i % 2 === 0 ? "first" : "first_new");

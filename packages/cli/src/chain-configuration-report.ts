@@ -1,4 +1,6 @@
-import { MEASURED_CLASSIC_GAS, classicGasVariable, factoryDeployment, formatClassicGas, redactRpcUrl, type ChainClient, type ChainConfig } from "@sweep/chain";
+import { MEASURED_CLASSIC_GAS, classicGasVariable, formatClassicGas } from "@sweep/fees";
+import { factoryDeployment, type ChainConfig } from "@sweep/chains";
+import { redactRpcUrl, type ChainClient } from "@sweep/rpc";
 import { getAddress } from "ethers";
 
 /**

@@ -1,4 +1,5 @@
-import { ChainClient, ChainProvider, RpcEndpoints, nodeMessage, type ChainConfig } from "@sweep/chain";
+import { ChainClient, ChainProvider, RpcEndpoints, nodeMessage } from "@sweep/rpc";
+import type { ChainConfig } from "@sweep/chains";
 
 /** What one endpoint of RPC_URL_<chain_id> answered to eth_chainId: its chain, or why it did not answer. */
 export interface EndpointProbe {

@@ -1,5 +1,6 @@
 import { startAnvil } from "@sweep/anvil";
-import { createProvider, type ChainInfo } from "@sweep/chain";
+import { createProvider } from "@sweep/rpc";
+import type { ChainInfo } from "@sweep/chains";
 import { deployPlatformContracts } from "@sweep/devnet";
 import { Contract, Wallet, id, parseEther, parseUnits, type JsonRpcProvider, type Signer, type TransactionResponse } from "ethers";
 

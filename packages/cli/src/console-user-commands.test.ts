@@ -1,4 +1,4 @@
-import { consoleTokenHash } from "@sweep/common";
+import { consoleTokenHash } from "@sweep/credentials";
 import type { Db } from "@sweep/db";
 import type Redis from "ioredis";
 import { createConsoleUser, setConsoleUserEnabled } from "./console-user-commands";

@@ -1,4 +1,4 @@
-import { consoleTokenHash, newConsoleToken, SIGN_IN_LINK_TTL_MS, signInUrl } from "@sweep/common";
+import { consoleTokenHash, newConsoleToken, SIGN_IN_LINK_TTL_MS, signInUrl } from "@sweep/credentials";
 import { z } from "zod";
 import type { CommandContext } from "./context";
 import { findPartner } from "./partner-commands";

@@ -1,4 +1,5 @@
-import { CREATE2_DEPLOYER, ChainCallError, factoryDeployment, factoryRuntimeCode, type ChainClient } from "@sweep/chain";
+import { CREATE2_DEPLOYER, factoryDeployment, factoryRuntimeCode } from "@sweep/chains";
+import { ChainCallError, type ChainClient } from "@sweep/rpc";
 import { concat, formatUnits, type Wallet } from "ethers";
 
 /**

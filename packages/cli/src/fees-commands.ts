@@ -1,4 +1,4 @@
-import { environmentChainIds } from "@sweep/chain";
+import { environmentChainIds } from "@sweep/chains";
 import { createWithdrawalBatches } from "@sweep/db";
 import { outboxDraft, queueNames } from "@sweep/messaging";
 import type { CommandContext } from "./context";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { gasWalletKeyLabel, parseKek } from "@sweep/chain";
+import { gasWalletKeyLabel, parseKek } from "@sweep/key-custody";
 import type { Db } from "@sweep/db";
 import { createSoftHsmToken, type SoftHsmToken } from "@sweep/testkit";
 import type Redis from "ioredis";

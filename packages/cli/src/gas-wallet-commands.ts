@@ -1,4 +1,4 @@
-import { Pkcs11Token, gasWalletKeyLabel, pkcs11ConfigOf, resolveKeks, unsealGasWalletKey, type TokenKey } from "@sweep/chain";
+import { Pkcs11Token, gasWalletKeyLabel, pkcs11ConfigOf, resolveKeks, unsealGasWalletKey, type TokenKey } from "@sweep/key-custody";
 import { getBytes } from "ethers";
 import type { CommandContext } from "./context";
 import { findPartner } from "./partner-commands";

@@ -1,4 +1,4 @@
-import { environmentChainIds } from "@sweep/chain";
+import { environmentChainIds } from "@sweep/chains";
 import { createDrainBatches } from "@sweep/db";
 import { outboxDraft, queueNames } from "@sweep/messaging";
 import { ZeroAddress, getAddress } from "ethers";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Pkcs11Token, createSealedGasWalletKey, gasWalletKeyLabel, pkcs11ConfigOf, resolveKeks } from "@sweep/chain";
+import { Pkcs11Token, createSealedGasWalletKey, gasWalletKeyLabel, pkcs11ConfigOf, resolveKeks } from "@sweep/key-custody";
 import type { CommandContext } from "./context";
 
 /** A new gas wallet's row (id, address, how its key is held), and the key's removal should the row not be stored. */

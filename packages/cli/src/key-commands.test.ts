@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { apiKeyCacheKey, apiKeyDisplayPrefix, hashApiKey } from "@sweep/common";
+import { apiKeyCacheKey, apiKeyDisplayPrefix, hashApiKey } from "@sweep/credentials";
 import type { Db } from "@sweep/db";
 import type Redis from "ioredis";
 import { createKey, revokeKey } from "./key-commands";

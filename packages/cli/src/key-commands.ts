@@ -1,4 +1,4 @@
-import { apiKeyEnvironment, apiKeyPrefix, hashApiKey } from "@sweep/common";
+import { apiKeyEnvironment, apiKeyPrefix, hashApiKey } from "@sweep/credentials";
 import { issueApiKey, revokeApiKey } from "@sweep/db";
 import type { CommandContext } from "./context";
 import { isUuid } from "./ids";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { environmentChainIds } from "@sweep/chain";
+import { environmentChainIds } from "@sweep/chains";
 import { toBigInt, toDecimal } from "@sweep/db";
 import type { CommandContext } from "./context";
 import { parseChainId } from "./ids";

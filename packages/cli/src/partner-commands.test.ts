@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { gasWalletKeyLabel, parseKek, resolveKeks, storedKeySigner } from "@sweep/chain";
-import { apiKeyCacheKey, hashApiKey } from "@sweep/common";
+import { gasWalletKeyLabel, parseKek, resolveKeks, storedKeySigner } from "@sweep/key-custody";
+import { apiKeyCacheKey, hashApiKey } from "@sweep/credentials";
 import type { Db } from "@sweep/db";
 import { queueNames } from "@sweep/messaging";
 import { Wallet } from "ethers";

@@ -1,4 +1,4 @@
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, invalidatePartnerKeys } from "@sweep/common";
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, invalidatePartnerKeys } from "@sweep/credentials";
 import type { Db, OutboxDraft, Tx } from "@sweep/db";
 import { outboxDraft, queueNames, type QueueNames } from "@sweep/messaging";
 import type { CommandContext } from "./context";

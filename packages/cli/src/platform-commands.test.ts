@@ -5,7 +5,8 @@
  * before anything is sent. The key and the RPC URL's path and query never reach the output.
  */
 import { freePort, startAnvil, type AnvilNode } from "@sweep/anvil";
-import { CREATE2_DEPLOYER, createProvider, devTokenDeployment, factoryDeployment, factoryRuntimeCode, type ChainProvider } from "@sweep/chain";
+import { CREATE2_DEPLOYER, devTokenDeployment, factoryDeployment, factoryRuntimeCode } from "@sweep/chains";
+import { createProvider, type ChainProvider } from "@sweep/rpc";
 import { loadConfig } from "@sweep/common";
 import { NODE_KINDS, runSweepctl, startNode } from "@sweep/testkit";
 import { Wallet, concat, formatUnits, getAddress, parseEther, toQuantity } from "ethers";

@@ -1,4 +1,4 @@
-import { environmentChainIds, loadChainConfigs, type ChainConfig } from "@sweep/chain";
+import { environmentChainIds, loadChainConfigs, type ChainConfig } from "@sweep/chains";
 import type { Environment } from "@sweep/common";
 import { formatUnits, Wallet } from "ethers";
 import { pinFirstAnswering, type PinnedChain } from "./chain-endpoint";

@@ -1,4 +1,5 @@
-import { chainRegistry, configuredTariffs, devnetTokenAddress } from "@sweep/chain";
+import { chainRegistry, devnetTokenAddress } from "@sweep/chains";
+import { configuredTariffs } from "@sweep/fees";
 import { measureTariff, type TariffMeasurement } from "./tariff-commands";
 import { captureOutput } from "./test-support";
 
@@ -39,7 +40,7 @@ describe("tariff measure", () => {
     }
   });
 
-  it("measures what packages/chain holds when nothing is configured: a change of the contracts or of anvil shows here", () => {
+  it("measures what packages/fees holds when nothing is configured: a change of the contracts or of anvil shows here", () => {
     expect(configuredTariffs(testnet, {}).map((t) => [t.chainId, t.classicGas])).toEqual(
       measured.chains.map((c) => [c.chain_id, Object.fromEntries(Object.entries(c.classic_gas).map(([ticker, gas]) => [ticker, { new: BigInt(gas.new), existing: BigInt(gas.existing) }]))]),
     );

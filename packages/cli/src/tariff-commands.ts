@@ -1,4 +1,5 @@
-import { chainRegistry, classicGasVariable, devnetTokenAddress, formatClassicGas } from "@sweep/chain";
+import { chainRegistry, devnetTokenAddress } from "@sweep/chains";
+import { classicGasVariable, formatClassicGas } from "@sweep/fees";
 import { classicTotal, measureClassicGas, type AssetMeasurement, type ClassicRun } from "./classic-gas-measurement";
 import type { CommandContext } from "./context";
 
@@ -30,7 +31,7 @@ export async function measureTariff(ctx: Pick<CommandContext, "out">): Promise<v
     }
     lines.push(`chain ${chain.chainId} (${chain.name})`, ...assets.map(assetLine));
   }
-  lines.push("", "Configuration (the tariff reads these; without them, the figures packages/chain/src/tariff.ts holds):");
+  lines.push("", "Configuration (the tariff reads these; without them, the figures packages/fees/src/tariff.ts holds):");
   lines.push(...Object.entries(result.environment).map(([name, value]) => `${name}=${value}`));
   ctx.out.result(result, lines);
 }

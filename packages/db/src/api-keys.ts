@@ -1,4 +1,5 @@
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, type Environment } from "@sweep/common";
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@sweep/credentials";
+import type { Environment } from "@sweep/common";
 import type { Db } from "./client";
 
 /** A key as it was issued: `key` is the only time the whole key exists outside the partner. */

@@ -1,5 +1,7 @@
 import { createDb, enqueueOutbox, toBigInt, toDecimal, type Db } from "./index";
-import { MAX_UINT256 } from "@sweep/common";
+
+/** The largest amount a column holds: 256 bits. */
+const MAX_UINT256 = (1n << 256n) - 1n;
 
 describe("database through Prisma and the pg adapter", () => {
   let db: Db;

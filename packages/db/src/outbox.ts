@@ -13,15 +13,6 @@ export function enqueueOutbox(tx: Tx, draft: OutboxDraft) {
   return tx.outboxMessage.create({ data: draft });
 }
 
-export function enqueueOutboxMany(tx: Tx, drafts: OutboxDraft[]) {
-  return tx.outboxMessage.createMany({ data: drafts });
-}
-
-/** Oldest unpublished messages first. */
-export function unpublishedOutbox(db: Db, limit: number) {
-  return db.outboxMessage.findMany({ where: { publishedAt: null }, orderBy: { id: "asc" }, take: limit });
-}
-
 /**
  * Locks the oldest unpublished messages of one exchange for the caller's transaction. Rows another
  * relay holds are skipped, so concurrent relays never publish the same row at the same time; the

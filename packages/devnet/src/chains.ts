@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { rpcAnswers, startAnvil } from "@sweep/anvil";
-import { chainRegistry, devnetTokenAddress, rpcUrlsFor, type ChainInfo } from "@sweep/chain";
+import { chainRegistry, devnetTokenAddress, rpcUrlsFor, type ChainInfo } from "@sweep/chains";
 import type { Environment } from "@sweep/common";
 import { repoRoot } from "@sweep/db";
 

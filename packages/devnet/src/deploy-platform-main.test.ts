@@ -2,7 +2,8 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { startAnvil, type AnvilNode } from "@sweep/anvil";
-import { createProvider, environmentChainIds, factoryAddress } from "@sweep/chain";
+import { createProvider } from "@sweep/rpc";
+import { environmentChainIds, factoryAddress } from "@sweep/chains";
 import { repoRoot } from "@sweep/db";
 import { chainEndpoints } from "./chains";
 

@@ -1,5 +1,6 @@
 import { concat, type JsonRpcProvider, type Signer } from "ethers";
-import { CREATE2_DEPLOYER, createProvider, devTokenDeployment, factoryDeployment, type Create2Deployment } from "@sweep/chain";
+import { CREATE2_DEPLOYER, devTokenDeployment, factoryDeployment, type Create2Deployment } from "@sweep/chains";
+import { createProvider } from "@sweep/rpc";
 import type { ChainEndpoint } from "./chains";
 
 export interface PlatformContract {

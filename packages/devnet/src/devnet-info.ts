@@ -1,4 +1,4 @@
-import { redactRpcUrl } from "@sweep/chain";
+import { redactRpcUrl } from "@sweep/rpc";
 import type { Environment } from "@sweep/common";
 import { chainEndpoints } from "./chains";
 

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from "node:events";
 import { z } from "zod";
-import { redactRpcUrl } from "@sweep/chain";
+import { redactRpcUrl } from "@sweep/rpc";
 import { baseEnv, loadConfig, port } from "@sweep/common";
 import { migrateDatabase, repoRoot } from "@sweep/db";
 import { chainEndpoints, startLocalChains, type RunningChain } from "./chains";

@@ -24,7 +24,7 @@ const BLOCK_GAS_LIMIT = 30_000_000;
 /**
  * What anvil has in its genesis and hardhat lacks: the CREATE2 deployer (Arachnid's
  * deterministic-deployment-proxy), through which the platform contracts get their addresses.
- * (Its address is @sweep/chain's CREATE2_DEPLOYER; this package sits below @sweep/chain.)
+ * (Its address is @sweep/chains' CREATE2_DEPLOYER; this package sits below @sweep/chains.)
  */
 export const ANVIL_PREDEPLOYS: ReadonlyArray<{ address: string; code: string }> = [
   {

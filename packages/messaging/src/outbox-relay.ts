@@ -1,4 +1,5 @@
-import { PollingLoop, type Logger } from "@sweep/common";
+import { PollingLoop } from "@sweep/worker";
+import type { Logger } from "@sweep/common";
 import { claimUnpublishedOutbox, markOutboxPublished, outboxBacklog, type Db } from "@sweep/db";
 import { reportOutboxBacklog } from "@sweep/metrics";
 import type { Publisher } from "./publisher";

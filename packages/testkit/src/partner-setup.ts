@@ -1,7 +1,7 @@
 import { Wallet, type HDNodeWallet } from "ethers";
 import { authorizationBody, type partnerApi } from "./partner-api";
 import { eventually } from "./stack";
-import type { TestChain } from "./test-chains";
+import type { ChainConnection } from "./test-chains";
 
 type PartnerApi = ReturnType<typeof partnerApi>;
 
@@ -22,7 +22,7 @@ export async function activeHotWallet(api: PartnerApi, chainId: number, address:
 }
 
 /** A new deposit address holding `usdt` units of the chain's devnet USDT, and its owner's authorization of `delegate` in the API's shape. */
-export async function fundedDeposit(chain: TestChain, delegate: string, usdt: bigint): Promise<{ owner: HDNodeWallet; authorization: ReturnType<typeof authorizationBody> }> {
+export async function fundedDeposit(chain: ChainConnection, delegate: string, usdt: bigint): Promise<{ owner: HDNodeWallet; authorization: ReturnType<typeof authorizationBody> }> {
   const owner = Wallet.createRandom();
   await chain.mintUsdt(owner.address, usdt);
   return { owner, authorization: authorizationBody(owner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(chain.chainId) })) };

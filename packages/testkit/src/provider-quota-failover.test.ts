@@ -1,5 +1,5 @@
 import { startAnvil, type AnvilNode } from "@sweep/anvil";
-import { ChainClient, ChainProvider, RpcEndpoints } from "@sweep/chain";
+import { ChainClient, ChainProvider, RpcEndpoints } from "@sweep/rpc";
 import { JsonRpcProvider, Network, Transaction, Wallet } from "ethers";
 import { QUOTA_REPLIES, startRpcFaultProxy, type QuotaReply, type RpcFaultProxy } from "./rpc-fault-proxy";
 

@@ -171,7 +171,7 @@ const errorPage = (status: number) => `<html>\r\n<head><title>${status} ${http.S
 
 /**
  * A hosted provider's refusal for its plan's limits, as each sends it (sources in
- * packages/chain/src/provider-refusals.ts): the status, the JSON-RPC error in the body (for each
+ * packages/rpc/src/provider-refusals.ts): the status, the JSON-RPC error in the body (for each
  * member of a batch, or for one member while the others are answered), and the Retry-After.
  */
 export type QuotaReply =

@@ -79,7 +79,8 @@ export async function startService(name: ServiceName, env: Record<string, string
   };
 }
 
-function parseLogLines(output: string): LogLine[] {
+/** The JSON lines of a service's output, each parsed (see `ServiceProcess.logLines`). */
+export function parseLogLines(output: string): LogLine[] {
   // The text after the last newline is a line not yet complete.
   return output.split("\n").slice(0, -1).flatMap((line) => {
     if (!line.startsWith("{")) return [];

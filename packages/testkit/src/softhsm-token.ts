@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Pkcs11Token, type Pkcs11Config } from "@sweep/chain";
+import { Pkcs11Token, type Pkcs11Config } from "@sweep/key-custody";
 
 export const SOFTHSM2_LIBRARY = "/usr/lib/softhsm/libsofthsm2.so";
 

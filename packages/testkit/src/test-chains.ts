@@ -1,9 +1,10 @@
 import { startAnvil, type AnvilNode } from "@sweep/anvil";
 import { startHardhatNode } from "@sweep/hardhat-node";
-import { chainRegistry, createProvider, devnetTokenAddress, type ChainProvider } from "@sweep/chain";
+import { chainRegistry, devnetTokenAddress } from "@sweep/chains";
+import { createProvider, type ChainProvider } from "@sweep/rpc";
 import { contractAt } from "@sweep/contracts";
 import { deployPlatformContracts } from "@sweep/devnet";
-import { parseEther } from "ethers";
+import type { Contract } from "ethers";
 
 /** The node implementations the suite runs on: anvil (the default) and hardhat's EDR. */
 export type NodeKind = "anvil" | "hardhat";
@@ -28,17 +29,24 @@ export interface TestChainOptions {
   node?: NodeKind;
 }
 
-export interface TestChain {
+/** A test's connection to a running chain: where it answers, its devnet USDT, and the faucet's calls. */
+export interface ChainConnection {
   chainId: number;
   rpcUrl: string;
   provider: ChainProvider;
   /** the devnet USDT of this chain */
   usdt: { address: string; decimals: number };
+  setBalance(address: string, wei: bigint): Promise<void>;
+  mintUsdt(to: string, amount: bigint): Promise<void>;
+  /** ends this connection; the node runs on */
+  disconnect(): void;
+}
+
+/** A chain a test started: its connection, its node, and how to stop it. */
+export interface TestChain extends ChainConnection {
   node: ChainNode;
   /** RPC_URL_<chain_id> for services pointed at this chain */
   env: Record<string, string>;
-  setBalance(address: string, wei: bigint): Promise<void>;
-  mintUsdt(to: string, amount: bigint): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -54,8 +62,7 @@ export async function startNode(kind: NodeKind, chainId: number, blockTime?: num
  * their deterministic addresses. `blockTime` undefined mines a block per transaction.
  */
 export async function startTestChain(chainId = 97, options: TestChainOptions = {}): Promise<TestChain> {
-  const info = chainRegistry("testnet", devnetTokenAddress, {}).find((c) => c.chainId === chainId);
-  if (!info) throw new Error(`chain ${chainId} is not a testnet chain`);
+  const info = testnetChain(chainId);
   const node = await startNode(options.node ?? "anvil", chainId, options.blockTime);
   try {
     await deployPlatformContracts(node.rpcUrl, chainId, info.tokens);
@@ -63,27 +70,43 @@ export async function startTestChain(chainId = 97, options: TestChainOptions = {
     await node.stop();
     throw err;
   }
-  const provider = createProvider(node.rpcUrl, chainId, TEST_CALL_TIMEOUT_MS);
+  const connection = connectTestChain(chainId, node.rpcUrl);
+  return {
+    ...connection,
+    node,
+    // No balance cache in the gateway: tests set a balance (hardhat_setBalance, no block) and read it at once.
+    env: { [`RPC_URL_${chainId}`]: node.rpcUrl, [`BALANCE_CACHE_MS_${chainId}`]: "0", ...timingEnv(chainId, options.blockTime) },
+    stop: async () => {
+      connection.disconnect();
+      await node.stop();
+    },
+  };
+}
+
+/**
+ * A connection to a testnet chain's running node (one this process started, or a shared stack's),
+ * its platform contracts deployed: the node's first account mints the devnet USDT.
+ */
+export function connectTestChain(chainId: number, rpcUrl: string): ChainConnection {
+  const provider = createProvider(rpcUrl, chainId, TEST_CALL_TIMEOUT_MS);
   provider.pollingInterval = 100;
-  const usdt = info.tokens[0]!;
-  const minter = await provider.getSigner(0);
-  const token = contractAt("DevToken", usdt.address, minter);
+  const usdt = testnetChain(chainId).tokens[0]!;
+  // Asked for at the first mint: a connection that never mints never calls the node.
+  let token: Promise<Contract> | undefined;
+  const minter = () => (token ??= provider.getSigner(0).then((signer) => contractAt("DevToken", usdt.address, signer)));
   // Concurrent sends from one account race for its nonce: one send at a time (receipts are still
   // awaited together, so concurrent mints share blocks).
   let sending: Promise<unknown> = Promise.resolve();
   const mint = (to: string, amount: bigint) => {
-    const sent = sending.then(() => token.getFunction("mint")(to, amount) as Promise<{ wait(): Promise<unknown> }>);
+    const sent = sending.then(async () => (await minter()).getFunction("mint")(to, amount) as Promise<{ wait(): Promise<unknown> }>);
     sending = sent.catch(() => undefined);
     return sent;
   };
   return {
     chainId,
-    rpcUrl: node.rpcUrl,
+    rpcUrl,
     provider,
     usdt: { address: usdt.address, decimals: usdt.decimals },
-    node,
-    // No balance cache in the gateway: tests set a balance (hardhat_setBalance, no block) and read it at once.
-    env: { [`RPC_URL_${chainId}`]: node.rpcUrl, [`BALANCE_CACHE_MS_${chainId}`]: "0", ...timingEnv(chainId, options.blockTime) },
     setBalance: async (address, wei) => {
       // Both nodes take hardhat's name for it.
       await provider.send("hardhat_setBalance", [address, "0x" + wei.toString(16)]);
@@ -91,14 +114,15 @@ export async function startTestChain(chainId = 97, options: TestChainOptions = {
     mintUsdt: async (to, amount) => {
       await (await mint(to, amount)).wait();
     },
-    stop: async () => {
-      provider.destroy();
-      await node.stop();
-    },
+    disconnect: () => provider.destroy(),
   };
 }
 
-export const ONE_ETHER = parseEther("1");
+function testnetChain(chainId: number) {
+  const info = chainRegistry("testnet", devnetTokenAddress, {}).find((c) => c.chainId === chainId);
+  if (!info) throw new Error(`chain ${chainId} is not a testnet chain`);
+  return info;
+}
 
 /**
  * The services' timers in this node's terms: its block time (a node mining a block per transaction

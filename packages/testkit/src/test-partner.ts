@@ -1,5 +1,5 @@
-import { createSealedGasWalletKey, developmentKek, storedKeySigner, type GasWalletSigner } from "@sweep/chain";
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@sweep/common";
+import { createSealedGasWalletKey, developmentKek, storedKeySigner, type GasWalletSigner } from "@sweep/key-custody";
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from "@sweep/credentials";
 import type { Db } from "@sweep/db";
 
 export interface TestPartner {

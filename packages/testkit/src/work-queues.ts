@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { environmentChainIds } from "@sweep/chain";
+import { environmentChainIds } from "@sweep/chains";
 import { createLogger } from "@sweep/common";
 import { Publisher, connectBroker, defineTopology, type MessagePayload, type MessageType, type Topology } from "@sweep/messaging";
 

@@ -1,7 +1,6 @@
 import type { Authorization } from "@sweep/api-contract";
-import { SECP256K1_N } from "@sweep/chain";
-import { ApiError } from "@sweep/common";
-import { Wallet, ZeroAddress } from "ethers";
+import { ApiError } from "./http/api-error";
+import { N as SECP256K1_N, Wallet, ZeroAddress } from "ethers";
 import { verifiedAuthorization, verifyAuthorization } from "./authorization";
 
 const CHAIN = 11155111;

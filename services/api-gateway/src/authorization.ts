@@ -1,6 +1,7 @@
 import type { Authorization } from "@sweep/api-contract";
-import { SECP256K1_N, type StoredAuthorization } from "@sweep/chain";
-import { ApiError } from "@sweep/common";
+import type { StoredAuthorization } from "@sweep/chains";
+import { N as SECP256K1_N } from "ethers";
+import { ApiError } from "./http/api-error";
 import { recoverAuthorizationSigner } from "./authorization-signer";
 import { checksumAddress } from "./chains";
 

@@ -1,4 +1,4 @@
-import { loadChainConfigs } from "@sweep/chain";
+import { loadChainConfigs } from "@sweep/chains";
 import { checksumAddress, gatewayChains, resolveToken } from "./chains";
 
 const USDT = "0xdAC17F958D2ee523a2206206994597C13D831ec7";

@@ -1,4 +1,5 @@
-import type { ChainConfig, ChainTariff, TokenListing } from "@sweep/chain";
+import type { ChainConfig, TokenListing } from "@sweep/chains";
+import type { ChainTariff } from "@sweep/fees";
 import { getAddress } from "ethers";
 
 /** What the API knows of a chain of its environment: names, listed tokens, the delegate factory and the configured tariff. No node is ever asked. */

@@ -1,4 +1,4 @@
-import { loadWithChains } from "@sweep/chain";
+import { loadWithChains } from "@sweep/chains";
 import { baseEnv, loadConfig, port } from "@sweep/common";
 import { z } from "zod";
 import { balanceCacheTtls } from "./balance/block-time";
@@ -58,8 +58,6 @@ export const gatewayEnv = z.object({
   /** local development only: PUT /v1/webhook accepts private and loopback hosts and http: URLs (the dispatcher's flag of the same name lets it deliver there) */
   WEBHOOK_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
 });
-
-export type GatewayConfig = z.infer<typeof gatewayEnv>;
 
 /** The gateway's variables and every chain's of its environment (loadChainConfigs): the API lists them all. */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {

@@ -1,4 +1,4 @@
-import { apiKeyCacheKey, apiKeyDisplayPrefix, generateApiKey, hashApiKey, invalidatePartnerKeys } from "@sweep/common";
+import { apiKeyCacheKey, apiKeyDisplayPrefix, generateApiKey, hashApiKey, invalidatePartnerKeys } from "@sweep/credentials";
 import request from "supertest";
 import { createTestPartner, startTestGateway, type TestGateway } from "./support";
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { consoleTokenHash } from "@sweep/common";
+import { consoleTokenHash } from "@sweep/credentials";
 import request from "supertest";
 import { consoleUserWithLink, sessionCookieOf, signedInConsole } from "./console-support";
 import { createTestPartner, startTestGateway, type TestGateway } from "./support";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { consoleTokenHash, newConsoleToken } from "@sweep/common";
+import { consoleTokenHash, newConsoleToken } from "@sweep/credentials";
 import type { Db } from "@sweep/db";
 import type express from "express";
 import request from "supertest";

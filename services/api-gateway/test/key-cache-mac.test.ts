@@ -1,4 +1,4 @@
-import { apiKeyCacheKey, generateApiKey, hashApiKey } from "@sweep/common";
+import { apiKeyCacheKey, generateApiKey, hashApiKey } from "@sweep/credentials";
 import request from "supertest";
 import { CacheSeal, DEVELOPMENT_CACHE_SECRET } from "../src/auth/cache-seal";
 import { createTestPartner, startTestGateway, type TestGateway } from "./support";

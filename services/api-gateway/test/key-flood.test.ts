@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { apiKeyCacheKey, generateApiKey, hashApiKey } from "@sweep/common";
+import { apiKeyCacheKey, generateApiKey, hashApiKey } from "@sweep/credentials";
 import request from "supertest";
 import { defaultLookupLimits } from "../src/auth/api-key-lookup";
 import { createTestPartner, startTestGateway, type TestGateway } from "./support";

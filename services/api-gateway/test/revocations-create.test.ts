@@ -1,7 +1,6 @@
-import { SECP256K1_N } from "@sweep/chain";
 import { Revocation } from "@sweep/api-contract";
 import { authorizationBody, type TestPartner } from "@sweep/testkit";
-import { Wallet, ZeroAddress, type BaseWallet } from "ethers";
+import { N as SECP256K1_N, Wallet, ZeroAddress, type BaseWallet } from "ethers";
 import request from "supertest";
 import { expectMalformedAuthorizationRefused, malformedAuthorizations } from "./authorization-refusals";
 import { BSC_TESTNET, SEPOLIA, createTestPartner, hotWalletIn, randomAddress, startTestGateway, type TestGateway } from "./support";

@@ -1,7 +1,6 @@
-import { SECP256K1_N } from "@sweep/chain";
 import { Sweep } from "@sweep/api-contract";
 import type { TestPartner } from "@sweep/testkit";
-import { Wallet, type BaseWallet } from "ethers";
+import { N as SECP256K1_N, Wallet, type BaseWallet } from "ethers";
 import request from "supertest";
 import { expectMalformedAuthorizationRefused, malformedAuthorizations } from "./authorization-refusals";
 import { BSC_TESTNET, SEPOLIA, chainOf, createTestPartner, hotWalletIn, randomAddress, startTestGateway, type TestGateway } from "./support";

@@ -3,7 +3,7 @@
  * process, on a database of this test's own) delivers it again: the same event, signed anew.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { environmentChainIds } from "@sweep/chain";
+import { environmentChainIds } from "@sweep/chains";
 import { defineTopology, deleteTopology } from "@sweep/messaging";
 import { createTestDatabase, eventually, startReceiver, startService, type Receiver, type ServiceProcess } from "@sweep/testkit";
 import request from "supertest";

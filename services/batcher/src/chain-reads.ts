@@ -1,4 +1,4 @@
-import { freshHead, type ChainProvider } from "@sweep/chain";
+import { freshHead, type ChainProvider } from "@sweep/rpc";
 import { Interface, toQuantity } from "ethers";
 import { accountKey, balanceKey, type ChainView } from "./batch-plan";
 import type { AccountState } from "./pre-send-checks";

@@ -1,5 +1,6 @@
-import { loadWithChains } from "@sweep/chain";
-import { loadConfig, perChainWorkerEnv } from "@sweep/common";
+import { loadWithChains } from "@sweep/chains";
+import { loadConfig } from "@sweep/common";
+import { perChainWorkerEnv } from "@sweep/worker";
 import { z } from "zod";
 
 const ms = (fallback: number, min = 0) => z.coerce.number().int().min(min).max(3_600_000).default(fallback);

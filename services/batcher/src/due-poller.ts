@@ -1,4 +1,5 @@
-import { PollingLoop, type Logger } from "@sweep/common";
+import { PollingLoop } from "@sweep/worker";
+import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { findDueHotWallets } from "./due-work";
 import { findDueRevocationPartners } from "./revocation-work";

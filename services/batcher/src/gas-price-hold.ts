@@ -1,4 +1,5 @@
-import { effectiveFeeCeiling, gasPriceVerdict, type ChainProvider, type FeeCeiling } from "@sweep/chain";
+import { effectiveFeeCeiling, gasPriceVerdict, type FeeCeiling } from "@sweep/fees";
+import type { ChainProvider } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import { Prisma, partnerMaxFeePerGas, type Db } from "@sweep/db";
 import type { WorkKind } from "@sweep/lifecycle";
@@ -7,7 +8,7 @@ import type { WorkKind } from "@sweep/lifecycle";
 export const WAITING_FOR_GAS_PRICE = "waiting_for_gas_price";
 
 /**
- * Whether the chain's fees now keep a batch under `ceiling` from being sent (@sweep/chain's
+ * Whether the chain's fees now keep a batch under `ceiling` from being sent (@sweep/fees'
  * gasPriceVerdict): one read of the latest block's base fee, and the node's suggested tip only when
  * it decides. Read before the checks' reads, so held work costs one call a round, not its accounts'.
  */

@@ -1,5 +1,5 @@
 import { closeServer, runService, startHealthServer } from "@sweep/common";
-import { connectChains, describeChain, environmentChainIds } from "@sweep/chain";
+import { connectChains, describeChain, environmentChainIds } from "@sweep/chains";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import { loadBatcherConfig } from "./config";

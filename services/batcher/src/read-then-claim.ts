@@ -1,4 +1,5 @@
-import { DEFAULT_TX_FEE_CAP, type ChainProvider } from "@sweep/chain";
+import { DEFAULT_TX_FEE_CAP } from "@sweep/fees";
+import type { ChainProvider } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { AccountState } from "./pre-send-checks";

@@ -1,4 +1,4 @@
-import { readStoredAuthorization } from "@sweep/chain";
+import { readStoredAuthorization } from "@sweep/chains";
 import type { AuthorizationClaim } from "./pre-send-checks";
 
 const ZERO_ADDRESS = /^0x0{40}$/;

@@ -1,4 +1,5 @@
-import type { ChainProvider, FeeCeiling } from "@sweep/chain";
+import type { ChainProvider } from "@sweep/rpc";
+import type { FeeCeiling } from "@sweep/fees";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { WorkKind } from "@sweep/lifecycle";

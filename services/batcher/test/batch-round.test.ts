@@ -8,7 +8,7 @@ import { startTestChain, type TestChain } from "@sweep/testkit";
 import { Wallet, parseEther, type BaseWallet } from "ethers";
 import { claimBatch, lockHotWallet } from "../src/batch-claim";
 import { createWorkRound } from "../src/work-round";
-import { createProvider, type ChainProvider } from "@sweep/chain";
+import { createProvider, type ChainProvider } from "@sweep/rpc";
 import { findDueHotWallets } from "../src/due-work";
 import { activeHotWallet, delegateOnChain, feeCeilings, holdLock, insertRevocation, insertSweep, logger, revocationAuthorization, storedAuthorization, tokenOnlyAddress, uniquePrefix, waiterFor, whileLockHeld, type HotWalletFixture } from "./support";
 

@@ -5,7 +5,7 @@
  * settles, the poll, and a clean stop.
  */
 import { randomUUID } from "node:crypto";
-import { environmentChainIds } from "@sweep/chain";
+import { environmentChainIds } from "@sweep/chains";
 import { createDb, type Db } from "@sweep/db";
 import { defineTopology, outboxDraft, type Topology } from "@sweep/messaging";
 import { createTestDatabase, startService, startTestChain, type ServiceProcess, type TestChain } from "@sweep/testkit";

@@ -1,5 +1,6 @@
 /** The checks' reads against a real anvil, through the provider main.ts uses. */
-import { createProvider, factoryAddress, type ChainProvider } from "@sweep/chain";
+import { createProvider, type ChainProvider } from "@sweep/rpc";
+import { factoryAddress } from "@sweep/chains";
 import { startTestChain, type TestChain } from "@sweep/testkit";
 import { Wallet, parseEther } from "ethers";
 import { accountKey, balanceKey } from "../src/batch-plan";

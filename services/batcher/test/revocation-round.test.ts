@@ -7,7 +7,7 @@ import { createDb, type Db, type Tx } from "@sweep/db";
 import { queueNames, type QueueNames } from "@sweep/messaging";
 import { createTestPartner, startTestChain, type TestChain } from "@sweep/testkit";
 import { Wallet, ZeroAddress, type BaseWallet } from "ethers";
-import { createProvider, type ChainProvider } from "@sweep/chain";
+import { createProvider, type ChainProvider } from "@sweep/rpc";
 import { claimRevocations, lockGasWallet } from "../src/revocation-claim";
 import { createWorkRound } from "../src/work-round";
 import { findDueRevocationPartners } from "../src/revocation-work";

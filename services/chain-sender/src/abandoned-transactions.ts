@@ -1,4 +1,4 @@
-import type { ChainClient, Receipt } from "@sweep/chain";
+import type { ChainClient, Receipt } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";

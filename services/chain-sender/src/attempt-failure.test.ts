@@ -1,4 +1,4 @@
-import { ChainCallError } from "@sweep/chain";
+import { ChainCallError } from "@sweep/rpc";
 import { AttemptFailure, failureReason } from "./attempt-failure";
 
 const connectionRefused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:8545"), { code: "ECONNREFUSED" });

@@ -1,4 +1,4 @@
-import { ChainCallError } from "@sweep/chain";
+import { ChainCallError } from "@sweep/rpc";
 import type { AttemptFailureReason } from "@sweep/common";
 
 /** An attempt that cannot go on, for a reason of the spec's (found by this service's own checks). */

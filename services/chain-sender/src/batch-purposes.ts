@@ -1,4 +1,4 @@
-import type { ChainClient, Receipt } from "@sweep/chain";
+import type { ChainClient, Receipt } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import { enqueueOutbox, type BatchPurpose, type Db, type Tx } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";

@@ -1,4 +1,5 @@
-import { DEFAULT_TX_FEE_CAP, effectiveFeeCeiling, type ChainClient, type FeeCeiling } from "@sweep/chain";
+import { DEFAULT_TX_FEE_CAP, effectiveFeeCeiling, type FeeCeiling } from "@sweep/fees";
+import type { ChainClient } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import { partnerMaxFeePerGas, type Db } from "@sweep/db";
 import { retryAfter, type QueueNames, type RetryLater } from "@sweep/messaging";

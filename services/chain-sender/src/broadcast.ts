@@ -1,6 +1,6 @@
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
-import { countsAsSent, type BroadcastVerdict, type ChainClient } from "@sweep/chain";
+import { countsAsSent, type BroadcastVerdict, type ChainClient } from "@sweep/rpc";
 import { markBroadcast } from "./transaction-store";
 
 /**

@@ -1,5 +1,7 @@
-import { keyCustodyEnv, loadWithChains, parseKek, pkcs11ConfigOf, requirePkcs11Variables } from "@sweep/chain";
-import { loadConfig, perChainWorkerEnv } from "@sweep/common";
+import { keyCustodyEnv, parseKek, pkcs11ConfigOf, requirePkcs11Variables } from "@sweep/key-custody";
+import { loadWithChains } from "@sweep/chains";
+import { loadConfig } from "@sweep/common";
+import { perChainWorkerEnv } from "@sweep/worker";
 import { z } from "zod";
 
 const isKek = (value: string) => {
@@ -24,7 +26,7 @@ export const chainSenderEnv = perChainWorkerEnv(8082).extend({
     .refine((value) => value.split(",").filter(Boolean).every(isKek), `each ${kekMessage}`)
     .optional(),
   // The watcher's rounds, head polling, replacement and drop thresholds come from each chain's block time and thresholds in
-  // blocks (BLOCK_TIME_MS_, REPLACE_AFTER_BLOCKS_, DROP_AFTER_BLOCKS_<chain_id>: @sweep/chain's registry).
+  // blocks (BLOCK_TIME_MS_, REPLACE_AFTER_BLOCKS_, DROP_AFTER_BLOCKS_<chain_id>: @sweep/chains' registry).
   /** a nonce missing below our in-flight transactions is filled with a self-transfer once the gap lasted this long */
   NONCE_GAP_GRACE_MS: ms(10_000, 0),
   /** one JSON-RPC call longer than this counts as chain_unavailable */

@@ -1,5 +1,5 @@
 import type { Logger } from "@sweep/common";
-import type { ChainClient } from "@sweep/chain";
+import type { ChainClient } from "@sweep/rpc";
 import type { Db } from "@sweep/db";
 import type { RetryLater } from "@sweep/messaging";
 import type { BatchSender } from "./batch-sender";

@@ -1,4 +1,4 @@
-import type { FeeCeiling } from "@sweep/chain";
+import type { FeeCeiling } from "@sweep/fees";
 
 /** EIP-1559 fees of a transaction, wei per gas. */
 export interface Fees {

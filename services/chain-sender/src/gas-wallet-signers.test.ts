@@ -1,4 +1,4 @@
-import { createSealedGasWalletKey, developmentKek, gasWalletKeyLabel, type Pkcs11Token } from "@sweep/chain";
+import { createSealedGasWalletKey, developmentKek, gasWalletKeyLabel, type Pkcs11Token } from "@sweep/key-custody";
 import { createSoftHsmToken, type SoftHsmToken } from "@sweep/testkit";
 import { GasWalletSigners, type GasWalletRow } from "./gas-wallet-signers";
 

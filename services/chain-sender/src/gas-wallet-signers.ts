@@ -1,4 +1,4 @@
-import { storedKeySigner, tokenKeySigner, type GasWalletSigner, type KeyEncryptionKey, type Pkcs11Token } from "@sweep/chain";
+import { storedKeySigner, tokenKeySigner, type GasWalletSigner, type KeyEncryptionKey, type Pkcs11Token } from "@sweep/key-custody";
 
 /** A gas wallet as the database records it, with where its key is held (key_custody). */
 export interface GasWalletRow {

@@ -1,4 +1,5 @@
-import { PollingLoop, type Logger } from "@sweep/common";
+import { PollingLoop } from "@sweep/worker";
+import type { Logger } from "@sweep/common";
 import { Client } from "pg";
 import { leaseKeys, nextLease, type LeaseEvent, type LeaseState } from "./lease-rules";
 

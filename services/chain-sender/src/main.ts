@@ -1,5 +1,6 @@
 import { closeServer, runService, startHealthServer } from "@sweep/common";
-import { Pkcs11Token, connectChains, describeChain, environmentChainIds, feeOnTransferTokens, resolveKeks } from "@sweep/chain";
+import { Pkcs11Token, resolveKeks } from "@sweep/key-custody";
+import { connectChains, describeChain, environmentChainIds, feeOnTransferTokens } from "@sweep/chains";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import { chainSenderLeader } from "@sweep/metrics";

@@ -1,4 +1,4 @@
-import type { ChainClient, Receipt } from "@sweep/chain";
+import type { ChainClient, Receipt } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import { decodeSweepOutcomes } from "@sweep/contracts";
 import type { Db, Tx } from "@sweep/db";

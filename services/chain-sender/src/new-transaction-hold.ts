@@ -1,4 +1,4 @@
-import { gasPriceVerdict, type FeeCeiling } from "@sweep/chain";
+import { gasPriceVerdict, type FeeCeiling } from "@sweep/fees";
 import type { BatchToSend } from "./batch-store";
 import type { FeeMarket } from "./fees";
 
@@ -19,7 +19,7 @@ export const OPEN_BATCH_HOLD_RETRY_MS = 5_000;
 export type NewTransactionVerdict = "send" | "return_to_queue" | "wait_open";
 
 /**
- * The batcher's hold rule (@sweep/chain's gasPriceVerdict), applied again at signing: a spike
+ * The batcher's hold rule (@sweep/fees' gasPriceVerdict), applied again at signing: a spike
  * since the claim would otherwise send a transaction at a ceiling below the base fee, which the
  * node refuses or keeps unminable. Held sweeps and revocations go back to the queue, not as an
  * attempt, where the batcher's hold takes over; a batch without items stays open and is tried again.

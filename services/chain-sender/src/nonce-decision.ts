@@ -1,4 +1,4 @@
-import { countsAsSent, type BroadcastVerdict } from "@sweep/chain";
+import { countsAsSent, type BroadcastVerdict } from "@sweep/rpc";
 import { isFinal, isStuck, takenForSure, type AbandonRule, type TakenRun } from "./watch-rules";
 
 /** What the watcher has seen of one nonce of a gas wallet this round. */

@@ -1,4 +1,4 @@
-import { countsAsSent, type ChainClient, type Receipt } from "@sweep/chain";
+import { countsAsSent, type ChainClient, type Receipt } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { settledReorgsTotal } from "@sweep/metrics";

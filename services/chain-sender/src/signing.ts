@@ -1,4 +1,4 @@
-import type { GasWalletSigner } from "@sweep/chain";
+import type { GasWalletSigner } from "@sweep/key-custody";
 import { Transaction, type Authorization, type Provider, type TransactionRequest } from "ethers";
 import type { Fees } from "./fees";
 

@@ -1,4 +1,5 @@
-import { capInRefusal, type ChainClient } from "@sweep/chain";
+import { capInRefusal } from "@sweep/fees";
+import type { ChainClient } from "@sweep/rpc";
 import { enqueueOutbox, type Db, type Tx } from "@sweep/db";
 import { returnToQueue } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";

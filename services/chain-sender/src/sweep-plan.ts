@@ -1,4 +1,4 @@
-import { readStoredAuthorization } from "@sweep/chain";
+import { readStoredAuthorization } from "@sweep/chains";
 import { NATIVE_TOKEN, type SweepItem, type SweepOutcome } from "@sweep/contracts";
 import { Signature, getAddress, type Authorization } from "ethers";
 

@@ -1,4 +1,5 @@
-import { NATIVE_TRANSFER_GAS, estimateFailureReason, isUnsupportedMethod, nodeMessage, type CallRequest, type ChainClient } from "@sweep/chain";
+import { NATIVE_TRANSFER_GAS } from "@sweep/fees";
+import { estimateFailureReason, isUnsupportedMethod, nodeMessage, type CallRequest, type ChainClient } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import { BATCH_GAS_TOO_LOW_SELECTOR, contractAt, decodeSweepOutcomes, encodeSweepBatch, type SweepOutcome } from "@sweep/contracts";
 import { AttemptFailure } from "./attempt-failure";

@@ -1,5 +1,5 @@
 import type { AttemptFailureReason, Logger } from "@sweep/common";
-import type { Receipt } from "@sweep/chain";
+import type { Receipt } from "@sweep/rpc";
 import { Prisma, enqueueOutbox, toBigInt, toDecimal, type BatchPurpose, type Db, type Tx } from "@sweep/db";
 import { correctedFrom, fromStates, workKinds, type WorkKind } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";

@@ -1,5 +1,7 @@
-import { DEFAULT_TX_FEE_CAP, NATIVE_TRANSFER_GAS, countsAsSent, effectiveFeeCeiling, withinTxFeeCap, type BroadcastVerdict, type ChainClient, type FeeCeiling, type Receipt } from "@sweep/chain";
-import { PollingLoop, pauseFor, type Logger } from "@sweep/common";
+import { DEFAULT_TX_FEE_CAP, NATIVE_TRANSFER_GAS, effectiveFeeCeiling, withinTxFeeCap, type FeeCeiling } from "@sweep/fees";
+import { countsAsSent, type BroadcastVerdict, type ChainClient, type Receipt } from "@sweep/rpc";
+import { PollingLoop, pauseFor } from "@sweep/worker";
+import type { Logger } from "@sweep/common";
 import { partnerMaxFeePerGas, type Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { confirmationSeconds, nonceGapsTotal, noncesAbandonedTotal, replacementsAtCeilingTotal, replacementsTotal } from "@sweep/metrics";

@@ -1,4 +1,4 @@
-import { NATIVE_TRANSFER_GAS } from "@sweep/chain";
+import { NATIVE_TRANSFER_GAS } from "@sweep/fees";
 
 /**
  * What a withdrawal sends to the treasury: the fees due less the most its own gas can cost at this

@@ -1,4 +1,4 @@
-import { environmentChainIds } from "@sweep/chain";
+import { environmentChainIds } from "@sweep/chains";
 import { openMessaging, outboxDraft } from "@sweep/messaging";
 import { startService, type ServiceProcess } from "@sweep/testkit";
 import { Wallet } from "ethers";

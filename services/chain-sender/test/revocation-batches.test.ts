@@ -1,5 +1,6 @@
 import { Transaction, Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
-import { ChainClient, connectChains, loadChainConfigs, type ServedChain } from "@sweep/chain";
+import { ChainClient } from "@sweep/rpc";
+import { connectChains, loadChainConfigs, type ServedChain } from "@sweep/chains";
 import { startRpcFaultProxy, type RpcFaultProxy } from "@sweep/testkit";
 import { BatchSender } from "../src/batch-sender";
 import { gasLimitFromEstimate } from "../src/gas-limit";

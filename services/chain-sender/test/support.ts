@@ -4,7 +4,10 @@
  * production, and the sender, deploy handler and watcher of chain 97.
  */
 import { randomBytes } from "node:crypto";
-import { connectChains, developmentKek, factoryAddress, loadChainConfigs, type ChainClient, type FeeCeiling } from "@sweep/chain";
+import { connectChains, factoryAddress, loadChainConfigs } from "@sweep/chains";
+import { developmentKek } from "@sweep/key-custody";
+import type { ChainClient } from "@sweep/rpc";
+import type { FeeCeiling } from "@sweep/fees";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { createDb, toDecimal, type Db, type Prisma, type SweepKind } from "@sweep/db";

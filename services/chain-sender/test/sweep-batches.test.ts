@@ -1,4 +1,5 @@
-import { connectChains, feeOnTransferTokens, loadChainConfigs, ChainCallError, ChainClient } from "@sweep/chain";
+import { connectChains, feeOnTransferTokens, loadChainConfigs } from "@sweep/chains";
+import { ChainCallError, ChainClient } from "@sweep/rpc";
 import { contractAt, contractFactory } from "@sweep/contracts";
 import { toBigInt } from "@sweep/db";
 import { claimIntoBatch } from "@sweep/lifecycle";

@@ -1,5 +1,5 @@
 import { toBigInt } from "@sweep/db";
-import { ChainClient } from "@sweep/chain";
+import { ChainClient } from "@sweep/rpc";
 import { rejectWork, settleWork } from "@sweep/lifecycle";
 import { PendingMetrics, scrapeMetrics } from "@sweep/metrics";
 import { ScrapedMetrics, parsePrometheusText } from "@sweep/testkit";

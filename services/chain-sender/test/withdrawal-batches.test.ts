@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { NATIVE_TRANSFER_GAS } from "@sweep/chain";
+import { NATIVE_TRANSFER_GAS } from "@sweep/fees";
 import { createLogger } from "@sweep/common";
 import { toBigInt, toDecimal } from "@sweep/db";
 import { Transaction, parseEther } from "ethers";

@@ -1,4 +1,4 @@
-import type { ServedChain } from "@sweep/chain";
+import type { ServedChain } from "@sweep/chains";
 
 /**
  * Code checks against the served chains' nodes: a delegate is deployed when its address has code

@@ -1,4 +1,4 @@
-import { ChainClient, type ChainProvider } from "@sweep/chain";
+import { ChainClient, type ChainProvider } from "@sweep/rpc";
 
 /** The node reads of a chain the reconciliation needs; a silent node fails them at the endpoints' timeout and only delays a round. */
 export interface ChainReads {

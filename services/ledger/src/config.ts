@@ -1,5 +1,6 @@
-import { loadWithChains } from "@sweep/chain";
-import { loadConfig, workerEnv } from "@sweep/common";
+import { loadWithChains } from "@sweep/chains";
+import { loadConfig } from "@sweep/common";
+import { workerEnv } from "@sweep/worker";
 import { z } from "zod";
 
 export const ledgerEnv = workerEnv(8083).extend({

@@ -1,4 +1,4 @@
-import type { ChainTariff } from "@sweep/chain";
+import type { ChainTariff } from "@sweep/fees";
 import { nativeSweepFee, sweepFee, tokenSweepFee } from "./fee";
 
 const GWEI = 1_000_000_000n;

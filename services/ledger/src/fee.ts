@@ -1,4 +1,4 @@
-import { NATIVE_TRANSFER_GAS, type ChainTariff } from "@sweep/chain";
+import { NATIVE_TRANSFER_GAS, type ChainTariff } from "@sweep/fees";
 import type { SweepKind } from "@sweep/db";
 
 const BPS = 10_000n;

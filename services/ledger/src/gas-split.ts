@@ -1,4 +1,4 @@
-import { EIP7702_EXTRA_GAS } from "@sweep/chain";
+import { EIP7702_EXTRA_GAS } from "@sweep/fees";
 import type { SweepKind } from "@sweep/db";
 
 /** One item of a transaction as the gas split sees it. */

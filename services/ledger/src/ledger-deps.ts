@@ -1,4 +1,4 @@
-import type { ChainTariff } from "@sweep/chain";
+import type { ChainTariff } from "@sweep/fees";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 

@@ -1,5 +1,5 @@
 import { closeServer, runService, startHealthServer } from "@sweep/common";
-import { connectChains, describeChain, environmentChainIds } from "@sweep/chain";
+import { connectChains, describeChain, environmentChainIds } from "@sweep/chains";
 import { createDb, workBacklog } from "@sweep/db";
 import { DEFAULT_MAX_ATTEMPTS } from "@sweep/lifecycle";
 import { openMessaging, reportQueueDepths } from "@sweep/messaging";

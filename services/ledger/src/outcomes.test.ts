@@ -1,4 +1,4 @@
-import type { ChainTariff } from "@sweep/chain";
+import type { ChainTariff } from "@sweep/fees";
 import { deploymentOutcome, settleFailedAttempt, settleSweepBatch, type BatchItemResult, type OpenSweep, type Receipt, type SweepSettlement } from "./outcomes";
 
 const now = new Date("2026-11-21T00:00:00Z");

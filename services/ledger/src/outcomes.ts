@@ -1,4 +1,4 @@
-import type { ChainTariff } from "@sweep/chain";
+import type { ChainTariff } from "@sweep/fees";
 import type { AttemptFailureReason } from "@sweep/common";
 import type { SweepKind } from "@sweep/db";
 import { afterAttemptFailure, type AfterAttemptFailure } from "@sweep/lifecycle";

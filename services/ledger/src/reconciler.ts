@@ -1,4 +1,5 @@
-import { PollingLoop, type Environment, type Logger } from "@sweep/common";
+import { PollingLoop } from "@sweep/worker";
+import type { Environment, Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import type { ChainReads } from "./chain-reads";

@@ -1,4 +1,4 @@
-import { partnerTariff } from "@sweep/chain";
+import { partnerTariff } from "@sweep/fees";
 import type { Logger } from "@sweep/common";
 import { toBigInt, toBigIntOrNull, type Batch, type BatchItem, type HotWallet, type Tx } from "@sweep/db";
 import { retryAfter, type MessagePayload, type RetryLater } from "@sweep/messaging";

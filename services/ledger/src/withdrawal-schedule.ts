@@ -1,4 +1,5 @@
-import { PollingLoop, type Environment, type Logger } from "@sweep/common";
+import { PollingLoop } from "@sweep/worker";
+import type { Environment, Logger } from "@sweep/common";
 import { createWithdrawalBatches, type Db } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { environmentChainIds, factoryAddress } from "@sweep/chain";
+import { environmentChainIds, factoryAddress } from "@sweep/chains";
 import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { createDb, toBigInt, type Db } from "@sweep/db";

@@ -3,7 +3,7 @@
  * gas wallet), a real anvil where gas wallets are topped up from outside and send transactions of
  * their own, and the ledger's own gas booking.
  */
-import { createProvider } from "@sweep/chain";
+import { createProvider } from "@sweep/rpc";
 import { createLogger } from "@sweep/common";
 import { createDb, toBigInt, toDecimal, type Db } from "@sweep/db";
 import { createTestDatabase, createTestPartner, eventually, startTestChain, type TestChain, type TestPartner } from "@sweep/testkit";

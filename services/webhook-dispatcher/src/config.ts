@@ -1,4 +1,5 @@
-import { loadConfig, workerEnv } from "@sweep/common";
+import { loadConfig } from "@sweep/common";
+import { workerEnv } from "@sweep/worker";
 import { z } from "zod";
 
 const ms = (fallback: number, min: number) => z.coerce.number().int().min(min).max(3_600_000).default(fallback);

@@ -1,4 +1,5 @@
-import { PollingLoop, type Logger } from "@sweep/common";
+import { PollingLoop } from "@sweep/worker";
+import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { attemptDelivery, type AttemptDeps } from "./delivery-attempt";
 import { deliveryLogFields } from "./delivery-log";

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import type { AttemptError } from "./attempt-errors";
 import { attemptErrorOf } from "./attempt-errors";
-import { isPublicAddress } from "@sweep/common";
+import { isPublicAddress } from "@sweep/public-address";
 
 export interface ResolvedAddress {
   address: string;

@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { closeServer, runService, startHealthServer } from "@sweep/common";
-import { environmentChainIds } from "@sweep/chain";
+import { environmentChainIds } from "@sweep/chains";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import { reportWebhookBacklog } from "@sweep/metrics";

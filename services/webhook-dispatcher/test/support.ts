@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { environmentChainIds } from "@sweep/chain";
+import { environmentChainIds } from "@sweep/chains";
 import { createLogger } from "@sweep/common";
 import { createDb, type Db } from "@sweep/db";
 import { recordEvent, type EventType } from "@sweep/lifecycle";

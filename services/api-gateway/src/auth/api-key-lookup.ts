@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { apiKeyCacheKey, sameHash, type Logger } from "@sweep/common";
+import { apiKeyCacheKey, sameHash } from "@sweep/credentials";
+import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type Redis from "ioredis";
 import type { ApiKeyRecord } from "./api-key-verdict";

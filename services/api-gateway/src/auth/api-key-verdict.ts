@@ -1,4 +1,5 @@
-import { apiKeyEnvironment, type Environment } from "@sweep/common";
+import { apiKeyEnvironment } from "@sweep/credentials";
+import type { Environment } from "@sweep/common";
 
 /** What the API needs to know of a key; cached under the key's hash. */
 export interface ApiKeyRecord {

@@ -1,4 +1,6 @@
-import { ApiError, hashApiKey, isWellFormedApiKey, type Environment } from "@sweep/common";
+import { ApiError } from "../http/api-error";
+import { hashApiKey, isWellFormedApiKey } from "@sweep/credentials";
+import type { Environment } from "@sweep/common";
 import type { RequestHandler, Response } from "express";
 import { sessionPartner } from "../console/session-auth";
 import type { ConsoleSessions } from "../console/session-store";

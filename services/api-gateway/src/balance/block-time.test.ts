@@ -1,4 +1,4 @@
-import { chainRegistry, devnetTokenAddress } from "@sweep/chain";
+import { chainRegistry, devnetTokenAddress } from "@sweep/chains";
 import { ConfigError } from "@sweep/common";
 import { balanceCacheTtls } from "./block-time";
 

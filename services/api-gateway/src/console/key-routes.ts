@@ -1,4 +1,6 @@
-import { ApiError, type Environment, invalidatePartnerKeys } from "@sweep/common";
+import { ApiError } from "../http/api-error";
+import type { Environment } from "@sweep/common";
+import { invalidatePartnerKeys } from "@sweep/credentials";
 import { issueApiKey, revokeApiKey, type Db } from "@sweep/db";
 import { Router } from "express";
 import type Redis from "ioredis";

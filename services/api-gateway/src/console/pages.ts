@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { ApiError, type Logger } from "@sweep/common";
+import { ApiError } from "../http/api-error";
+import type { Logger } from "@sweep/common";
 import express, { Router, type RequestHandler } from "express";
 
 /** Where `pnpm prepare-workspace` builds the console's pages (packages/console-ui). */

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
-import { ApiError, type Environment } from "@sweep/common";
+import { ApiError } from "../http/api-error";
+import type { Environment } from "@sweep/common";
 import type { Request, RequestHandler } from "express";
 import type { AuthenticatedPartner } from "../auth/api-key-verdict";
 import { hasSessionCookie, sessionToken } from "./session-cookie";

@@ -1,4 +1,5 @@
-import { consoleTokenHash, newConsoleToken, type Environment } from "@sweep/common";
+import { consoleTokenHash, newConsoleToken } from "@sweep/credentials";
+import type { Environment } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { SESSION_IDLE_MS, SESSION_MAX_MS, sessionAlive, sessionNeedsTouch } from "./session-expiry";
 

@@ -1,4 +1,5 @@
-import { ApiError, consoleTokenHash } from "@sweep/common";
+import { ApiError } from "../http/api-error";
+import { consoleTokenHash } from "@sweep/credentials";
 import type { Db } from "@sweep/db";
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";

@@ -1,5 +1,5 @@
 import { HotWalletRequest, presentHotWallet } from "@sweep/api-contract";
-import { ApiError } from "@sweep/common";
+import { ApiError } from "../http/api-error";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { Router } from "express";

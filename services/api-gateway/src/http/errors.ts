@@ -1,4 +1,4 @@
-import { ApiError } from "@sweep/common";
+import { ApiError } from "./api-error";
 import type { ErrorRequestHandler } from "express";
 import { requestLog } from "./request-log";
 

@@ -1,4 +1,4 @@
-import { ApiError } from "@sweep/common";
+import { ApiError } from "./api-error";
 import express, { type RequestHandler } from "express";
 
 /** The spec's request body limit: larger bodies are 400 invalid_json. */

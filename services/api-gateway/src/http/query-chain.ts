@@ -1,4 +1,4 @@
-import { ApiError } from "@sweep/common";
+import { ApiError } from "./api-error";
 
 /** A query's chain_id must name a chain of this API's environment: otherwise 400 invalid_query naming it. */
 export function checkQueryChain(chainId: number | undefined, chains: ReadonlyMap<number, unknown>): void {

@@ -1,4 +1,5 @@
-import { ApiError, createLogger, type Logger } from "@sweep/common";
+import { ApiError } from "./api-error";
+import { createLogger, type Logger } from "@sweep/common";
 import express from "express";
 import request from "supertest";
 import { errorHandler } from "./errors";

@@ -1,4 +1,4 @@
-import { ApiError } from "@sweep/common";
+import { ApiError } from "./api-error";
 import type express from "express";
 import type { RequestHandler } from "express";
 

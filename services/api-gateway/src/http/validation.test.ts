@@ -1,5 +1,5 @@
 import { SweepListQuery, SweepRequest, WebhookRequest } from "@sweep/api-contract";
-import { ApiError } from "@sweep/common";
+import { ApiError } from "./api-error";
 import { parseRequest, type ValidationCodes } from "./validation";
 
 const bodyCodes: ValidationCodes = {

@@ -1,4 +1,4 @@
-import { ApiError, type ErrorCode } from "@sweep/common";
+import { ApiError, type ErrorCode } from "./api-error";
 import type { z } from "zod";
 
 /**

@@ -1,5 +1,5 @@
 import { RevocationListQuery, SweepListQuery } from "@sweep/api-contract";
-import { ApiError } from "@sweep/common";
+import { ApiError } from "../http/api-error";
 import { revocationCursors, sweepCursors } from "./cursor";
 import { DEFAULT_PAGE_SIZE, pageOf, parsePageRequest } from "./page";
 

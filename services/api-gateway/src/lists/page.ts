@@ -1,4 +1,4 @@
-import { ApiError } from "@sweep/common";
+import { ApiError } from "../http/api-error";
 import type { z } from "zod";
 import { checkQueryChain } from "../http/query-chain";
 import { parseRequest, type ValidationCodes } from "../http/validation";

@@ -1,4 +1,4 @@
-import { ApiError } from "@sweep/common";
+import { ApiError } from "../http/api-error";
 import type { Request, RequestHandler, Response } from "express";
 import { partnerOf } from "../auth/authenticate";
 import { clientAddressKey } from "./client-address";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { RevocationRequest } from "@sweep/api-contract";
-import { ApiError } from "@sweep/common";
+import { ApiError } from "../http/api-error";
 import { revocationViewSelect, type Db, type RevocationView } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { ZeroAddress } from "ethers";

@@ -30,5 +30,3 @@ export function settingsBody(chains: ReadonlyMap<number, unknown>) {
       .optional(),
   });
 }
-
-export type SettingsBody = z.output<ReturnType<typeof settingsBody>>;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { SweepRequest } from "@sweep/api-contract";
-import { ApiError } from "@sweep/common";
+import { ApiError } from "../http/api-error";
 import { sweepViewSelect, toDecimal, type Db, type SweepView } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import type { Pool } from "pg";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { StoredAuthorization } from "@sweep/chain";
+import type { StoredAuthorization } from "@sweep/chains";
 import type { OutboxDraft } from "@sweep/db";
 import type { Pool } from "pg";
 import { DuplicateExternalId, violatesUnique } from "../external-id-conflict";

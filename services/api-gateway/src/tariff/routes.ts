@@ -1,5 +1,5 @@
 import { presentChainTariff } from "@sweep/api-contract";
-import { partnerTariff } from "@sweep/chain";
+import { partnerTariff } from "@sweep/fees";
 import type { Db } from "@sweep/db";
 import { Router } from "express";
 import { partnerOf } from "../auth/authenticate";

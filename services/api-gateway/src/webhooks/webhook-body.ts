@@ -36,5 +36,3 @@ export function webhookBody(chains: ReadonlyMap<number, unknown>, allowPrivate =
       .optional(),
   });
 }
-
-export type WebhookBody = z.output<ReturnType<typeof webhookBody>>;

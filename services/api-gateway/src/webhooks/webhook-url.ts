@@ -1,4 +1,4 @@
-import { literalHostProblem } from "@sweep/common";
+import { literalHostProblem } from "@sweep/public-address";
 
 /**
  * PUT /v1/webhook's check of a URL, by its text alone: an https URL with a host and no

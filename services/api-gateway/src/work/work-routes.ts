@@ -1,4 +1,4 @@
-import { ApiError } from "@sweep/common";
+import { ApiError } from "../http/api-error";
 import type { Db } from "@sweep/db";
 import { Router } from "express";
 import type { z } from "zod";

@@ -1,0 +1,3 @@
+export * from "./api-key";
+export * from "./api-key-cache";
+export * from "./console-sign-in";

@@ -1,0 +1,4 @@
+export * from "./fee-ceiling";
+export * from "./partner-tariff";
+export * from "./tariff";
+export * from "./tx-fee-cap";

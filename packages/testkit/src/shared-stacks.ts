@@ -1,0 +1,145 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createDb, type Db } from "@sweep/db";
+import { parseLogLines, type LogLine, type ServiceName } from "./service-process";
+import { startStack, type Stack, type StackOptions } from "./stack";
+import { connectTestChain, NODE_KINDS, type ChainConnection, type NodeKind } from "./test-chains";
+
+/**
+ * Stories that read only their own partner (each makes one with createTestPartner) share one stack per
+ * node kind for a jest run. jest runs test files in worker processes, so the stacks live in jest's own
+ * process: the project's global setup hosts them (`hostSharedStacks`), each started at the first
+ * story's asking, and the stories reach them through the address it leaves in SHARED_STACKS_URL, which
+ * the workers inherit.
+ */
+const SHARED_STACKS_URL = "SHARED_STACKS_URL";
+
+/**
+ * What every story on a shared stack runs with: 1 s blocks; a local receiver's webhooks (plain http),
+ * retried after 500 ms; a partner's burst gathered over 500 ms, up to 3 s on a loaded machine, so fifty
+ * sweeps requested at once stay one batch.
+ */
+export function sharedStackOptions(node: NodeKind): StackOptions {
+  return { blockTime: 1, node, env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_BASE_MS: "500", BATCH_WINDOW_MS: "500", BATCH_WINDOW_MAX_MS: "3000" } };
+}
+
+/** What a story needs of a running stack, as the host hands it out. */
+interface StackDescriptor {
+  api: string;
+  databaseUrl: string;
+  chains: Array<{ chainId: number; rpcUrl: string }>;
+}
+
+/** A stack other stories run on too: a story reads only its own partner's rows and never stops it. */
+export interface SharedStack {
+  node: NodeKind;
+  /** the API's base address */
+  api: string;
+  /** the stack's database, for the story's own partner */
+  db: Db;
+  chain(chainId: number): ChainConnection;
+  /** the lines a service logged so far (every story's on this stack) */
+  logLines(service: ServiceName): Promise<LogLine[]>;
+  /** ends this story's connections; the stack runs on until the jest run ends */
+  disconnect(): Promise<void>;
+}
+
+export interface SharedStackHost {
+  /** stops the stacks started and ends the host */
+  close(): Promise<void>;
+}
+
+/**
+ * Hosts the shared stacks in this (jest's) process, on a local address named in SHARED_STACKS_URL.
+ * A stack starts when a story first asks for its node kind, so a run of anvil's stories alone never
+ * starts hardhat's.
+ */
+export async function hostSharedStacks(): Promise<SharedStackHost> {
+  const stacks = new Map<NodeKind, Promise<Stack>>();
+  const stackOf = (node: NodeKind) => {
+    const started = stacks.get(node);
+    if (started) return started;
+    const starting = startStack(sharedStackOptions(node));
+    // A failed start fails the stories waiting for it, as a story's own start would fail it; the next story to ask
+    // starts the stack afresh, rather than failing on a start that lost a race with a loaded machine long before.
+    starting.catch(() => stacks.delete(node));
+    stacks.set(node, starting);
+    return starting;
+  };
+  const server: Server = createServer((request, response) => {
+    // No connection kept open: a story's worker ends as soon as its tests do.
+    response.setHeader("connection", "close");
+    const { pathname, searchParams } = new URL(request.url ?? "/", "http://host");
+    const [, route, node, , service, what] = pathname.split("/");
+    if (route !== "stacks" || !NODE_KINDS.includes(node as NodeKind)) return void response.writeHead(404).end();
+    const stack = stackOf(node as NodeKind);
+    if (searchParams.has("start")) return void response.writeHead(202).end();
+    stack.then(
+      (stack) => {
+        if (what === "log") return void response.writeHead(200, { "content-type": "text/plain" }).end(stack.services.get(service as ServiceName)?.output() ?? "");
+        const descriptor: StackDescriptor = {
+          api: stack.api,
+          databaseUrl: stack.env.DATABASE_URL!,
+          chains: [...stack.chains.values()].map((c) => ({ chainId: c.chainId, rpcUrl: c.rpcUrl })),
+        };
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(descriptor));
+      },
+      (err: unknown) => response.writeHead(500, { "content-type": "text/plain" }).end(`the shared ${node} stack did not start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  process.env[SHARED_STACKS_URL] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      const started = await Promise.allSettled(stacks.values());
+      await Promise.all(started.map((s) => (s.status === "fulfilled" ? s.value.stop() : undefined)));
+    },
+  };
+}
+
+/**
+ * Has the run's shared stacks on `nodes` start now, without waiting for them: a story that runs on
+ * several node kinds one after the other finds the later ones up when it comes to them.
+ */
+export async function startSharedStacks(nodes: readonly NodeKind[]): Promise<void> {
+  const host = sharedStacksHost();
+  await Promise.all(nodes.map(async (node) => (await fetch(`${host}/stacks/${node}?start`)).body?.cancel()));
+}
+
+/**
+ * The run's shared stack on `node`, once started (a stack takes up to a minute or two on a loaded
+ * machine; then this fails, saying so, before the story's own hook times out).
+ */
+export async function sharedStack(node: NodeKind, timeoutMs = 170_000): Promise<SharedStack> {
+  const host = sharedStacksHost();
+  const response = await fetch(`${host}/stacks/${node}`, { signal: AbortSignal.timeout(timeoutMs) }).catch((err: unknown) => {
+    throw new Error(`the shared ${node} stack was not ready within ${timeoutMs / 1000} s: ${String(err)}`);
+  });
+  if (!response.ok) throw new Error(await response.text());
+  const descriptor = (await response.json()) as StackDescriptor;
+  const db = createDb(descriptor.databaseUrl);
+  const chains = new Map(descriptor.chains.map((c) => [c.chainId, connectTestChain(c.chainId, c.rpcUrl)]));
+  return {
+    node,
+    api: descriptor.api,
+    db,
+    chain: (chainId) => {
+      const chain = chains.get(chainId);
+      if (!chain) throw new Error(`no chain ${chainId} in the shared ${node} stack`);
+      return chain;
+    },
+    logLines: async (service) => parseLogLines(await (await fetch(`${host}/stacks/${node}/services/${service}/log`)).text()),
+    disconnect: async () => {
+      for (const chain of chains.values()) chain.disconnect();
+      await db.$disconnect();
+    },
+  };
+}
+
+function sharedStacksHost(): string {
+  const host = process.env[SHARED_STACKS_URL];
+  if (!host) throw new Error(`no shared stacks in this run (${SHARED_STACKS_URL} is not set): run the story in jest's "stories on shared stacks" project, whose global setup hosts them`);
+  return host;
+}
