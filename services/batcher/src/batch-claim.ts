@@ -1,6 +1,6 @@
 import type { Db, Tx } from "@sweep/db";
 import { toBigIntOrNull } from "@sweep/db";
-import { claimIntoBatch, rejectWork } from "@sweep/lifecycle";
+import { claimIntoBatch, openBatch, rejectWork } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
 import { getAddress } from "ethers";
@@ -86,18 +86,13 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
   let batchId: string | null = null;
   if (plan.items.length > 0) {
     const gasWallet = await tx.gasWallet.findUniqueOrThrow({ where: { partnerId: hotWallet.partnerId }, select: { id: true } });
-    const batch = await tx.batch.create({
-      data: {
-        chainId: hotWallet.chainId,
-        gasWalletId: gasWallet.id,
-        hotWalletId,
-        purpose: "sweep",
-        status: "open",
-        items: { createMany: { data: plan.items.map((item, position) => ({ position, ...item })) } },
-      },
-      select: { id: true },
+    batchId = await openBatch(tx, {
+      chainId: hotWallet.chainId,
+      gasWalletId: gasWallet.id,
+      hotWalletId,
+      purpose: "sweep",
+      items: { createMany: { data: plan.items.map((item, position) => ({ position, ...item })) } },
     });
-    batchId = batch.id;
     await claimIntoBatch(tx, names, metrics, "sweep", { chainId: hotWallet.chainId, batchId, ids: plan.items.map((item) => item.sweepId) });
   }
   return { outcome: "planned", chainId: hotWallet.chainId, plan, batchId, unreadableAuthorizations };

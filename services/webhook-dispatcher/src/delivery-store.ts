@@ -1,4 +1,4 @@
-import type { Db, DeliveryStatus, Prisma } from "@sweep/db";
+import type { Db, Prisma } from "@sweep/db";
 
 /** A delivery this dispatcher holds until its lease runs out. */
 export interface ClaimedDelivery {
@@ -14,28 +14,6 @@ export interface ClaimedDelivery {
   attempts: number;
   /** the next_attempt_at written by the claim; the result is recorded only while it is still there */
   lease: Date;
-}
-
-/**
- * The delivery of a recorded event, opened here if recordEvents did not open it with the event (a
- * message recorded before it did so) and its partner has a webhook now (created_at is the event's).
- * Idempotent: a redelivered message finds the row there. Returns the delivery's status, null when
- * the event has none (no webhook): the statement's own snapshot misses the row it inserts, hence
- * the insert's RETURNING beside it.
- */
-export async function openDelivery(db: Db, eventId: string, now: Date): Promise<DeliveryStatus | null> {
-  const [row] = await db.$queryRaw<Array<{ status: DeliveryStatus }>>`
-    WITH opened AS (
-      INSERT INTO webhook_deliveries (event_id, partner_id, status, attempts, next_attempt_at, created_at)
-      SELECT e.id, e.partner_id, 'pending', 0, ${now}, e.created_at
-        FROM events e JOIN webhooks w ON w.partner_id = e.partner_id
-       WHERE e.id = ${eventId}::uuid
-      ON CONFLICT (event_id) DO NOTHING
-      RETURNING status)
-    SELECT status::text AS status FROM opened
-    UNION ALL
-    SELECT status::text FROM webhook_deliveries WHERE event_id = ${eventId}::uuid`;
-  return row?.status ?? null;
 }
 
 /** How many deliveries a claim may take: in all, and per partner beside its attempts under way. */

@@ -1,7 +1,7 @@
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
+import { openDelivery } from "@sweep/lifecycle";
 import { Consumer, type Messaging } from "@sweep/messaging";
-import { openDelivery } from "./delivery-store";
 
 /**
  * Consumes the events queue: each recorded event's delivery is pending from its transaction (or

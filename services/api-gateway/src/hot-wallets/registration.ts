@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { delegateAddress } from "@sweep/contracts";
 import { Prisma, type Db, type HotWallet } from "@sweep/db";
-import { redeployHotWallet } from "@sweep/lifecycle";
-import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import { createPendingHotWallet, redeployHotWallet } from "@sweep/lifecycle";
+import type { QueueNames } from "@sweep/messaging";
 import type { GatewayChain } from "../chains";
 
 export interface Registration {
@@ -60,9 +60,7 @@ async function createHotWallet(db: Db, names: QueueNames, request: RegistrationR
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`hot-wallets:${request.partnerId}:${chainId}`}, 0))`;
     const count = await tx.hotWallet.count({ where: { partnerId: request.partnerId, chainId } });
     if (count >= request.maxPerChain) throw new HotWalletLimitReached(request.maxPerChain);
-    const hotWallet = await tx.hotWallet.create({ data: { id, partnerId: request.partnerId, chainId, address: request.address, delegate, status: "pending" } });
-    await tx.outboxMessage.create({ data: outboxDraft("hot_wallet.deploy", { hotWalletId: id, chainId }, names) });
-    return hotWallet;
+    return createPendingHotWallet(tx, names, { id, partnerId: request.partnerId, chainId, address: request.address, delegate });
   });
 }
 
