@@ -4,40 +4,12 @@ import { Prisma, enqueueOutbox, toBigInt, toDecimal, type BatchPurpose, type Db,
 import { correctedFrom, fromStates, workKinds, type WorkKind } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { batchPurposes } from "./batch-purposes";
-import type { StoredTransaction } from "./batch-store";
-import type { Fees } from "./fees";
+import type { AbandonedTransaction, InFlightTransaction, MinedBatch, MinedTransaction, StoredTransaction } from "./batch-types";
 import type { GasWalletRow } from "./gas-wallet-signers";
-import type { RevocationItemOutcome } from "./mined-outcomes";
+import type { RevocationItemOutcome } from "./watch/mined-outcomes";
 import type { SignedTransaction } from "./signing";
 
-/** The batch of a stored transaction, as the watcher settles it. */
-export interface MinedBatch {
-  id: string;
-  purpose: BatchPurpose;
-  hotWalletId: string | null;
-  delegate: string | null;
-}
-
-/** A stored transaction not yet settled: signed (no node took it yet) or broadcast. */
-export interface InFlightTransaction {
-  id: string;
-  chainId: number;
-  gasWalletId: string;
-  nonce: bigint;
-  replacement: number;
-  hash: string;
-  rawTx: string;
-  status: "signed" | "broadcast";
-  fees: Fees;
-  createdAt: Date;
-  broadcastAt: Date | null;
-  batch: MinedBatch | null;
-}
-
 const IN_FLIGHT = ["signed", "broadcast"] as const;
-
-/** A stored transaction as its settlement needs it. */
-export type MinedTransaction = Pick<InFlightTransaction, "id" | "chainId" | "gasWalletId" | "nonce" | "hash" | "batch">;
 
 const withBatch = { batch: { select: { id: true, purpose: true, hotWalletId: true, hotWallet: { select: { delegate: true } } } } } as const;
 
@@ -231,11 +203,6 @@ async function recordMined(tx: Tx, names: QueueNames, mined: MinedTransaction, r
   }
   await enqueueOutbox(tx, outboxDraft("tx.outcome", { chainId: mined.chainId, transactionId: mined.id }, names));
   if (mined.batch && stages) await stages.wakeOnMined(tx, names, mined.batch, mined.chainId);
-}
-
-/** A transaction whose nonce was given up, looked for on chain from `abandonedAtBlock` on. */
-export interface AbandonedTransaction extends MinedTransaction {
-  abandonedAtBlock: number;
 }
 
 /** The chain's transactions given up at a head from `from` on: each may yet turn out mined. */

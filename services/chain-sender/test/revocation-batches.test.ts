@@ -1,8 +1,8 @@
 import { Transaction, Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
 import { ChainClient, connectChains, loadChainConfigs, type ServedChain } from "@sweep/chain";
 import { startRpcFaultProxy, type RpcFaultProxy } from "@sweep/testkit";
-import { BatchSender } from "../src/batch-sender";
-import { gasLimitFromEstimate } from "../src/gas-limit";
+import { BatchSender } from "../src/send/batch-sender";
+import { gasLimitFromEstimate } from "../src/send/gas-limit";
 import {
   CHAIN_ID,
   activeHotWallet,

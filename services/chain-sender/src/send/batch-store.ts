@@ -1,38 +1,12 @@
-import type { AttemptFailureReason } from "@sweep/common";
-import { enqueueOutbox, type Batch, type Db, type HotWallet } from "@sweep/db";
+import { enqueueOutbox, type Db } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
 import { fromStates } from "@sweep/lifecycle";
-import { batchPurposes, stagesOf } from "./batch-purposes";
-import type { GasWalletRow } from "./gas-wallet-signers";
-import { chooseNonce } from "./nonces";
-import type { RevocationItemRow } from "./revocation-plan";
-import type { SignedTransaction } from "./signing";
-import { returnLeftOut, type LeftOut } from "./split-sending";
-import { storedFields, transactionData } from "./transaction-store";
-import type { BatchItemRow } from "./sweep-plan";
-
-export interface BatchBase {
-  id: string;
-  chainId: number;
-  partnerId: string;
-  gasWallet: GasWalletRow;
-  /** null for a revocation batch (the gas wallet sends it to itself) and a withdrawal (to the treasury) */
-  hotWalletId: string | null;
-  /** fees accrued and not withdrawn: kept on the gas wallet, not spent on gas (a withdrawal sends them) */
-  feesDue: bigint;
-  /** what the gas wallet's transactions in flight on this chain may still cost (gas limit × max fee) */
-  inFlightCost: bigint;
-}
-export type SweepBatchToSend = BatchBase & { purpose: "sweep"; hotWalletId: string; delegate: string; items: BatchItemRow[] };
-export type DeployBatchToSend = BatchBase & { purpose: "deploy_delegate"; hotWalletId: string; hotWallet: string };
-export type RevocationBatchToSend = BatchBase & { purpose: "revocation"; items: RevocationItemRow[] };
-/** `drainTo` null: the fees due to the treasury; else everything but the fees due to that address (a drain). */
-export type WithdrawalBatchToSend = BatchBase & { purpose: "withdrawal"; hotWalletId: null; drainTo: string | null };
-export type BatchToSend = SweepBatchToSend | DeployBatchToSend | RevocationBatchToSend | WithdrawalBatchToSend;
-
-/** A batch as stored, with its hot wallet, for its purpose to load. */
-export type OpenBatchRow = Batch & { hotWallet: HotWallet | null };
+import { batchPurposes, stagesOf } from "../batch-purposes";
+import type { Attempt, BatchToSend, StoredTransaction } from "../batch-types";
+import { chooseNonce } from "../nonces";
+import { returnLeftOut } from "./split-sending";
+import { storedFields, transactionData } from "../transaction-store";
 
 /** An open batch this sender can send, loaded as its purpose says, or why there is nothing to do. */
 export async function loadOpenBatch(db: Db, batchId: string, chainId: number): Promise<{ batch: BatchToSend } | { skip: string }> {
@@ -41,23 +15,6 @@ export async function loadOpenBatch(db: Db, batchId: string, chainId: number): P
   if (batch.chainId !== chainId) return { skip: `the batch is of chain ${batch.chainId}` };
   if (batch.status !== "open") return { skip: `the batch is ${batch.status}` };
   return batchPurposes[batch.purpose].load(db, batch);
-}
-
-/**
- * What one attempt at a batch came to. `dropped` are the sweeps the simulation showed would fail;
- * `leftOut` the items taken out for a later batch (split-sending.ts: over the fee cap, a reserved authority).
- */
-export type Attempt = { dropped: string[]; leftOut?: LeftOut[] } & (
-  | { type: "failed"; reason: AttemptFailureReason }
-  | { type: "empty" }
-  | { type: "send"; chainPending: bigint; sign: (nonce: bigint) => Promise<SignedTransaction> }
-);
-
-export interface StoredTransaction {
-  id: string;
-  hash: string;
-  rawTx: string;
-  nonce: bigint;
 }
 
 /**

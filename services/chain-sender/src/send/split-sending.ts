@@ -4,24 +4,18 @@ import { returnToQueue } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
 import { Transaction } from "ethers";
-import { stagesOf } from "./batch-purposes";
-import type { Attempt, BatchToSend, RevocationBatchToSend, StoredTransaction, SweepBatchToSend } from "./batch-store";
+import { stagesOf } from "../batch-purposes";
+import type { Attempt, BatchToSend, LeftOut, RevocationBatchToSend, StoredTransaction, SweepBatchToSend } from "../batch-types";
 import { beyondPrefix, itemsWithinCap, reservedItems, type SplitItem } from "./batch-split";
 import { gasLimitFromEstimate, gasLimitFromSimulation } from "./gas-limit";
 import { GAS_PRICE_HOLD_PAUSE_MS, WAITING_FOR_GAS_PRICE } from "./new-transaction-hold";
-import { storedFields, transactionData } from "./transaction-store";
+import { storedFields, transactionData } from "../transaction-store";
 
 /**
  * The chain-sender's side of splitting a batch (batch-split.ts decides which items leave): the
  * items of a batch as the split sees them, the batch without some, the items sent back to the
  * queue, and a transaction the node refused replaced at its nonce by a smaller one.
  */
-
-/** Items taken out of a batch before a transaction carried them, and why. */
-export interface LeftOut {
-  ids: string[];
-  why: "fee_cap" | "authority_reserved" | "gas_price";
-}
 
 /**
  * An account with a transaction of its own in the pool has it mined within a block or two (its

@@ -3,15 +3,15 @@ import { PollingLoop, pauseFor, type Logger } from "@sweep/common";
 import { partnerMaxFeePerGas, type Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { confirmationSeconds, nonceGapsTotal, noncesAbandonedTotal, replacementsAtCeilingTotal, replacementsTotal } from "@sweep/metrics";
-import { batchPurposes } from "./batch-purposes";
-import { broadcastStored } from "./broadcast";
+import { batchPurposes } from "../batch-purposes";
+import { broadcastStored } from "../broadcast";
 import { sinceFirstBroadcast } from "./confirmation-time";
-import { bumpFees, highestFees, initialFees, type Fees } from "./fees";
-import type { GasWalletRow, GasWalletSigners } from "./gas-wallet-signers";
+import { bumpFees, highestFees, initialFees, type Fees } from "../fees";
+import type { GasWalletRow, GasWalletSigners } from "../gas-wallet-signers";
 import type { RevocationItemOutcome } from "./mined-outcomes";
 import { decideNonce, seenTaken, type NonceObservations } from "./nonce-decision";
-import { nonceGaps } from "./nonces";
-import { contentOf, signTransaction, type SignedTransaction } from "./signing";
+import { nonceGaps } from "../nonces";
+import { contentOf, signTransaction, type SignedTransaction } from "../signing";
 import {
   abandonNonce,
   confirmedNoncesFrom,
@@ -21,10 +21,10 @@ import {
   storeGapFill,
   storeReplacement,
   transactionsAtNonces,
-  type InFlightTransaction,
-} from "./transaction-store";
+} from "../transaction-store";
+import type { InFlightTransaction } from "../batch-types";
 import { AbandonedTransactions } from "./abandoned-transactions";
-import { SettledReorgs } from "./settled-reorgs";
+import { SettledReorgs } from "../reorgs/settled-reorgs";
 import { anyInFlight } from "./stored-in-flight";
 import { nextHeadRead, MIN_STORED_POLL_MS } from "./watch-timing";
 import { depthBlock, nextTakenRun, type AbandonRule, type TakenRun } from "./watch-rules";

@@ -3,8 +3,8 @@ import type { Logger } from "@sweep/common";
 import { decodeSweepOutcomes } from "@sweep/contracts";
 import type { Db, Tx } from "@sweep/db";
 import { correctedFrom } from "@sweep/lifecycle";
-import { revocationOutcome, type RevocationOutcome } from "./revocation-plan";
-import { matchOutcomes } from "./sweep-plan";
+import { revocationOutcome, type RevocationOutcome } from "../send/revocation-plan";
+import { matchOutcomes } from "../send/sweep-plan";
 
 /**
  * What a mined transaction did to each item it carried, per purpose (batch-purposes.ts chooses):

@@ -4,7 +4,7 @@ import type { Db } from "@sweep/db";
 import { settledReorgsTotal } from "@sweep/metrics";
 import { reorgedStep, reorgedTaken, settledPlace, settledWatchFrom } from "./reorg-rules";
 import { batchWork, markReorged, newestSettled, reorgedTransactions, resolveReorged, settledFrom, type ReorgedTransaction } from "./reorg-store";
-import { depthBlock, nextTakenRun, type AbandonRule, type TakenRun } from "./watch-rules";
+import { depthBlock, nextTakenRun, type AbandonRule, type TakenRun } from "../watch/watch-rules";
 
 export interface SettledReorgsOptions {
   db: Db;

@@ -1,5 +1,5 @@
 import { feeReserve, toBigIntOrNull, type Db } from "@sweep/db";
-import type { BatchBase, BatchToSend, DeployBatchToSend, OpenBatchRow, RevocationBatchToSend, SweepBatchToSend, WithdrawalBatchToSend } from "./batch-store";
+import type { BatchBase, BatchToSend, DeployBatchToSend, OpenBatchRow, RevocationBatchToSend, SweepBatchToSend, WithdrawalBatchToSend } from "../batch-types";
 import type { RevocationItemRow } from "./revocation-plan";
 
 /** Each purpose's part of an open batch loaded for sending, or why it is not sent (batch-purposes.ts chooses). */
