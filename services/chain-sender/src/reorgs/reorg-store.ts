@@ -31,12 +31,6 @@ export async function settledFrom(db: Db, chainId: number, from: number): Promis
   return (await db.chainTransaction.findMany({ where: settledInWindow(chainId, from), orderBy: { blockNumber: "asc" }, select: settledFields })).map(settled);
 }
 
-/** Records that a settled transaction's block left the canonical chain; false when another watcher recorded it first. */
-export async function markReorged(db: Db, transactionId: string): Promise<boolean> {
-  const { count } = await db.chainTransaction.updateMany({ where: { id: transactionId, status: "confirmed", reorg: null }, data: { reorg: "reorged", reorgedAt: new Date() } });
-  return count === 1;
-}
-
 /** A settled transaction out of the chain, with what it takes to send it again and to report on it. */
 export interface ReorgedTransaction {
   id: string;
@@ -82,12 +76,6 @@ export async function reorgedTransactions(db: Db, chainId: number, ids?: readonl
     succeeded: row.succeeded,
     batch: row.batch,
   }));
-}
-
-/** What became of a reorged transaction, once; false when another watcher recorded it first. */
-export async function resolveReorged(db: Db, transactionId: string, outcome: "restored" | "lost"): Promise<boolean> {
-  const { count } = await db.chainTransaction.updateMany({ where: { id: transactionId, reorg: "reorged" }, data: { reorg: outcome } });
-  return count === 1;
 }
 
 /** The sweeps and revocations of a batch: the work a reorg of its transaction touches. */

@@ -1,12 +1,12 @@
-import { enqueueOutbox, type Db } from "@sweep/db";
-import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import type { Db } from "@sweep/db";
+import type { QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
-import { fromStates } from "@sweep/lifecycle";
+import { changeBatch, storeTransaction, type BatchChange } from "@sweep/lifecycle";
 import { batchPurposes, stagesOf } from "../batch-purposes";
 import type { Attempt, BatchToSend, StoredTransaction } from "../batch-types";
 import { chooseNonce } from "../nonces";
 import { returnLeftOut } from "./split-sending";
-import { storedFields, transactionData } from "../transaction-store";
+import { transactionData } from "../transaction-store";
 
 /** An open batch this sender can send, loaded as its purpose says, or why there is nothing to do. */
 export async function loadOpenBatch(db: Db, batchId: string, chainId: number): Promise<{ batch: BatchToSend } | { skip: string }> {
@@ -36,19 +36,14 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
       const [state] = await tx.$queryRaw<Array<{ next_nonce: bigint | null }>>`
         SELECT next_nonce FROM gas_wallet_chain_states
          WHERE gas_wallet_id = ${batch.gasWallet.id}::uuid AND chain_id = ${batch.chainId} FOR UPDATE`;
-      const status = attempt.type === "failed" ? "failed" : attempt.type === "empty" ? "confirmed" : "sent";
-      const reason = attempt.type === "failed" ? attempt.reason : null;
-      // Whatever came of it, an attempt is made on an open batch: the states a batch is sent from.
-      const claimed = await tx.batch.updateMany({ where: { id: batch.id, status: { in: fromStates("batch", "sent") } }, data: { status, reason } });
-      if (claimed.count === 0) return null;
+      const change: BatchChange = attempt.type === "failed" ? { to: "failed", reason: attempt.reason } : { to: attempt.type === "empty" ? "confirmed" : "sent" };
+      // Whatever came of it, an attempt is made on an open batch (its failure's batch.failed with it).
+      if (!(await changeBatch(tx, names, batch, "open", change))) return null;
       const stages = stagesOf(batch);
       await stages.rejectDropped(tx, names, batch, attempt.dropped, metrics);
       await returnLeftOut(tx, names, batch, attempt.leftOut ?? []);
 
-      if (attempt.type === "failed") {
-        await enqueueOutbox(tx, outboxDraft("batch.failed", { batchId: batch.id, chainId: batch.chainId, reason: attempt.reason }, names));
-        return null;
-      }
+      if (attempt.type === "failed") return null;
       if (attempt.type === "empty") {
         await stages.wakeNext(tx, names, batch);
         return null;
@@ -56,10 +51,7 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
       const highest = await tx.chainTransaction.aggregate({ where: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id }, _max: { nonce: true } });
       const nonce = chooseNonce({ nextNonce: state?.next_nonce ?? null, chainPending: attempt.chainPending, highestStored: highest._max.nonce });
       const signed = await attempt.sign(nonce);
-      const stored = await tx.chainTransaction.create({
-        data: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id, batchId: batch.id, ...transactionData(signed) },
-        select: storedFields,
-      });
+      const stored = await storeTransaction(tx, { chainId: batch.chainId, gasWalletId: batch.gasWallet.id, batchId: batch.id, ...transactionData(signed) });
       await tx.gasWalletChainState.update({
         where: { gasWalletId_chainId: { gasWalletId: batch.gasWallet.id, chainId: batch.chainId } },
         data: { nextNonce: nonce + 1n },

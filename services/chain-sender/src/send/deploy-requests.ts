@@ -1,6 +1,7 @@
 import type { Logger } from "@sweep/common";
 import type { ChainClient } from "@sweep/chain";
 import type { Db } from "@sweep/db";
+import { openBatch } from "@sweep/lifecycle";
 import type { RetryLater } from "@sweep/messaging";
 import type { BatchSender } from "./batch-sender";
 
@@ -59,13 +60,10 @@ export class DeployRequests {
         logger.info("partner disabled; the deployment waits until it is enabled again");
         return null;
       }
-      const batch = await tx.batch.create({
-        data: { chainId: client.chainId, gasWalletId, hotWalletId, purpose: "deploy_delegate", status: "open" },
-        select: { id: true },
-      });
+      const batchId = await openBatch(tx, { chainId: client.chainId, gasWalletId, hotWalletId, purpose: "deploy_delegate" });
       await tx.hotWallet.update({ where: { id: hotWalletId }, data: { attempts: { increment: 1 } } });
-      logger.info("deploy batch created", { batchId: batch.id });
-      return batch.id;
+      logger.info("deploy batch created", { batchId });
+      return batchId;
     });
   }
 }
