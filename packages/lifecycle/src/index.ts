@@ -9,3 +9,4 @@ export * from "./transaction-transitions";
 export * from "./transitions";
 export * from "./work-kinds";
 export * from "./work-transitions";
+export * from "./states";

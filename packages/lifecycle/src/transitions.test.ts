@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { states, unfinishedStates } from "./states";
 import { correctedFrom, finalStates, fromStates, isTransition, lifecycleDiagram, lifecycles } from "./transitions";
 
 describe("the lifecycle tables", () => {
@@ -89,6 +90,12 @@ describe("the lifecycle tables", () => {
       }
       expect([lifecycle, [...reached].sort()]).toEqual([lifecycle, [...new Set(table.map((t) => t.to))].sort()]);
     }
+  });
+
+  it("names each kind's states, and the unfinished ones, as the tables have them", () => {
+    expect(Object.keys(states.batch)).toEqual(["open", "sent", "confirmed", "failed"]);
+    expect([states.transaction.broadcast, states.reorg.lost, states.hotWallet.active]).toEqual(["broadcast", "lost", "active"]);
+    expect(unfinishedStates).toEqual({ work: ["queued", "processing"], batch: ["open", "sent"], transaction: ["signed", "broadcast"] });
   });
 
   it("is the picture docs/architecture.md shows", () => {

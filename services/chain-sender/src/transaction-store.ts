@@ -1,15 +1,13 @@
 import type { AttemptFailureReason, Logger } from "@sweep/common";
 import type { Receipt } from "@sweep/chain";
 import { Prisma, enqueueOutbox, toBigInt, toDecimal, type BatchPurpose, type Db, type Tx } from "@sweep/db";
-import { changeBatch, changeTransactions, correctedFrom, openGapFillBatch, storeTransaction, takeBackIntoBatch, type WorkKind } from "@sweep/lifecycle";
+import { changeBatch, changeTransactions, correctedFrom, openGapFillBatch, states, storeTransaction, takeBackIntoBatch, unfinishedStates, type WorkKind } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { batchPurposes } from "./batch-purposes";
 import type { AbandonedTransaction, InFlightTransaction, MinedBatch, MinedTransaction, StoredTransaction } from "./batch-types";
 import type { GasWalletRow } from "./gas-wallet-signers";
 import type { RevocationItemOutcome } from "./watch/mined-outcomes";
 import type { SignedTransaction } from "./signing";
-
-const IN_FLIGHT = ["signed", "broadcast"] as const;
 
 const withBatch = { batch: { select: { id: true, purpose: true, hotWalletId: true, hotWallet: { select: { delegate: true } } } } } as const;
 
@@ -19,7 +17,7 @@ function batchOf(row: { batch: { id: string; purpose: BatchPurpose; hotWalletId:
 
 export async function inFlightTransactions(db: Db, chainId: number): Promise<InFlightTransaction[]> {
   const rows = await db.chainTransaction.findMany({
-    where: { chainId, status: { in: [...IN_FLIGHT] } },
+    where: { chainId, status: { in: unfinishedStates.transaction } },
     include: { batch: { select: { id: true, purpose: true, hotWalletId: true, hotWallet: { select: { delegate: true } } } } },
     orderBy: [{ nonce: "asc" }, { replacement: "asc" }],
   });
@@ -59,7 +57,7 @@ export async function transactionsAtNonces(db: Db, chainId: number, gasWalletId:
 
 /** Nonces of a gas wallet from `from` on whose transaction was settled as mined. */
 export async function confirmedNoncesFrom(db: Db, chainId: number, gasWalletId: string, from: bigint): Promise<bigint[]> {
-  const rows = await db.chainTransaction.findMany({ where: { chainId, gasWalletId, nonce: { gte: from }, status: "confirmed" }, select: { nonce: true } });
+  const rows = await db.chainTransaction.findMany({ where: { chainId, gasWalletId, nonce: { gte: from }, status: states.transaction.confirmed }, select: { nonce: true } });
   return rows.map((r) => r.nonce);
 }
 
@@ -127,11 +125,11 @@ export async function abandonNonce(
   const { chainId, gasWalletId, nonce, reason } = input;
   try {
     return await db.$transaction(async (tx) => {
-      const rows = await tx.chainTransaction.findMany({ where: { chainId, gasWalletId, nonce, status: { in: [...IN_FLIGHT] } }, select: { id: true, batchId: true } });
+      const rows = await tx.chainTransaction.findMany({ where: { chainId, gasWalletId, nonce, status: { in: unfinishedStates.transaction } }, select: { id: true, batchId: true } });
       const dropped = await changeTransactions(tx, { ids: rows.map((r) => r.id) }, { to: "dropped", abandonedAtBlock: input.head });
       if (dropped === 0) return null;
       const batchIds = [...new Set(rows.flatMap((r) => (r.batchId ? [r.batchId] : [])))];
-      for (const batch of await tx.batch.findMany({ where: { id: { in: batchIds }, status: "sent" }, select: { id: true, purpose: true } })) {
+      for (const batch of await tx.batch.findMany({ where: { id: { in: batchIds }, status: states.batch.sent }, select: { id: true, purpose: true } })) {
         await changeBatch(tx, names, { ...batch, chainId }, "sent", { to: "failed", reason });
       }
       const gapFill = input.gapFill ? await createGapFill(tx, chainId, gasWalletId, input.gapFill.signed, input.gapFill.replacement) : null;
@@ -185,7 +183,7 @@ async function recordMined(tx: Tx, names: QueueNames, mined: MinedTransaction, r
 /** The chain's transactions given up at a head from `from` on: each may yet turn out mined. */
 export async function abandonedTransactions(db: Db, chainId: number, from: number): Promise<AbandonedTransaction[]> {
   const rows = await db.chainTransaction.findMany({
-    where: { chainId, status: "dropped", abandonedAtBlock: { gte: BigInt(from) } },
+    where: { chainId, status: states.transaction.dropped, abandonedAtBlock: { gte: BigInt(from) } },
     select: { id: true, chainId: true, gasWalletId: true, nonce: true, hash: true, abandonedAtBlock: true, ...withBatch },
     orderBy: [{ nonce: "asc" }, { replacement: "asc" }],
   });
@@ -236,7 +234,7 @@ export async function restoreAbandoned(
         if (batch.purpose === "revocation") {
           back.revocation = await takeBackIntoBatch(tx, "revocation", batch.id, revocations.map((r) => r.revocationId));
           // Only the readings of revocations now processing in the batch: one claimed elsewhere between the reading and here stays out.
-          const processing = new Set((await tx.revocation.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true } })).map((r) => r.id));
+          const processing = new Set((await tx.revocation.findMany({ where: { batchId: batch.id, status: states.revocation.processing }, select: { id: true } })).map((r) => r.id));
           carried = revocations.filter((r) => processing.has(r.revocationId));
         }
       }

@@ -1,4 +1,5 @@
 import type { Db, Prisma } from "@sweep/db";
+import { states } from "@sweep/lifecycle";
 
 /** A delivery this dispatcher holds until its lease runs out. */
 export interface ClaimedDelivery {
@@ -49,8 +50,8 @@ export function claimDueDeliveries(db: Db, now: Date, lease: Date, room: ClaimRo
                       COALESCE(busy.attempts, 0) + row_number() OVER (PARTITION BY due.partner_id ORDER BY due.next_attempt_at, due.seq) AS slot
                  FROM webhook_deliveries due
                  LEFT JOIN unnest(${busyPartners}::uuid[], ${busyAttempts}::int[]) AS busy(partner_id, attempts) ON busy.partner_id = due.partner_id
-                WHERE due.status = 'pending' AND due.next_attempt_at <= ${now}) turn ON turn.event_id = w.event_id
-        WHERE turn.slot <= ${room.perPartner} AND w.status = 'pending' AND w.next_attempt_at <= ${now}
+                WHERE due.status = ${states.delivery.pending}::"DeliveryStatus" AND due.next_attempt_at <= ${now}) turn ON turn.event_id = w.event_id
+        WHERE turn.slot <= ${room.perPartner} AND w.status = ${states.delivery.pending}::"DeliveryStatus" AND w.next_attempt_at <= ${now}
         ORDER BY turn.slot, w.next_attempt_at, w.seq LIMIT ${room.limit}
         FOR UPDATE OF w SKIP LOCKED)
     RETURNING d.event_id::text AS "eventId", d.partner_id::text AS "partnerId", e.type AS "eventType", e.subject_id::text AS "subjectId",
@@ -68,6 +69,6 @@ export async function deliveryBacklog(db: Db): Promise<{ pending: number; oldest
            COALESCE(GREATEST(0, EXTRACT(EPOCH FROM now() - min(created_at))), 0)::float8 AS "oldestAgeSeconds",
            COALESCE(GREATEST(0, EXTRACT(EPOCH FROM now() - min(next_attempt_at))), 0)::float8 AS "overdueSeconds"
       FROM webhook_deliveries
-     WHERE status = 'pending'`;
+     WHERE status = ${states.delivery.pending}::"DeliveryStatus"`;
   return row ?? { pending: 0, oldestAgeSeconds: 0, overdueSeconds: 0 };
 }

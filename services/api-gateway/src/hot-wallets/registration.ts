@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { delegateAddress } from "@sweep/contracts";
 import { Prisma, type Db, type HotWallet } from "@sweep/db";
-import { createPendingHotWallet, redeployHotWallet } from "@sweep/lifecycle";
+import { createPendingHotWallet, redeployHotWallet, states } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 import type { GatewayChain } from "../chains";
 
@@ -29,7 +29,7 @@ export interface RegistrationRequest {
   maxPerChain: number;
 }
 
-const answer = (hotWallet: HotWallet): Registration => ({ status: hotWallet.status === "active" ? 200 : 202, hotWallet });
+const answer = (hotWallet: HotWallet): Registration => ({ status: hotWallet.status === states.hotWallet.active ? 200 : 202, hotWallet });
 
 /**
  * POST /v1/hot-wallets: a new hot wallet is stored pending with its delegate's CREATE2 address,
@@ -40,7 +40,7 @@ const answer = (hotWallet: HotWallet): Registration => ({ status: hotWallet.stat
 export async function registerHotWallet(db: Db, names: QueueNames, request: RegistrationRequest): Promise<Registration> {
   const where = { partnerId_chainId_address: { partnerId: request.partnerId, chainId: request.chain.chainId, address: request.address } };
   const existing = await db.hotWallet.findUnique({ where });
-  if (existing?.status === "failed") return answer(await restartDeployment(db, names, existing));
+  if (existing?.status === states.hotWallet.failed) return answer(await restartDeployment(db, names, existing));
   if (existing) return answer(existing);
   try {
     return answer(await createHotWallet(db, names, request));

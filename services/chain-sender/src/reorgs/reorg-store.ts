@@ -1,4 +1,5 @@
 import type { BatchPurpose, Db } from "@sweep/db";
+import { states } from "@sweep/lifecycle";
 
 /** A settled transaction as its settlement stored it. */
 export interface SettledTransaction {
@@ -9,7 +10,7 @@ export interface SettledTransaction {
 }
 
 const settledInWindow = (chainId: number, from: number) =>
-  ({ chainId, status: "confirmed", reorg: null, blockHash: { not: null }, blockNumber: { gte: BigInt(from) } }) as const;
+  ({ chainId, status: states.transaction.confirmed, reorg: null, blockHash: { not: null }, blockNumber: { gte: BigInt(from) } }) as const;
 
 const settledFields = { id: true, hash: true, blockNumber: true, blockHash: true } as const;
 
@@ -49,7 +50,7 @@ export interface ReorgedTransaction {
 /** The chain's transactions out of the chain being sent again (only those of `ids` when given). */
 export async function reorgedTransactions(db: Db, chainId: number, ids?: readonly string[]): Promise<ReorgedTransaction[]> {
   const rows = await db.chainTransaction.findMany({
-    where: { chainId, reorg: "reorged", ...(ids ? { id: { in: [...ids] } } : {}) },
+    where: { chainId, reorg: states.reorg.reorged, ...(ids ? { id: { in: [...ids] } } : {}) },
     select: {
       id: true,
       hash: true,

@@ -1,7 +1,7 @@
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
-import { changeBatch, storeTransaction, type BatchChange } from "@sweep/lifecycle";
+import { changeBatch, states, storeTransaction, type BatchChange } from "@sweep/lifecycle";
 import { batchPurposes, stagesOf } from "../batch-purposes";
 import type { Attempt, BatchToSend, StoredTransaction } from "../batch-types";
 import { chooseNonce } from "../nonces";
@@ -13,7 +13,7 @@ export async function loadOpenBatch(db: Db, batchId: string, chainId: number): P
   const batch = await db.batch.findUnique({ where: { id: batchId }, include: { hotWallet: true } });
   if (!batch) return { skip: "no such batch" };
   if (batch.chainId !== chainId) return { skip: `the batch is of chain ${batch.chainId}` };
-  if (batch.status !== "open") return { skip: `the batch is ${batch.status}` };
+  if (batch.status !== states.batch.open) return { skip: `the batch is ${batch.status}` };
   return batchPurposes[batch.purpose].load(db, batch);
 }
 

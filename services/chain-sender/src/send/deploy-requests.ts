@@ -1,7 +1,7 @@
 import type { Logger } from "@sweep/common";
 import type { ChainClient } from "@sweep/chain";
 import type { Db } from "@sweep/db";
-import { openBatch } from "@sweep/lifecycle";
+import { openBatch, states } from "@sweep/lifecycle";
 import type { RetryLater } from "@sweep/messaging";
 import type { BatchSender } from "./batch-sender";
 
@@ -41,18 +41,18 @@ export class DeployRequests {
     const latestDeploy = () => db.batch.findFirst({ where: { hotWalletId, purpose: "deploy_delegate" }, orderBy: { createdAt: "desc" } });
     const seen = await latestDeploy();
     // The only chain read, and only when a deployment went through: did it leave the delegate?
-    const deployed = seen?.status === "confirmed" ? await client.hasCode(hotWallet.delegate) : false;
+    const deployed = seen?.status === states.batch.confirmed ? await client.hasCode(hotWallet.delegate) : false;
 
     return db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM hot_wallets WHERE id = ${hotWalletId}::uuid FOR UPDATE`;
       const current = await tx.hotWallet.findUniqueOrThrow({ where: { id: hotWalletId }, select: { status: true, partner: { select: { enabled: true } } } });
-      if (current.status !== "pending") {
+      if (current.status !== states.hotWallet.pending) {
         logger.info("hot wallet is not pending; nothing to deploy", { status: current.status });
         return null;
       }
       const latest = await tx.batch.findFirst({ where: { hotWalletId, purpose: "deploy_delegate" }, orderBy: { createdAt: "desc" } });
-      if (latest?.status === "open") return latest.id;
-      if (latest?.status === "sent" || (latest?.status === "confirmed" && (deployed || latest.id !== seen?.id))) {
+      if (latest?.status === states.batch.open) return latest.id;
+      if (latest?.status === states.batch.sent || (latest?.status === states.batch.confirmed && (deployed || latest.id !== seen?.id))) {
         logger.info("deployment already under way or done", { batchId: latest.id, status: latest.status });
         return null;
       }
