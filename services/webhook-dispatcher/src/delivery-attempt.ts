@@ -2,7 +2,7 @@ import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { recordDeliveryAttempt, states } from "@sweep/lifecycle";
 import { webhookAttempts } from "@sweep/metrics";
-import type { AttemptError } from "./attempt-errors";
+import type { AttemptResult } from "./attempt-errors";
 import { attemptLabels } from "./attempt-labels";
 import { resolveDestination, type LookupAll } from "./destination";
 import { deliveryLogFields } from "./delivery-log";
@@ -23,8 +23,6 @@ export interface AttemptDeps {
   now: () => Date;
   logger: Logger;
 }
-
-export type AttemptResult = { outcome: "delivered"; statusCode: number } | { outcome: "failed"; statusCode: number | null; error: AttemptError };
 
 /**
  * One attempt of a claimed delivery, outside any transaction: the webhook as it is now (none:
