@@ -11,7 +11,7 @@ import { fromStates, isCorrection, isTransition } from "./transitions";
 /** A signed transaction's columns, but its state: every one is stored signed, before any broadcast. */
 export type TransactionDraft = Omit<Prisma.ChainTransactionUncheckedCreateInput, "id" | "status" | "reorg" | "reorgedAt">;
 
-export const storedFields = { id: true, hash: true, rawTx: true, nonce: true } as const;
+const storedFields = { id: true, hash: true, rawTx: true, nonce: true } as const;
 
 /** null → signed: a transaction stored before it is broadcast (a batch's, a split's, a replacement, a gap fill). */
 export async function storeTransaction(db: Db | Tx, draft: TransactionDraft): Promise<{ id: string; hash: string; rawTx: string; nonce: bigint }> {
