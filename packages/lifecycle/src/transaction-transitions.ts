@@ -1,5 +1,6 @@
 import { toDecimal, type Db, type Prisma, type TxStatus, type Tx } from "@sweep/db";
 import { settledReorgsTotal } from "@sweep/metrics";
+import { states } from "./states";
 import { fromStates, isCorrection, isTransition } from "./transitions";
 
 /**
@@ -87,8 +88,9 @@ export type ReorgChange = "reorged" | "restored" | "lost";
  * recorded it first.
  */
 export async function changeReorg(db: Db | Tx, transaction: { id: string; chainId: number }, to: ReorgChange): Promise<boolean> {
+  // Reorged starts the machine (the table's null): only a confirmed transaction's block can leave the chain.
   const where: Prisma.ChainTransactionWhereInput =
-    to === "reorged" && isTransition("reorg", null, to) ? { id: transaction.id, status: "confirmed", reorg: null } : { id: transaction.id, reorg: { in: fromStates("reorg", to) } };
+    to === "reorged" ? { id: transaction.id, status: states.transaction.confirmed, reorg: null } : { id: transaction.id, reorg: { in: fromStates("reorg", to) } };
   const { count } = await db.chainTransaction.updateMany({ where, data: to === "reorged" ? { reorg: to, reorgedAt: new Date() } : { reorg: to } });
   if (count === 0) return false;
   settledReorgsTotal.inc({ chain_id: transaction.chainId, outcome: to === "reorged" ? "detected" : to });
