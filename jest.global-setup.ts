@@ -1,13 +1,19 @@
 import { migrateDatabase } from "@sweep/db";
-import { createSoftHsmConfiguration } from "@sweep/testkit";
+import { copyTemplate, createSoftHsmConfiguration, workerDatabaseUrl } from "@sweep/testkit";
 
-/** Tests run against a database of their own, migrated like production (`prisma migrate deploy`). */
-export default async function globalSetup(): Promise<void> {
-  process.env.DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sweep_test";
+/**
+ * Tests run against databases of their own, migrated like production (`prisma migrate deploy`): a
+ * template, migrated once, and a copy of it for each jest worker (jest.worker-environment.ts points the
+ * worker's tests at theirs), so that tests in parallel workers never see each other's rows.
+ */
+export default async function globalSetup(globalConfig: { maxWorkers: number }): Promise<void> {
+  process.env.TEST_DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/sweep_test";
   process.env.LOG_LEVEL ??= "warn";
-  // A template that tests running whole services copy into a database of their own (testkit's createTestDatabase).
-  process.env.TEMPLATE_DATABASE_URL ??= new URL("/sweep_template", process.env.DATABASE_URL).toString();
+  // The template that each worker's database, and each test running whole services (testkit's createTestDatabase), copies.
+  process.env.TEMPLATE_DATABASE_URL ??= new URL("/sweep_template", process.env.TEST_DATABASE_URL).toString();
   // Tests keep gas wallet keys in SoftHSM2 tokens of their own, in this run's token directory.
   process.env.SOFTHSM2_CONF ??= createSoftHsmConfiguration();
-  await Promise.all([migrateDatabase(process.env.DATABASE_URL), migrateDatabase(process.env.TEMPLATE_DATABASE_URL)]);
+  await migrateDatabase(process.env.TEMPLATE_DATABASE_URL);
+  const workers = Array.from({ length: globalConfig.maxWorkers }, (_, i) => String(i + 1));
+  await Promise.all(workers.map((worker) => copyTemplate(new URL(workerDatabaseUrl(process.env.TEST_DATABASE_URL!, worker)).pathname.slice(1), { replace: true })));
 }

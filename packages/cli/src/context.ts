@@ -1,7 +1,7 @@
 import Redis from "ioredis";
 import { z } from "zod";
 import { environmentChainIds, keyCustodyEnv, requirePkcs11Variables } from "@sweep/chain";
-import { baseEnv, DEFAULT_CONSOLE_URL, loadConfig } from "@sweep/common";
+import { baseEnv, DEFAULT_CONSOLE_URL, loadConfig, redisKeyPrefix } from "@sweep/common";
 import { createDb, type Db } from "@sweep/db";
 import { defineTopology, openDeadLetters, type DeadLetters } from "@sweep/messaging";
 import type { Output } from "./output";
@@ -45,7 +45,7 @@ export function openContext(out: Output): CommandContext & { close(): Promise<vo
       return (db ??= createDb(context.config.DATABASE_URL, { poolSize: 2 }));
     },
     redis() {
-      return (redis ??= connectRedis(context.config.REDIS_URL));
+      return (redis ??= connectRedis(context.config.REDIS_URL, context.config.REDIS_KEY_PREFIX));
     },
     deadLetters() {
       const topology = defineTopology({ chainIds: environmentChainIds(context.config.SERVICE_ENV), prefix: context.config.AMQP_PREFIX });
@@ -61,8 +61,14 @@ export function openContext(out: Output): CommandContext & { close(): Promise<vo
 }
 
 /** A one-shot command should fail on an unreachable Redis, with the reason, not retry forever. */
-export async function connectRedis(url: string): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+export async function connectRedis(url: string, keyPrefix?: string): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 3_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    keyPrefix: redisKeyPrefix(keyPrefix),
+  });
   // ioredis reports why in an error event and rejects connect() with a bare "Connection is closed".
   let cause: Error | undefined;
   redis.on("error", (err: Error) => (cause = err));

@@ -33,9 +33,11 @@ export async function resetDevnetCommand(ctx: CommandContext): Promise<void> {
 
 async function clearApiKeyCache(ctx: CommandContext): Promise<number> {
   const redis = await ctx.redis();
+  // SCAN's pattern and answers are whole keys: ioredis adds REDIS_KEY_PREFIX only to keys a command names.
+  const prefix = redis.options.keyPrefix ?? "";
   let removed = 0;
-  for await (const keys of redis.scanStream({ match: apiKeyCacheKey("*"), count: 500 })) {
-    const batch = keys as string[];
+  for await (const keys of redis.scanStream({ match: prefix + apiKeyCacheKey("*"), count: 500 })) {
+    const batch = (keys as string[]).map((key) => key.slice(prefix.length));
     if (batch.length > 0) removed += await redis.del(...batch);
   }
   return removed;

@@ -31,9 +31,14 @@ export const baseEnv = {
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).default("postgresql://postgres@127.0.0.1:5432/sweep"),
   RABBITMQ_URL: z.url({ protocol: /^amqps?$/ }).default("amqp://guest:guest@127.0.0.1:5672"),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default("redis://127.0.0.1:6379"),
+  /** prefixes every Redis key (rate limits, API-key cache): several environments or test stacks on one Redis */
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9:_-]*$/, "must be letters, digits, ':', '_' and '-'").optional(),
   /** prefixes every exchange and queue name: several suites (or test runs) on one broker */
   AMQP_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must be lowercase letters, digits and dashes").optional(),
 };
+
+/** ioredis's `keyPrefix` for REDIS_KEY_PREFIX: the prefix and a colon before every key a command names. */
+export const redisKeyPrefix = (prefix: string | undefined): string => (prefix ? `${prefix}:` : "");
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 

@@ -1,6 +1,7 @@
 export * from "./service-process";
 export * from "./test-chains";
 export * from "./test-database";
+export * from "./worker-database";
 export * from "./test-partner";
 export * from "./stack";
 export * from "./partner-api";

@@ -61,6 +61,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       SERVICE_ENV: "testnet",
       DATABASE_URL: database.url,
       AMQP_PREFIX: prefix,
+      // Stacks run side by side on one Redis: each counts its rate limits and caches its key look-ups apart.
+      REDIS_KEY_PREFIX: prefix,
       RABBITMQ_URL: rabbitmqUrl,
       // Every gas wallet reconciled every 2 s, as the stories were written for (and so an outside top-up is soon booked);
       // between passes the ledger reads only the wallets with transactions of ours, as in production.

@@ -1,26 +1,37 @@
 import { randomBytes } from "node:crypto";
 import { Client } from "pg";
 
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
 /**
  * A database of its own for a test that runs services (their pollers see every row): a copy of
  * the migrated template the jest global setup keeps (`TEMPLATE_DATABASE_URL`). Dropped by `drop()`.
  */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const template = new URL(process.env.TEMPLATE_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sweep_template");
-  const name = `sweep_e2e_${randomBytes(4).toString("hex")}`;
-  const adminUrl = new URL("/postgres", template).toString();
-  const admin = new Client({ connectionString: adminUrl });
+export async function createTestDatabase(): Promise<TestDatabase> {
+  return copyTemplate(`sweep_e2e_${randomBytes(4).toString("hex")}`);
+}
+
+/**
+ * A copy of the template under a given name, made afresh: what a run before this one left there is
+ * dropped first (each jest worker's database, `workerDatabaseUrl`).
+ */
+export async function copyTemplate(name: string, options: { replace?: boolean } = {}): Promise<TestDatabase> {
+  const template = templateUrl();
+  const admin = new Client({ connectionString: adminUrl(template) });
   await admin.connect();
   try {
+    if (options.replace) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template.pathname.slice(1)}"`);
   } finally {
     await admin.end();
   }
-  const url = new URL(`/${name}`, template).toString();
   return {
-    url,
+    url: new URL(`/${name}`, template).toString(),
     drop: async () => {
-      const c = new Client({ connectionString: adminUrl });
+      const c = new Client({ connectionString: adminUrl(template) });
       await c.connect();
       try {
         await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -29,4 +40,12 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
       }
     },
   };
+}
+
+function templateUrl(): URL {
+  return new URL(process.env.TEMPLATE_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sweep_template");
+}
+
+function adminUrl(template: URL): string {
+  return new URL("/postgres", template).toString();
 }

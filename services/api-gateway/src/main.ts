@@ -1,4 +1,4 @@
-import { closeServer, listen, runService, startHealthServer } from "@sweep/common";
+import { closeServer, listen, redisKeyPrefix, runService, startHealthServer } from "@sweep/common";
 import { connectChains, describeChain, environmentChainIds } from "@sweep/chain";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
@@ -23,8 +23,14 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: config.SWEEP_INSERT_POOL_SIZE });
   await pool.query("SELECT 1");
 
-  // Auto-pipelining: the key look-ups of concurrent requests share one write to Redis.
-  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  // Auto-pipelining: the key look-ups of concurrent requests share one write to Redis. The key prefix keeps
+  // rate limits and cached look-ups apart when several environments (or test stacks) share one Redis.
+  const redis = new Redis(config.REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 2,
+    enableAutoPipelining: true,
+    keyPrefix: redisKeyPrefix(config.REDIS_KEY_PREFIX),
+  });
   await redis.connect();
 
   const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db });

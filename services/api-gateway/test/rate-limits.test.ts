@@ -94,6 +94,29 @@ describe("rate limits", () => {
   });
 });
 
+describe("REDIS_KEY_PREFIX: two environments on one Redis", () => {
+  // Both count under the default "ratelimit" space, as two deployments with their default settings would.
+  const environments = [`staging-${randomBytes(3).toString("hex")}`, `testing-${randomBytes(3).toString("hex")}`];
+  let gateways: TestGateway[];
+  beforeAll(async () => (gateways = await Promise.all(environments.map((redisKeyPrefix) => startTestGateway({ rateLimits: { perAddressPerSecond: 2 }, redisKeyPrefix })))));
+  afterAll(() => Promise.all(gateways.map((gateway) => gateway.close())));
+
+  it("keeps each one's counts under its own prefix: one environment's flood does not limit the other's clients", async () => {
+    const [flooded, quiet] = gateways as [TestGateway, TestGateway];
+    const get = (gateway: TestGateway) => request(gateway.app).get("/v1/hot-wallets").set({ Authorization: `Bearer ${generateApiKey("testnet")}` });
+    const flood = await Promise.all(Array.from({ length: 4 }, () => get(flooded)));
+    expect(flood.map((res) => res.status).sort()).toEqual([401, 401, 429, 429]);
+    expect((await get(quiet)).status).toBe(401);
+    const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    try {
+      for (const environment of environments) expect(await redis.keys(`${environment}:ratelimit:address:*`)).toHaveLength(1);
+    } finally {
+      await redis.quit();
+    }
+  });
+});
+
 describe("RequestLimit", () => {
   const logger = createLogger("rate-limit-test", "error");
 

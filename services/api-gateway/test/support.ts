@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { connectChains, environmentChainIds, loadChainConfigs } from "@sweep/chain";
-import { createLogger } from "@sweep/common";
+import { createLogger, redisKeyPrefix } from "@sweep/common";
 import { delegateAddress } from "@sweep/contracts";
 import { createDb, type Db } from "@sweep/db";
 import { queueNames, type QueueNames } from "@sweep/messaging";
@@ -41,6 +41,8 @@ export interface TestGatewayOptions {
   trustProxy?: number | string;
   /** a database of the test's own (createTestDatabase), for tests that run services on it; the shared test database without */
   databaseUrl?: string;
+  /** REDIS_KEY_PREFIX: the gateway's Redis client prefixes every key with it, as the service's does */
+  redisKeyPrefix?: string;
   /** the console's built pages; a folder that does not exist unless given (the pages are built by prepare-workspace, not for these tests) */
   consoleDist?: string;
 }
@@ -49,7 +51,11 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL!;
   const db = createDb(databaseUrl, { poolSize: 10 });
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
-  const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    keyPrefix: redisKeyPrefix(options.redisKeyPrefix),
+  });
   await redis.connect();
   const names = queueNames(`gw-test-${randomBytes(4).toString("hex")}`);
   const env = options.env ?? {};

@@ -72,6 +72,8 @@ export interface SweepFixture {
 /** Inserts a queued sweep, with its sweep.queued outbox message when `names` is given (as POST /v1/sweeps does). */
 export async function insertSweep(db: Db, chain: TestChain, hotWallet: HotWalletFixture, sweep: SweepFixture, names?: QueueNames): Promise<string> {
   const tokenAddress = sweep.tokenAddress === undefined ? chain.usdt.address : sweep.tokenAddress;
+  // Tests insert fifty at once over a pool of a few connections: on a machine busy with the suite's
+  // parallel workers, waiting for one takes longer than Prisma's 2 s default (maxWait).
   return db.$transaction(async (tx) => {
     const row = await tx.sweep.create({
       data: {
@@ -90,7 +92,7 @@ export async function insertSweep(db: Db, chain: TestChain, hotWallet: HotWallet
     });
     if (names) await tx.outboxMessage.create({ data: outboxDraft("sweep.queued", { sweepId: row.id, chainId: chain.chainId, hotWalletId: hotWallet.hotWalletId }, names) });
     return row.id;
-  });
+  }, { maxWait: 30_000 });
 }
 
 export interface RevocationFixture {
