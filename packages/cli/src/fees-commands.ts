@@ -1,6 +1,7 @@
 import { environmentChainIds } from "@sweep/chains";
 import { createWithdrawalBatches } from "@sweep/db";
-import { outboxDraft, queueNames } from "@sweep/messaging";
+import { openAnnouncedBatch } from "@sweep/lifecycle";
+import { queueNames } from "@sweep/messaging";
 import type { CommandContext } from "./context";
 import { parseChainId } from "./ids";
 
@@ -19,7 +20,7 @@ export async function withdrawFees(ctx: CommandContext, options: { chain?: strin
     environment,
     chainIds: environmentChainIds(environment),
     chainId,
-    batchReady: (batchId, chainId) => outboxDraft("batch.ready", { batchId, chainId }, names),
+    openBatch: (tx, batch) => openAnnouncedBatch(tx, names, batch),
   });
   const partners = await ctx.db.partner.findMany({ where: { id: { in: created.map((c) => c.partnerId) } }, select: { id: true, name: true } });
   const nameOf = new Map(partners.map((p) => [p.id, p.name]));

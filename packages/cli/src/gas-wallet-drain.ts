@@ -1,6 +1,7 @@
 import { environmentChainIds } from "@sweep/chains";
 import { createDrainBatches } from "@sweep/db";
-import { outboxDraft, queueNames } from "@sweep/messaging";
+import { openAnnouncedBatch } from "@sweep/lifecycle";
+import { queueNames } from "@sweep/messaging";
 import { ZeroAddress, getAddress } from "ethers";
 import type { CommandContext } from "./context";
 import { parseChainId, requirePartnerId } from "./ids";
@@ -24,7 +25,7 @@ export async function drainGasWallet(ctx: CommandContext, options: { partner: st
     chainId,
     partnerId,
     to,
-    batchReady: (batchId, chainId) => outboxDraft("batch.ready", { batchId, chainId }, names),
+    openBatch: (tx, batch) => openAnnouncedBatch(tx, names, batch),
   });
   if (plan.refused.length > 0) {
     throw new Error(`not drained: ${plan.refused.map((r) => `chain ${r.chainId}: ${r.why}`).join("; ")}`);

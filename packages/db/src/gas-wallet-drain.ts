@@ -1,7 +1,6 @@
 import type { Environment } from "@prisma/client";
 import type { Db, Tx } from "./client";
 import { feeReserve } from "./fee-reserve";
-import { enqueueOutbox } from "./outbox";
 import { withdrawalUnderWay, type WithdrawalOptions } from "./withdrawals";
 
 export interface DrainOptions {
@@ -13,7 +12,7 @@ export interface DrainOptions {
   partnerId: string;
   /** where the gas wallet's balance goes, checksummed (the partner's new gas wallet after a key rotation) */
   to: string;
-  batchReady: WithdrawalOptions["batchReady"];
+  openBatch: WithdrawalOptions["openBatch"];
 }
 
 export interface DrainPlan {
@@ -59,9 +58,8 @@ export async function createDrainBatches(db: Db, options: DrainOptions): Promise
     if (refused.length > 0) return { ...plan, created: [] };
     const created: DrainPlan["created"] = [];
     for (const chain of chains) {
-      const batch = await tx.batch.create({ data: { purpose: "withdrawal", chainId: chain, gasWalletId: gasWallet.id, status: "open", drainTo: to }, select: { id: true } });
-      await enqueueOutbox(tx, options.batchReady(batch.id, chain));
-      created.push({ chainId: chain, batchId: batch.id, feesDue: (await feeReserve(tx, partnerId, chain)).due });
+      const batchId = await options.openBatch(tx, { purpose: "withdrawal", chainId: chain, gasWalletId: gasWallet.id, drainTo: to });
+      created.push({ chainId: chain, batchId, feesDue: (await feeReserve(tx, partnerId, chain)).due });
     }
     return { ...plan, created };
   });

@@ -1,7 +1,6 @@
 import type { Environment } from "@prisma/client";
 import type { Db, Tx } from "./client";
 import { feeReserve, feesDueOnChains } from "./fee-reserve";
-import { enqueueOutbox, type OutboxDraft } from "./outbox";
 
 export interface WithdrawalOptions {
   /** the environment whose partners' gas wallets are looked at */
@@ -11,12 +10,22 @@ export interface WithdrawalOptions {
   /** only this chain of the environment */
   chainId?: number;
   /**
-   * The batch.ready message announcing a new batch to the chain's sender: callers pass
-   * `outboxDraft("batch.ready", { batchId, chainId }, names)` of @sweep/messaging, which this
-   * package does not depend on.
+   * Opens the batch, in the caller's transaction, and announces it to the chain's sender
+   * (batch.ready): callers pass openAnnouncedBatch of @sweep/lifecycle, which writes every state
+   * change, and which this package does not depend on. Returns the batch's id.
    */
-  batchReady: (batchId: string, chainId: number) => OutboxDraft;
+  openBatch: OpenWithdrawalBatch;
 }
+
+/** A withdrawal batch to open: a drain's sends the balance to `drainTo`. */
+export interface WithdrawalBatchDraft {
+  purpose: "withdrawal";
+  chainId: number;
+  gasWalletId: string;
+  drainTo?: string;
+}
+
+export type OpenWithdrawalBatch = (tx: Tx, batch: WithdrawalBatchDraft) => Promise<string>;
 
 export interface CreatedWithdrawal {
   batchId: string;
@@ -48,7 +57,7 @@ export async function createWithdrawalBatches(db: Db, options: WithdrawalOptions
   for (const { partnerId, chainId } of due) {
     const gasWalletId = gasWalletOf.get(partnerId);
     if (gasWalletId === undefined) continue;
-    const batch = await createWithdrawalBatch(db, { partnerId, gasWalletId, chainId }, options.batchReady);
+    const batch = await createWithdrawalBatch(db, { partnerId, gasWalletId, chainId }, options.openBatch);
     if (batch) created.push(batch);
   }
   return created;
@@ -57,7 +66,7 @@ export async function createWithdrawalBatches(db: Db, options: WithdrawalOptions
 async function createWithdrawalBatch(
   db: Db,
   wallet: { partnerId: string; gasWalletId: string; chainId: number },
-  batchReady: WithdrawalOptions["batchReady"],
+  openBatch: OpenWithdrawalBatch,
 ): Promise<CreatedWithdrawal | null> {
   const { partnerId, gasWalletId, chainId } = wallet;
   return db.$transaction(async (tx) => {
@@ -66,9 +75,8 @@ async function createWithdrawalBatch(
     if (await withdrawalUnderWay(tx, gasWalletId, chainId)) return null;
     const { due } = await feeReserve(tx, partnerId, chainId);
     if (due <= 0n) return null;
-    const batch = await tx.batch.create({ data: { purpose: "withdrawal", chainId, gasWalletId, status: "open" }, select: { id: true } });
-    await enqueueOutbox(tx, batchReady(batch.id, chainId));
-    return { batchId: batch.id, partnerId, gasWalletId, chainId, feesDue: due };
+    const batchId = await openBatch(tx, { purpose: "withdrawal", chainId, gasWalletId });
+    return { batchId, partnerId, gasWalletId, chainId, feesDue: due };
   });
 }
 

@@ -4,12 +4,17 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { createTestDatabase } from "@sweep/testkit";
-import { createDb, createWithdrawalBatches, toDecimal, type BatchStatus, type Db, type Environment, type LedgerKind, type OutboxDraft } from "../src/index";
+import { createDb, createWithdrawalBatches, enqueueOutbox, toDecimal, type BatchStatus, type Db, type Environment, type LedgerKind, type OpenWithdrawalBatch } from "../src/index";
 
 const SEPOLIA = 11155111;
 const BSC_TESTNET = 97;
 const testnet = { environment: "testnet" as Environment, chainIds: [SEPOLIA, BSC_TESTNET] };
-const batchReady = (batchId: string, chainId: number): OutboxDraft => ({ exchange: "test.sweep.work", routingKey: `test.sender.${chainId}`, type: "batch.ready", payload: { batchId, chainId } });
+/** As @sweep/lifecycle's openAnnouncedBatch opens one (this package cannot depend on it): open, with its batch.ready. */
+const openBatch: OpenWithdrawalBatch = async (tx, batch) => {
+  const { id: batchId } = await tx.batch.create({ data: { ...batch, status: "open" }, select: { id: true } });
+  await enqueueOutbox(tx, { exchange: "test.sweep.work", routingKey: `test.sender.${batch.chainId}`, type: "batch.ready", payload: { batchId, chainId: batch.chainId } });
+  return batchId;
+};
 
 describe("createWithdrawalBatches", () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -37,7 +42,7 @@ describe("createWithdrawalBatches", () => {
     return db.ledgerEntry.create({ data: { partnerId, chainId, kind, amount: toDecimal(amount), dedupeKey } });
   }
 
-  const withdraw = (options: { chainId?: number } = {}) => createWithdrawalBatches(db, { ...testnet, ...options, batchReady });
+  const withdraw = (options: { chainId?: number } = {}) => createWithdrawalBatches(db, { ...testnet, ...options, openBatch });
   const sorted = <T extends { partnerId: string; chainId: number }>(rows: T[]) => [...rows].sort((a, b) => `${a.partnerId}:${a.chainId}`.localeCompare(`${b.partnerId}:${b.chainId}`));
 
   it("creates an open withdrawal batch and its batch.ready for each gas wallet and chain with fees due, none for the others", async () => {

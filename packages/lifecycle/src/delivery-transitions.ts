@@ -1,4 +1,4 @@
-import { Prisma, type Db, type Tx } from "@sweep/db";
+import { Prisma, type Db, type DeliveryStatus, type Tx } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { fromStates } from "./transitions";
 
@@ -6,6 +6,28 @@ import { fromStates } from "./transitions";
  * The changes of a webhook delivery's state after it was opened with its event (events.ts), each
  * guarded by the transition table.
  */
+
+/**
+ * null → pending, by the webhook-dispatcher: the delivery of a recorded event, opened here if
+ * recordEvents did not open it with the event (a message recorded before it did so) and its partner
+ * has a webhook now (created_at is the event's). Idempotent: a redelivered message finds the row
+ * there. Returns the delivery's status, null when the event has none (no webhook): the statement's
+ * own snapshot misses the row it inserts, hence the insert's RETURNING beside it.
+ */
+export async function openDelivery(db: Db, eventId: string, now: Date): Promise<DeliveryStatus | null> {
+  const [row] = await db.$queryRaw<Array<{ status: DeliveryStatus }>>`
+    WITH opened AS (
+      INSERT INTO webhook_deliveries (event_id, partner_id, status, attempts, next_attempt_at, created_at)
+      SELECT e.id, e.partner_id, 'pending', 0, ${now}, e.created_at
+        FROM events e JOIN webhooks w ON w.partner_id = e.partner_id
+       WHERE e.id = ${eventId}::uuid
+      ON CONFLICT (event_id) DO NOTHING
+      RETURNING status)
+    SELECT status::text AS status FROM opened
+    UNION ALL
+    SELECT status::text FROM webhook_deliveries WHERE event_id = ${eventId}::uuid`;
+  return row?.status ?? null;
+}
 
 /** A delivery a dispatcher claimed: it records the attempt only while its lease is still there. */
 export interface HeldDelivery {

@@ -1,4 +1,4 @@
-import type { HotWallet, Tx } from "@sweep/db";
+import type { HotWallet, Prisma, Tx } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { recordEvent } from "./events";
 import { correctedFrom, fromStates } from "./transitions";
@@ -7,6 +7,13 @@ import { correctedFrom, fromStates } from "./transitions";
  * The changes of a hot wallet's state after its creation, each with what goes with it, in the
  * caller's database transaction (the guard from the transition table).
  */
+
+/** null → pending: a hot wallet registered, its deployment queued (hot_wallet.deploy). */
+export async function createPendingHotWallet(tx: Tx, names: QueueNames, draft: Omit<Prisma.HotWalletUncheckedCreateInput, "status"> & { id: string }): Promise<HotWallet> {
+  const hotWallet = await tx.hotWallet.create({ data: { ...draft, status: "pending" } });
+  await tx.outboxMessage.create({ data: outboxDraft("hot_wallet.deploy", { hotWalletId: hotWallet.id, chainId: hotWallet.chainId }, names) });
+  return hotWallet;
+}
 
 /**
  * failed → pending: registered again, its deployment queued anew. Guarded by the status: of

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { states, unfinishedStates } from "./states";
 import { correctedFrom, finalStates, fromStates, isTransition, lifecycleDiagram, lifecycles } from "./transitions";
 
 describe("the lifecycle tables", () => {
@@ -14,6 +15,10 @@ describe("the lifecycle tables", () => {
     ["a batch is sent only while open", () => fromStates("batch", "sent"), ["open"]],
     ["a batch fails while open or sent", () => fromStates("batch", "failed"), ["open", "sent"]],
     ["a transaction is confirmed while signed or broadcast", () => fromStates("transaction", "confirmed"), ["signed", "broadcast"]],
+    ["a batch is confirmed while open (nothing to send) or sent", () => fromStates("batch", "confirmed"), ["open", "sent"]],
+    ["a transaction is dropped while signed or broadcast", () => fromStates("transaction", "dropped"), ["signed", "broadcast"]],
+    ["only the chain-sender replaces a transaction", () => fromStates("transaction", "replaced", "chain-sender"), ["signed", "broadcast"]],
+    ["a reorged transaction is restored or lost only while reorged", () => [...fromStates("reorg", "restored"), ...fromStates("reorg", "lost")], ["reorged", "reorged"]],
     ["a delivery is resent once delivered or failed, or retried while pending", () => fromStates("delivery", "pending"), ["pending", "delivered", "failed"]],
   ])("%s", (_what, starts, expected) => {
     expect(starts()).toEqual(expected);
@@ -30,6 +35,12 @@ describe("the lifecycle tables", () => {
     ["batch", "confirmed", "sent", false],
     ["transaction", "confirmed", "broadcast", false],
     ["transaction", "dropped", "signed", false],
+    ["batch", null, "sent", true],
+    ["batch", "failed", "confirmed", false],
+    ["batch", "sent", "open", false],
+    ["reorg", null, "reorged", true],
+    ["reorg", "restored", "lost", false],
+    ["reorg", "lost", "reorged", false],
     ["delivery", "delivered", "pending", true],
   ] as const)("%s from %s to %s allowed: %s", (lifecycle, from, to, allowed) => {
     expect(isTransition(lifecycle, from as never, to as never)).toBe(allowed);
@@ -54,6 +65,7 @@ describe("the lifecycle tables", () => {
   it("has no change into creation-only states from elsewhere, and says so when asked", () => {
     expect(() => fromStates("transaction", "signed")).toThrow("no change of a transaction leads into signed from another state");
     expect(() => fromStates("sweep", "swept", "batcher")).toThrow("no change of a sweep leads into swept from another state by the batcher");
+    expect(() => fromStates("reorg", "reorged")).toThrow("no change of a reorg leads into reorged from another state");
   });
 
   it.each([
@@ -62,6 +74,7 @@ describe("the lifecycle tables", () => {
     ["hotWallet", ["active"]],
     ["batch", ["confirmed", "failed"]],
     ["transaction", ["confirmed", "replaced", "dropped"]],
+    ["reorg", ["restored", "lost"]],
     ["delivery", []],
   ] as const)("the final states of a %s", (lifecycle, finals) => {
     expect(finalStates(lifecycle).sort()).toEqual([...finals].sort());
@@ -77,6 +90,12 @@ describe("the lifecycle tables", () => {
       }
       expect([lifecycle, [...reached].sort()]).toEqual([lifecycle, [...new Set(table.map((t) => t.to))].sort()]);
     }
+  });
+
+  it("names each kind's states, and the unfinished ones, as the tables have them", () => {
+    expect(Object.keys(states.batch)).toEqual(["open", "sent", "confirmed", "failed"]);
+    expect([states.transaction.broadcast, states.reorg.lost, states.hotWallet.active]).toEqual(["broadcast", "lost", "active"]);
+    expect(unfinishedStates).toEqual({ work: ["queued", "processing"], batch: ["open", "sent"], transaction: ["signed", "broadcast"] });
   });
 
   it("is the picture docs/architecture.md shows", () => {

@@ -1,4 +1,4 @@
-import type { BatchStatus, DeliveryStatus, HotWalletStatus, TxStatus, WorkStatus } from "@sweep/db";
+import type { BatchStatus, DeliveryStatus, HotWalletStatus, TxReorg, TxStatus, WorkStatus } from "@sweep/db";
 
 /** The services and the command line, as they move things from state to state. */
 export type Mover = "api-gateway" | "batcher" | "chain-sender" | "ledger" | "webhook-dispatcher" | "sweepctl" | "any service";
@@ -66,6 +66,12 @@ export const lifecycles = {
     { from: "signed", to: "dropped", by: "chain-sender", when: "its nonce abandoned" },
     { from: "broadcast", to: "dropped", by: "chain-sender", when: "its nonce abandoned" },
   ],
+  // A confirmed transaction's `reorg` column: null while its block is canonical (the start here).
+  reorg: [
+    { from: null, to: "reorged", by: "chain-sender", when: "its block left the canonical chain: sent again" },
+    { from: "reorged", to: "restored", by: "chain-sender", when: "mined again at the confirmation depth" },
+    { from: "reorged", to: "lost", by: "chain-sender", when: "another transaction took its nonce" },
+  ],
   delivery: [
     { from: null, to: "pending", by: "any service", when: "an event recorded for a partner with a webhook" },
     { from: "pending", to: "pending", by: "webhook-dispatcher", when: "attempt failed, attempts remain" },
@@ -81,6 +87,7 @@ export const lifecycles = {
   hotWallet: readonly Transition<HotWalletStatus>[];
   batch: readonly Transition<BatchStatus>[];
   transaction: readonly Transition<TxStatus>[];
+  reorg: readonly Transition<TxReorg>[];
   delivery: readonly Transition<DeliveryStatus>[];
 };
 
@@ -128,6 +135,11 @@ export const corrections = {
 /** The states a correction into `to` starts from: the guard of the update that makes it. */
 export function correctedFrom<L extends keyof typeof corrections>(lifecycle: L, to: (typeof corrections)[L][number]["to"]): Array<(typeof corrections)[L][number]["from"]> {
   return (corrections[lifecycle] as readonly Transition<string>[]).filter((t) => t.to === to).map((t) => t.from as (typeof corrections)[L][number]["from"]);
+}
+
+/** Whether the corrections allow the change. */
+export function isCorrection(lifecycle: keyof typeof corrections, from: string, to: string): boolean {
+  return (corrections[lifecycle] as readonly Transition<string>[]).some((t) => t.from === from && t.to === to);
 }
 
 /** Whether the table allows the change (null `from`: creating it in `to`). */

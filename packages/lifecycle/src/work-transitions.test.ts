@@ -4,7 +4,7 @@ import { queueNames } from "@sweep/messaging";
 import { PendingMetrics, batchSize, revocationsFinal, sweepsFinal } from "@sweep/metrics";
 import { createTestPartner } from "@sweep/testkit";
 import { getAddress, hexlify } from "ethers";
-import { claimIntoBatch, rejectWork, returnToQueue, settleWork, type WorkSettlement } from "./work-transitions";
+import { claimIntoBatch, rejectWork, returnToQueue, settleWork, takeBackIntoBatch, type WorkSettlement } from "./work-transitions";
 
 const chainId = 97;
 const randomAddress = () => getAddress(hexlify(randomBytes(20)));
@@ -261,6 +261,33 @@ describe("the changes of a sweep's and a revocation's state", () => {
       expect(await change((tx) => returnToQueue(tx, names, "revocation", { partnerId, chainId, batchId }, [left.id], new Date()))).toEqual([left.id]);
       expect(await db.revocation.findUniqueOrThrow({ where: { id: left.id } })).toMatchObject({ status: "queued", batchId: null, attempts: 0, reason: null });
       expect(await counted(revocationsFinal)).toEqual([]);
+    });
+  });
+
+  describe("taken back into a batch whose given-up transaction was mined (the correction → processing)", () => {
+    it("takes back the items its failure left queued or rejected (in no batch) or failed (in it), each with the state it left; nothing twice", async () => {
+      const batchId = await newBatch("sweep");
+      const [queued, rejected, failed] = [await sweep("queued"), await sweep("rejected"), await sweep("failed", { batchId })];
+      await db.sweep.updateMany({ where: { id: { in: [rejected.id, failed.id] } }, data: { reason: "nonce_conflict", nextAttemptAt: new Date() } });
+      // Claimed into another batch since, rejected by the simulation in this one, or failed in another: left where they are.
+      const [elsewhere, simulated, failedElsewhere] = [await sweep("processing", { batchId: await newBatch("sweep") }), await sweep("rejected", { batchId }), await sweep("failed", { batchId: await newBatch("sweep") })];
+      const ids = [queued, rejected, failed, elsewhere, simulated, failedElsewhere].map((s) => s.id);
+
+      const back = await change((tx) => takeBackIntoBatch(tx, "sweep", batchId, ids));
+      expect(back.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))).toEqual([
+        { id: queued.id, was: "queued", reason: null },
+        { id: rejected.id, was: "rejected", reason: "nonce_conflict" },
+        { id: failed.id, was: "failed", reason: "nonce_conflict" },
+      ]);
+      expect(await change((tx) => takeBackIntoBatch(tx, "sweep", batchId, ids))).toEqual([]);
+      const rows = await db.sweep.findMany({ where: { id: { in: ids } } });
+      const row = (id: string) => rows.find((r) => r.id === id)!;
+      expect([queued, rejected, failed].map((s) => [row(s.id).status, row(s.id).batchId, row(s.id).reason, row(s.id).nextAttemptAt])).toEqual([
+        ["processing", batchId, null, null],
+        ["processing", batchId, null, null],
+        ["processing", batchId, null, null],
+      ]);
+      expect([elsewhere, simulated, failedElsewhere].map((s) => row(s.id).status)).toEqual(["processing", "rejected", "failed"]);
     });
   });
 });

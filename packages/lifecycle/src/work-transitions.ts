@@ -2,7 +2,7 @@ import { Prisma, type Tx } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { batchSize, type PendingMetrics } from "@sweep/metrics";
 import { recordEvents, type EventDraft } from "./events";
-import { fromStates, type Mover } from "./transitions";
+import { correctedFrom, fromStates, type Mover } from "./transitions";
 import { workKinds, type ChangedItem, type DoneStates, type SettledColumns, type WorkKind, type WorkScope } from "./work-kinds";
 
 /**
@@ -160,4 +160,26 @@ export async function settleWork<K extends WorkKind>(
   for (const item of ended) metrics.inc(rules.finalCounter, { chain_id: scope.chainId, status: item.status, reason: item.reason ?? "none" });
   await rules.wake(tx, names, scope, changed.map((item): ChangedItem => ({ id: item.id, account: item.account, ended: item.status !== "queued" })), true);
   return new Set(changed.map((item) => item.id));
+}
+
+/**
+ * queued, rejected or failed → processing, by the chain-sender (a correction): the items of a batch
+ * whose given-up transaction was mined after all, taken back into it to be settled from its
+ * receipt. Those its failure sent back to the queue (in no batch since: queued, or rejected by the
+ * batcher's checks) or failed when their attempts ran out (still in it); one rejected in it was
+ * dropped by the simulation, never carried. Returns each with the state it left; the final-state
+ * counters' corrections are the caller's, once it committed.
+ */
+export async function takeBackIntoBatch(tx: Tx, kind: WorkKind, batchId: string, ids: readonly string[]): Promise<Array<{ id: string; was: string; reason: string | null }>> {
+  if (ids.length === 0) return [];
+  const { table } = workKinds[kind];
+  return tx.$queryRaw<Array<{ id: string; was: string; reason: string | null }>>`
+    WITH back AS (
+      SELECT id, status, reason FROM ${table}
+       WHERE id = ANY(${[...ids]}::uuid[]) AND status = ANY(${correctedFrom(kind, "processing")}::"WorkStatus"[])
+         AND ((batch_id IS NULL AND status <> 'failed') OR (batch_id = ${batchId}::uuid AND status = 'failed'))
+         FOR UPDATE)
+    UPDATE ${table} AS w SET status = 'processing', batch_id = ${batchId}::uuid, reason = NULL, next_attempt_at = NULL, updated_at = now()
+      FROM back WHERE w.id = back.id
+ RETURNING w.id::text AS id, back.status::text AS was, back.reason`;
 }

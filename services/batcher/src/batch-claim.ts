@@ -1,6 +1,6 @@
 import type { Db, Tx } from "@sweep/db";
 import { toBigIntOrNull } from "@sweep/db";
-import { claimIntoBatch, rejectWork } from "@sweep/lifecycle";
+import { claimIntoBatch, openBatch, rejectWork, states, unfinishedStates } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
 import { getAddress } from "ethers";
@@ -52,7 +52,7 @@ export async function claimBatch(db: Db, names: QueueNames, request: ClaimReques
 async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimRequest, metrics: PendingMetrics): Promise<ClaimResult> {
   const { hotWalletId } = request;
   const hotWallet = await lockHotWallet(tx, hotWalletId);
-  if (hotWallet?.status !== "active") return { outcome: "inactive" };
+  if (hotWallet?.status !== states.hotWallet.active) return { outcome: "inactive" };
   if (!(await partnerEnabled(tx, hotWallet.partnerId))) return { outcome: "disabled" };
   if (await batchesInFlight(tx, hotWalletId, request.maxSent)) return { outcome: "in_flight" };
 
@@ -86,18 +86,13 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
   let batchId: string | null = null;
   if (plan.items.length > 0) {
     const gasWallet = await tx.gasWallet.findUniqueOrThrow({ where: { partnerId: hotWallet.partnerId }, select: { id: true } });
-    const batch = await tx.batch.create({
-      data: {
-        chainId: hotWallet.chainId,
-        gasWalletId: gasWallet.id,
-        hotWalletId,
-        purpose: "sweep",
-        status: "open",
-        items: { createMany: { data: plan.items.map((item, position) => ({ position, ...item })) } },
-      },
-      select: { id: true },
+    batchId = await openBatch(tx, {
+      chainId: hotWallet.chainId,
+      gasWalletId: gasWallet.id,
+      hotWalletId,
+      purpose: "sweep",
+      items: { createMany: { data: plan.items.map((item, position) => ({ position, ...item })) } },
     });
-    batchId = batch.id;
     await claimIntoBatch(tx, names, metrics, "sweep", { chainId: hotWallet.chainId, batchId, ids: plan.items.map((item) => item.sweepId) });
   }
   return { outcome: "planned", chainId: hotWallet.chainId, plan, batchId, unreadableAuthorizations };
@@ -125,11 +120,11 @@ export async function lockHotWallet(tx: Tx, hotWalletId: string): Promise<{ stat
  */
 async function pendingAuthorizations(tx: Tx, hotWallet: { id: string; chainId: number; delegate: string }, claimedIds: string[], accounts: string[]): Promise<Set<string>> {
   const others = await tx.sweep.findMany({
-    where: { hotWalletId: hotWallet.id, account: { in: accounts }, id: { notIn: claimedIds }, status: { in: ["queued", "processing"] } },
+    where: { hotWalletId: hotWallet.id, account: { in: accounts }, id: { notIn: claimedIds }, status: { in: unfinishedStates.work } },
     select: { account: true, authorization: true, createdAt: true },
   });
   const revocations = await tx.revocation.findMany({
-    where: { chainId: hotWallet.chainId, account: { in: accounts }, status: { in: ["queued", "processing"] } },
+    where: { chainId: hotWallet.chainId, account: { in: accounts }, status: { in: unfinishedStates.work } },
     select: { account: true, createdAt: true },
   });
   const behindRevocation = (sweep: { account: string; createdAt: Date }) => revocations.some((r) => r.account === sweep.account && r.createdAt < sweep.createdAt);

@@ -2,7 +2,7 @@ import { effectiveFeeCeiling, gasPriceVerdict, type FeeCeiling } from "@sweep/fe
 import type { ChainProvider } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import { Prisma, partnerMaxFeePerGas, type Db } from "@sweep/db";
-import type { WorkKind } from "@sweep/lifecycle";
+import { states, type WorkKind } from "@sweep/lifecycle";
 
 /** The reason queued work shows (GET /v1/sweeps/{id}, /v1/revocations/{id}) while the base fee keeps its batch above its fee ceiling. */
 export const WAITING_FOR_GAS_PRICE = "waiting_for_gas_price";
@@ -31,7 +31,7 @@ export async function markWaitingForGasPrice(db: Db, kind: WorkKind, ids: readon
   if (ids.length === 0) return 0;
   return db.$executeRaw`
     UPDATE ${tables[kind]} SET reason = ${WAITING_FOR_GAS_PRICE}, updated_at = now()
-     WHERE id = ANY(${[...ids]}::uuid[]) AND status = 'queued' AND reason IS DISTINCT FROM ${WAITING_FOR_GAS_PRICE}`;
+     WHERE id = ANY(${[...ids]}::uuid[]) AND status = ${states.sweep.queued}::"WorkStatus" AND reason IS DISTINCT FROM ${WAITING_FOR_GAS_PRICE}`;
 }
 
 /**

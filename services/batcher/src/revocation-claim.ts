@@ -1,5 +1,5 @@
 import type { Db, Tx } from "@sweep/db";
-import { claimIntoBatch, rejectWork } from "@sweep/lifecycle";
+import { claimIntoBatch, openBatch, rejectWork } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
 import { getAddress } from "ethers";
@@ -72,17 +72,12 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: Revocation
 
   let batchId: string | null = null;
   if (plan.items.length > 0) {
-    const batch = await tx.batch.create({
-      data: {
-        chainId,
-        gasWalletId,
-        purpose: "revocation",
-        status: "open",
-        items: { createMany: { data: plan.items.map((revocationId, position) => ({ position, revocationId, withAuthorization: true })) } },
-      },
-      select: { id: true },
+    batchId = await openBatch(tx, {
+      chainId,
+      gasWalletId,
+      purpose: "revocation",
+      items: { createMany: { data: plan.items.map((revocationId, position) => ({ position, revocationId, withAuthorization: true })) } },
     });
-    batchId = batch.id;
     await claimIntoBatch(tx, names, metrics, "revocation", { chainId, batchId, ids: plan.items });
   }
   return { outcome: "planned", plan, batchId };

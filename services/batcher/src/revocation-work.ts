@@ -1,9 +1,10 @@
 import type { Db, Prisma, Tx } from "@sweep/db";
+import { states } from "@sweep/lifecycle";
 import { enabledPartner, partnerEnabled } from "./partner-enabled";
 import { selectDue, type DueItem } from "./work-waits";
 
 /** A revocation batch of the gas wallet on the chain being prepared: one at a time, as for a hot wallet's sweeps. */
-const preparingRevocationBatch = (chainId: number): Prisma.BatchWhereInput => ({ chainId, purpose: "revocation", status: "open" });
+const preparingRevocationBatch = (chainId: number): Prisma.BatchWhereInput => ({ chainId, purpose: "revocation", status: states.batch.open });
 
 export type DueRevocations = { outcome: "ready"; revocations: DueItem[] } | { outcome: "disabled" | "in_flight" | "nothing_due" };
 
@@ -26,7 +27,7 @@ export async function findDueRevocationPartners(db: Db, chainId: number, now: Da
   const found = await db.partner.findMany({
     where: {
       ...enabledPartner,
-      revocations: { some: { chainId, status: "queued", OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] } },
+      revocations: { some: { chainId, status: states.revocation.queued, OR: [{ nextAttemptAt: null }, { nextAttemptAt: { lte: now } }] } },
       gasWallet: { is: { batches: { none: preparingRevocationBatch(chainId) } } },
     },
     select: { id: true },

@@ -1,5 +1,5 @@
 import { Prisma, type Db, type Tx } from "@sweep/db";
-import type { WorkKind } from "@sweep/lifecycle";
+import { states, unfinishedStates, type WorkKind } from "@sweep/lifecycle";
 
 /** The queued work a claim may take, of one owner: a hot wallet's sweeps, or a partner's revocations on a chain. */
 export type WorkOwner = { kind: "sweep"; hotWalletId: string } | { kind: "revocation"; partnerId: string; chainId: number };
@@ -37,8 +37,8 @@ const dueRules: Record<WorkKind, DueRules> = {
     table: Prisma.raw("sweeps"),
     columns: Prisma.sql`, w.token_address AS "tokenAddress"`,
     waits: Prisma.sql`
-      NOT EXISTS (SELECT 1 FROM sweeps p WHERE p.chain_id = w.chain_id AND p.account = w.account AND p.status = 'processing')
-      AND NOT EXISTS (SELECT 1 FROM revocations r WHERE r.chain_id = w.chain_id AND r.account = w.account AND r.status IN ('queued', 'processing') AND r.created_at < w.created_at)`,
+      NOT EXISTS (SELECT 1 FROM sweeps p WHERE p.chain_id = w.chain_id AND p.account = w.account AND p.status = ${states.sweep.processing}::"WorkStatus")
+      AND NOT EXISTS (SELECT 1 FROM revocations r WHERE r.chain_id = w.chain_id AND r.account = w.account AND r.status = ANY(${unfinishedStates.work}::"WorkStatus"[]) AND r.created_at < w.created_at)`,
   },
   // A revocation waits for the sweeps of its account requested at or before it, which need the
   // delegation it removes, and for any sweep or other revocation of its account in a batch not yet
@@ -48,8 +48,8 @@ const dueRules: Record<WorkKind, DueRules> = {
     columns: Prisma.empty,
     waits: Prisma.sql`
       NOT EXISTS (SELECT 1 FROM sweeps s WHERE s.chain_id = w.chain_id AND s.account = w.account
-                     AND (s.status = 'processing' OR (s.status = 'queued' AND s.created_at <= w.created_at)))
-      AND NOT EXISTS (SELECT 1 FROM revocations p WHERE p.chain_id = w.chain_id AND p.account = w.account AND p.status = 'processing')`,
+                     AND (s.status = ${states.sweep.processing}::"WorkStatus" OR (s.status = ${states.sweep.queued}::"WorkStatus" AND s.created_at <= w.created_at)))
+      AND NOT EXISTS (SELECT 1 FROM revocations p WHERE p.chain_id = w.chain_id AND p.account = w.account AND p.status = ${states.sweep.processing}::"WorkStatus")`,
   },
 };
 
@@ -65,7 +65,7 @@ export function selectDue<K extends WorkKind>(db: Db | Tx, owner: WorkOwner & { 
   const forUpdate = lock === "lock" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty;
   return db.$queryRaw<Array<DueOf<K>>>`
     SELECT w.id::text AS id, w.account ${rules.columns} FROM ${rules.table} w
-     WHERE ${ownedBy(owner)} AND w.status = 'queued' AND (w.next_attempt_at IS NULL OR w.next_attempt_at <= ${now})
+     WHERE ${ownedBy(owner)} AND w.status = ${states.sweep.queued}::"WorkStatus" AND (w.next_attempt_at IS NULL OR w.next_attempt_at <= ${now})
        AND ${rules.waits}
      ORDER BY w.seq LIMIT ${limit}
      ${forUpdate}`;
@@ -83,5 +83,5 @@ export function selectDue<K extends WorkKind>(db: Db | Tx, owner: WorkOwner & { 
  */
 export async function lockQueuedOf(tx: Tx, kind: WorkKind, chainId: number, accounts: readonly string[]): Promise<void> {
   if (accounts.length === 0) return;
-  await tx.$executeRaw`SELECT 1 FROM ${dueRules[kind].table} WHERE chain_id = ${chainId} AND account = ANY(${[...accounts]}::text[]) AND status = 'queued' ORDER BY id FOR UPDATE`;
+  await tx.$executeRaw`SELECT 1 FROM ${dueRules[kind].table} WHERE chain_id = ${chainId} AND account = ANY(${[...accounts]}::text[]) AND status = ${states.sweep.queued}::"WorkStatus" ORDER BY id FOR UPDATE`;
 }

@@ -1,4 +1,4 @@
-import type { BatchToSend } from "./batch-store";
+import type { BatchToSend } from "./batch-types";
 import { batchPurposes, stagesOf } from "./batch-purposes";
 
 const base = { id: "b", chainId: 97, partnerId: "p", gasWallet: { id: "g", address: "0xg", keyCustody: "sealed", encryptedKey: "", kekId: "k", keyLabel: null }, feesDue: 0n, inFlightCost: 0n };

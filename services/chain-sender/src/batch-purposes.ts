@@ -3,13 +3,12 @@ import type { Logger } from "@sweep/common";
 import { enqueueOutbox, type BatchPurpose, type Db, type Tx } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import type { PendingMetrics } from "@sweep/metrics";
-import { loadDeployBatch, loadRevocationBatch, loadSweepBatch, loadWithdrawalBatch } from "./batch-loads";
-import type { BatchToSend, OpenBatchRow } from "./batch-store";
-import { rejectWouldFail, wakeHotWallet, wakePartnerRevocations } from "./batch-wakes";
-import { readRevocationOutcomes, recordItemOutcomes, recordRevocationOutcomes, type RevocationItemOutcome } from "./mined-outcomes";
-import { deploymentContent, revocationContent, sweepContent, withdrawalContent, type ContentContext, type PlannedContent } from "./transaction-content";
-import type { MinedBatch } from "./transaction-store";
-import { drainValue, withdrawalValue } from "./withdrawal-plan";
+import type { BatchToSend, MinedBatch, OpenBatchRow } from "./batch-types";
+import { loadDeployBatch, loadRevocationBatch, loadSweepBatch, loadWithdrawalBatch } from "./send/batch-loads";
+import { rejectWouldFail, wakeHotWallet, wakePartnerRevocations } from "./send/batch-wakes";
+import { readRevocationOutcomes, recordItemOutcomes, recordRevocationOutcomes, type RevocationItemOutcome } from "./watch/mined-outcomes";
+import { deploymentContent, revocationContent, sweepContent, withdrawalContent, type ContentContext, type PlannedContent } from "./send/transaction-content";
+import { drainValue, withdrawalValue } from "./send/withdrawal-plan";
 
 /** A transaction's value and the fees due the gas wallet's balance must keep besides it. */
 export interface Spending {

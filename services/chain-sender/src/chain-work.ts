@@ -1,7 +1,7 @@
 import type { Logger } from "@sweep/common";
 import type { Messaging } from "@sweep/messaging";
 import { startSenderConsumer, type ChainHandlers } from "./consumers";
-import type { ChainWatcher } from "./watcher";
+import type { ChainWatcher } from "./watch/watcher";
 
 /**
  * What the leader of a chain runs: the watcher first, resuming the stored transactions (a

@@ -1,7 +1,7 @@
 import type { Logger } from "@sweep/common";
 import { Consumer, type Messaging } from "@sweep/messaging";
-import type { BatchSender } from "./batch-sender";
-import type { DeployRequests } from "./deploy-requests";
+import type { BatchSender } from "./send/batch-sender";
+import type { DeployRequests } from "./send/deploy-requests";
 
 export interface ChainHandlers {
   chainId: number;

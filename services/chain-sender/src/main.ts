@@ -4,14 +4,14 @@ import { connectChains, describeChain, environmentChainIds, feeOnTransferTokens 
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import { chainSenderLeader } from "@sweep/metrics";
-import { BatchSender } from "./batch-sender";
+import { BatchSender } from "./send/batch-sender";
 import { startChainWork } from "./chain-work";
 import { loadChainSenderConfig } from "./config";
-import { DeployRequests } from "./deploy-requests";
+import { DeployRequests } from "./send/deploy-requests";
 import { GasWalletSigners } from "./gas-wallet-signers";
-import { LeaderLease } from "./leader-lease";
-import { blocksAsMs, headPollMs } from "./watch-timing";
-import { ChainWatcher } from "./watcher";
+import { LeaderLease } from "./lease/leader-lease";
+import { blocksAsMs, headPollMs } from "./watch/watch-timing";
+import { ChainWatcher } from "./watch/watcher";
 
 void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, logger }) => {
   const chains = connectChains(config.chains, { timeoutMs: config.RPC_TIMEOUT_MS });

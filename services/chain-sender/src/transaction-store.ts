@@ -1,43 +1,13 @@
 import type { AttemptFailureReason, Logger } from "@sweep/common";
 import type { Receipt } from "@sweep/rpc";
 import { Prisma, enqueueOutbox, toBigInt, toDecimal, type BatchPurpose, type Db, type Tx } from "@sweep/db";
-import { correctedFrom, fromStates, workKinds, type WorkKind } from "@sweep/lifecycle";
+import { changeBatch, changeTransactions, correctedFrom, openGapFillBatch, states, storeTransaction, takeBackIntoBatch, unfinishedStates, type WorkKind } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { batchPurposes } from "./batch-purposes";
-import type { StoredTransaction } from "./batch-store";
-import type { Fees } from "./fees";
+import type { AbandonedTransaction, InFlightTransaction, MinedBatch, MinedTransaction, StoredTransaction } from "./batch-types";
 import type { GasWalletRow } from "./gas-wallet-signers";
-import type { RevocationItemOutcome } from "./mined-outcomes";
+import type { RevocationItemOutcome } from "./watch/mined-outcomes";
 import type { SignedTransaction } from "./signing";
-
-/** The batch of a stored transaction, as the watcher settles it. */
-export interface MinedBatch {
-  id: string;
-  purpose: BatchPurpose;
-  hotWalletId: string | null;
-  delegate: string | null;
-}
-
-/** A stored transaction not yet settled: signed (no node took it yet) or broadcast. */
-export interface InFlightTransaction {
-  id: string;
-  chainId: number;
-  gasWalletId: string;
-  nonce: bigint;
-  replacement: number;
-  hash: string;
-  rawTx: string;
-  status: "signed" | "broadcast";
-  fees: Fees;
-  createdAt: Date;
-  broadcastAt: Date | null;
-  batch: MinedBatch | null;
-}
-
-const IN_FLIGHT = ["signed", "broadcast"] as const;
-
-/** A stored transaction as its settlement needs it. */
-export type MinedTransaction = Pick<InFlightTransaction, "id" | "chainId" | "gasWalletId" | "nonce" | "hash" | "batch">;
 
 const withBatch = { batch: { select: { id: true, purpose: true, hotWalletId: true, hotWallet: { select: { delegate: true } } } } } as const;
 
@@ -47,7 +17,7 @@ function batchOf(row: { batch: { id: string; purpose: BatchPurpose; hotWalletId:
 
 export async function inFlightTransactions(db: Db, chainId: number): Promise<InFlightTransaction[]> {
   const rows = await db.chainTransaction.findMany({
-    where: { chainId, status: { in: [...IN_FLIGHT] } },
+    where: { chainId, status: { in: unfinishedStates.transaction } },
     include: { batch: { select: { id: true, purpose: true, hotWalletId: true, hotWallet: { select: { delegate: true } } } } },
     orderBy: [{ nonce: "asc" }, { replacement: "asc" }],
   });
@@ -87,29 +57,26 @@ export async function transactionsAtNonces(db: Db, chainId: number, gasWalletId:
 
 /** Nonces of a gas wallet from `from` on whose transaction was settled as mined. */
 export async function confirmedNoncesFrom(db: Db, chainId: number, gasWalletId: string, from: bigint): Promise<bigint[]> {
-  const rows = await db.chainTransaction.findMany({ where: { chainId, gasWalletId, nonce: { gte: from }, status: "confirmed" }, select: { nonce: true } });
+  const rows = await db.chainTransaction.findMany({ where: { chainId, gasWalletId, nonce: { gte: from }, status: states.transaction.confirmed }, select: { nonce: true } });
   return rows.map((r) => r.nonce);
 }
 
 /** The node took the transaction (or already had it). */
 export async function markBroadcast(db: Db, transactionId: string): Promise<void> {
-  await db.chainTransaction.updateMany({ where: { id: transactionId, status: { in: fromStates("transaction", "broadcast") } }, data: { status: "broadcast", broadcastAt: new Date() } });
+  await changeTransactions(db, { ids: [transactionId] }, { to: "broadcast" });
 }
 
-/** The columns of a signed transaction stored before its broadcast (every store of one: a batch's, a split's, a replacement, a gap fill). */
+/** The columns of a signed transaction stored before its broadcast (every store of one, by storeTransaction: a batch's, a split's, a replacement, a gap fill). */
 export function transactionData(signed: SignedTransaction) {
   return {
     nonce: signed.nonce,
     hash: signed.hash,
     rawTx: signed.rawTx,
-    status: "signed" as const,
     gasLimit: signed.gasLimit,
     maxFeePerGas: toDecimal(signed.fees.maxFeePerGas),
     maxPriorityFeePerGas: toDecimal(signed.fees.maxPriorityFeePerGas),
   };
 }
-
-export const storedFields = { id: true, hash: true, rawTx: true, nonce: true } as const;
 
 function isUniqueViolation(err: unknown): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
@@ -121,10 +88,7 @@ function isUniqueViolation(err: unknown): boolean {
  */
 export async function storeReplacement(db: Db, previous: InFlightTransaction, signed: SignedTransaction, replacement: number): Promise<StoredTransaction | null> {
   try {
-    return await db.chainTransaction.create({
-      data: { chainId: previous.chainId, gasWalletId: previous.gasWalletId, batchId: previous.batch?.id ?? null, replacement, ...transactionData(signed) },
-      select: storedFields,
-    });
+    return await storeTransaction(db, { chainId: previous.chainId, gasWalletId: previous.gasWalletId, batchId: previous.batch?.id ?? null, replacement, ...transactionData(signed) });
   } catch (err) {
     if (isUniqueViolation(err)) return null;
     throw err;
@@ -132,8 +96,8 @@ export async function storeReplacement(db: Db, previous: InFlightTransaction, si
 }
 
 async function createGapFill(tx: Tx, chainId: number, gasWalletId: string, signed: SignedTransaction, replacement: number): Promise<StoredTransaction> {
-  const batch = await tx.batch.create({ data: { chainId, gasWalletId, purpose: "gap_fill", status: "sent" }, select: { id: true } });
-  return tx.chainTransaction.create({ data: { chainId, gasWalletId, batchId: batch.id, replacement, ...transactionData(signed) }, select: storedFields });
+  const batchId = await openGapFillBatch(tx, { chainId, gasWalletId });
+  return storeTransaction(tx, { chainId, gasWalletId, batchId, replacement, ...transactionData(signed) });
 }
 
 /** Stores a self-transfer that fills a nonce nothing else will (its own gap_fill batch), before it is broadcast. */
@@ -161,14 +125,12 @@ export async function abandonNonce(
   const { chainId, gasWalletId, nonce, reason } = input;
   try {
     return await db.$transaction(async (tx) => {
-      const rows = await tx.chainTransaction.findMany({ where: { chainId, gasWalletId, nonce, status: { in: [...IN_FLIGHT] } }, select: { id: true, batchId: true } });
-      const dropped = await tx.chainTransaction.updateMany({ where: { id: { in: rows.map((r) => r.id) }, status: { in: fromStates("transaction", "dropped") } }, data: { status: "dropped", abandonedAtBlock: BigInt(input.head) } });
-      if (dropped.count === 0) return null;
+      const rows = await tx.chainTransaction.findMany({ where: { chainId, gasWalletId, nonce, status: { in: unfinishedStates.transaction } }, select: { id: true, batchId: true } });
+      const dropped = await changeTransactions(tx, { ids: rows.map((r) => r.id) }, { to: "dropped", abandonedAtBlock: input.head });
+      if (dropped === 0) return null;
       const batchIds = [...new Set(rows.flatMap((r) => (r.batchId ? [r.batchId] : [])))];
-      for (const batch of await tx.batch.findMany({ where: { id: { in: batchIds }, status: "sent" }, select: { id: true, purpose: true } })) {
-        await tx.batch.update({ where: { id: batch.id }, data: { status: "failed", reason } });
-        // A gap filler has no items to retry.
-        if (!batchPurposes[batch.purpose].gapFill) await enqueueOutbox(tx, outboxDraft("batch.failed", { batchId: batch.id, chainId, reason }, names));
+      for (const batch of await tx.batch.findMany({ where: { id: { in: batchIds }, status: states.batch.sent }, select: { id: true, purpose: true } })) {
+        await changeBatch(tx, names, { ...batch, chainId }, "sent", { to: "failed", reason });
       }
       const gapFill = input.gapFill ? await createGapFill(tx, chainId, gasWalletId, input.gapFill.signed, input.gapFill.replacement) : null;
       return { gapFill, batchIds };
@@ -197,8 +159,8 @@ export async function settleMined(
 ): Promise<boolean> {
   return db.$transaction(
     async (tx) => {
-      const confirmed = await tx.chainTransaction.updateMany({ where: { id: mined.id, status: { in: fromStates("transaction", "confirmed") } }, data: minedColumns(receipt) });
-      if (confirmed.count === 0) return false;
+      const confirmed = await changeTransactions(tx, { ids: [mined.id] }, { to: "confirmed", receipt });
+      if (confirmed === 0) return false;
       await recordMined(tx, names, mined, receipt, logger, revocations);
       return true;
     },
@@ -206,42 +168,22 @@ export async function settleMined(
   );
 }
 
-function minedColumns(receipt: Receipt) {
-  return {
-    status: "confirmed" as const,
-    gasUsed: receipt.gasUsed,
-    effectiveGasPrice: toDecimal(receipt.effectiveGasPrice),
-    blockNumber: BigInt(receipt.blockNumber),
-    blockHash: receipt.blockHash,
-    succeeded: receipt.succeeded,
-    minedAt: new Date(),
-  };
-}
-
 /** What a mined transaction's settlement records beside its own row (settleMined, restoreAbandoned). */
 async function recordMined(tx: Tx, names: QueueNames, mined: MinedTransaction, receipt: Receipt, logger: Logger, revocations: readonly RevocationItemOutcome[]): Promise<void> {
-  await tx.chainTransaction.updateMany({
-    where: { chainId: mined.chainId, gasWalletId: mined.gasWalletId, nonce: mined.nonce, id: { not: mined.id }, status: { in: fromStates("transaction", "replaced") } },
-    data: { status: "replaced" },
-  });
+  await changeTransactions(tx, { othersOfNonce: { chainId: mined.chainId, gasWalletId: mined.gasWalletId, nonce: mined.nonce, mined: mined.id } }, { to: "replaced" });
   const stages = mined.batch ? batchPurposes[mined.batch.purpose] : null;
   if (mined.batch && stages) {
     await stages.recordOutcomes(tx, mined.batch, receipt, revocations, logger);
-    await tx.batch.updateMany({ where: { id: mined.batch.id, status: "sent" }, data: { status: "confirmed" } });
+    await changeBatch(tx, names, { ...mined.batch, chainId: mined.chainId }, "sent", { to: "confirmed" });
   }
   await enqueueOutbox(tx, outboxDraft("tx.outcome", { chainId: mined.chainId, transactionId: mined.id }, names));
   if (mined.batch && stages) await stages.wakeOnMined(tx, names, mined.batch, mined.chainId);
 }
 
-/** A transaction whose nonce was given up, looked for on chain from `abandonedAtBlock` on. */
-export interface AbandonedTransaction extends MinedTransaction {
-  abandonedAtBlock: number;
-}
-
 /** The chain's transactions given up at a head from `from` on: each may yet turn out mined. */
 export async function abandonedTransactions(db: Db, chainId: number, from: number): Promise<AbandonedTransaction[]> {
   const rows = await db.chainTransaction.findMany({
-    where: { chainId, status: "dropped", abandonedAtBlock: { gte: BigInt(from) } },
+    where: { chainId, status: states.transaction.dropped, abandonedAtBlock: { gte: BigInt(from) } },
     select: { id: true, chainId: true, gasWalletId: true, nonce: true, hash: true, abandonedAtBlock: true, ...withBatch },
     orderBy: [{ nonce: "asc" }, { replacement: "asc" }],
   });
@@ -253,26 +195,6 @@ export interface CorrectedItem {
   kind: WorkKind;
   status: "rejected" | "failed";
   reason: string;
-}
-
-/**
- * Takes back into the batch, as processing, the items of a kind its failure sent back to the queue
- * (in no batch since: queued, or rejected by the batcher's checks) or failed when their attempts ran
- * out (still in it); one rejected in it was dropped by the simulation, never carried. Returns each
- * with the state it left.
- */
-async function takeBack(tx: Tx, kind: WorkKind, batchId: string, ids: readonly string[]): Promise<Array<{ id: string; was: string; reason: string | null }>> {
-  if (ids.length === 0) return [];
-  const { table } = workKinds[kind];
-  return tx.$queryRaw<Array<{ id: string; was: string; reason: string | null }>>`
-    WITH back AS (
-      SELECT id, status, reason FROM ${table}
-       WHERE id = ANY(${[...ids]}::uuid[]) AND status = ANY(${correctedFrom(kind, "processing")}::"WorkStatus"[])
-         AND ((batch_id IS NULL AND status <> 'failed') OR (batch_id = ${batchId}::uuid AND status = 'failed'))
-         FOR UPDATE)
-    UPDATE ${table} AS w SET status = 'processing', batch_id = ${batchId}::uuid, reason = NULL, next_attempt_at = NULL, updated_at = now()
-      FROM back WHERE w.id = back.id
- RETURNING w.id::text AS id, back.status::text AS was, back.reason`;
 }
 
 /**
@@ -298,21 +220,21 @@ export async function restoreAbandoned(
 ): Promise<{ sweepIds: string[]; revocationIds: string[]; corrected: CorrectedItem[] } | null> {
   return db.$transaction(
     async (tx) => {
-      const restored = await tx.chainTransaction.updateMany({ where: { id: abandoned.id, status: { in: correctedFrom("transaction", "confirmed") } }, data: minedColumns(receipt) });
-      if (restored.count === 0) return null;
+      const restored = await changeTransactions(tx, { ids: [abandoned.id] }, { to: "confirmed", receipt }, correctedFrom("transaction", "confirmed"));
+      if (restored === 0) return null;
       const batch = abandoned.batch;
       const back: Record<WorkKind, Array<{ id: string; was: string; reason: string | null }>> = { sweep: [], revocation: [] };
       let carried: RevocationItemOutcome[] = [];
       if (batch) {
-        await tx.batch.updateMany({ where: { id: batch.id, status: { in: correctedFrom("batch", "confirmed") } }, data: { status: "confirmed", reason: null } });
+        await changeBatch(tx, names, { ...batch, chainId: abandoned.chainId }, "failed", { to: "confirmed" });
         if (batch.purpose === "sweep") {
           const items = await tx.batchItem.findMany({ where: { batchId: batch.id, sweepId: { not: null } }, select: { sweepId: true } });
-          back.sweep = await takeBack(tx, "sweep", batch.id, items.map((i) => i.sweepId!));
+          back.sweep = await takeBackIntoBatch(tx, "sweep", batch.id, items.map((i) => i.sweepId!));
         }
         if (batch.purpose === "revocation") {
-          back.revocation = await takeBack(tx, "revocation", batch.id, revocations.map((r) => r.revocationId));
+          back.revocation = await takeBackIntoBatch(tx, "revocation", batch.id, revocations.map((r) => r.revocationId));
           // Only the readings of revocations now processing in the batch: one claimed elsewhere between the reading and here stays out.
-          const processing = new Set((await tx.revocation.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true } })).map((r) => r.id));
+          const processing = new Set((await tx.revocation.findMany({ where: { batchId: batch.id, status: states.revocation.processing }, select: { id: true } })).map((r) => r.id));
           carried = revocations.filter((r) => processing.has(r.revocationId));
         }
       }

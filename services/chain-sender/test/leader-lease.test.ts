@@ -6,8 +6,8 @@
 import { createLogger } from "@sweep/common";
 import { createTestDatabase, eventually } from "@sweep/testkit";
 import { Client } from "pg";
-import { LeaderLease } from "../src/leader-lease";
-import { LEASE_NAMESPACE } from "../src/lease-rules";
+import { LeaderLease } from "../src/lease/leader-lease";
+import { LEASE_NAMESPACE } from "../src/lease/lease-rules";
 
 const logger = createLogger("leader-lease-test", "error");
 // Fencing logs an error by design; the assertions below read what happened instead.

@@ -2,8 +2,8 @@ import { Transaction, Wallet, ZeroAddress, parseEther, type BaseWallet } from "e
 import { ChainClient } from "@sweep/rpc";
 import { connectChains, loadChainConfigs, type ServedChain } from "@sweep/chains";
 import { startRpcFaultProxy, type RpcFaultProxy } from "@sweep/testkit";
-import { BatchSender } from "../src/batch-sender";
-import { gasLimitFromEstimate } from "../src/gas-limit";
+import { BatchSender } from "../src/send/batch-sender";
+import { gasLimitFromEstimate } from "../src/send/gas-limit";
 import {
   CHAIN_ID,
   activeHotWallet,

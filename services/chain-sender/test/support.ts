@@ -14,10 +14,10 @@ import { createDb, toDecimal, type Db, type Prisma, type SweepKind } from "@swee
 import { deleteTopology as deleteTopologyOf, queueNames, type Messaging, type QueueNames } from "@sweep/messaging";
 import { createTestDatabase, createTestPartner, startTestChain, type TestChain, type TestPartner } from "@sweep/testkit";
 import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
-import { BatchSender } from "../src/batch-sender";
-import { DeployRequests } from "../src/deploy-requests";
+import { BatchSender } from "../src/send/batch-sender";
+import { DeployRequests } from "../src/send/deploy-requests";
 import { GasWalletSigners } from "../src/gas-wallet-signers";
-import { ChainWatcher, type WatcherOptions } from "../src/watcher";
+import { ChainWatcher, type WatcherOptions } from "../src/watch/watcher";
 
 export const CHAIN_ID = 97;
 // Expected warnings (refused broadcasts, failed attempts) would drown the test output; CHAIN_SENDER_TEST_LOG_LEVEL shows them.

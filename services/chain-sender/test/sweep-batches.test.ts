@@ -6,10 +6,10 @@ import { claimIntoBatch } from "@sweep/lifecycle";
 import { openMessaging, outboxDraft, type Consumer, type Messaging } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
 import { Transaction, Wallet, parseEther, type Contract } from "ethers";
-import { BatchSender } from "../src/batch-sender";
+import { BatchSender } from "../src/send/batch-sender";
 import { startSenderConsumer } from "../src/consumers";
-import { gasLimitFromEstimate, gasLimitFromSimulation } from "../src/gas-limit";
-import type { ChainWatcher } from "../src/watcher";
+import { gasLimitFromEstimate, gasLimitFromSimulation } from "../src/send/gas-limit";
+import type { ChainWatcher } from "../src/watch/watcher";
 import { CHAIN_ID, activeHotWallet, delegateOnChain, deleteTopology, logger, openSweepBatch, outboxOf, partnerWithGasWallet, registerHotWallet, revocationAuthorization, startHarness, type Harness } from "./support";
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";

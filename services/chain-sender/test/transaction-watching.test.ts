@@ -4,9 +4,9 @@ import { rejectWork, settleWork } from "@sweep/lifecycle";
 import { PendingMetrics, scrapeMetrics } from "@sweep/metrics";
 import { ScrapedMetrics, parsePrometheusText } from "@sweep/testkit";
 import { Transaction, Wallet, parseEther, toQuantity } from "ethers";
-import { BatchSender } from "../src/batch-sender";
+import { BatchSender } from "../src/send/batch-sender";
 import { broadcastStored } from "../src/broadcast";
-import { DeployRequests } from "../src/deploy-requests";
+import { DeployRequests } from "../src/send/deploy-requests";
 import { contentOf } from "../src/signing";
 import {
   CHAIN_ID,

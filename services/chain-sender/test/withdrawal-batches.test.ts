@@ -3,7 +3,7 @@ import { NATIVE_TRANSFER_GAS } from "@sweep/fees";
 import { createLogger } from "@sweep/common";
 import { toBigInt, toDecimal } from "@sweep/db";
 import { Transaction, parseEther } from "ethers";
-import { BatchSender } from "../src/batch-sender";
+import { BatchSender } from "../src/send/batch-sender";
 import { CHAIN_ID, outboxOf, partnerWithGasWallet, startHarness, watchUntil, type FundedPartner, type Harness } from "./support";
 
 describe("chain-sender: withdrawal batches on anvil", () => {

@@ -1,4 +1,5 @@
 import type { Db } from "@sweep/db";
+import { states, unfinishedStates } from "@sweep/lifecycle";
 
 /** Gas wallets below their partner's threshold on one chain, with or without work waiting on them. */
 export interface LowGasWalletCount {
@@ -22,11 +23,11 @@ export function lowGasWallets(db: Db, chainIds: readonly number[]): Promise<LowG
   return db.$queryRaw<LowGasWalletCount[]>`
     SELECT a.chain_id AS "chainId",
            (EXISTS (SELECT 1 FROM hot_wallets h JOIN sweeps s ON s.hot_wallet_id = h.id
-                     WHERE h.partner_id = a.partner_id AND h.chain_id = a.chain_id AND s.status IN ('queued', 'processing'))
+                     WHERE h.partner_id = a.partner_id AND h.chain_id = a.chain_id AND s.status = ANY(${unfinishedStates.work}::"WorkStatus"[]))
             OR EXISTS (SELECT 1 FROM revocations r
-                        WHERE r.partner_id = a.partner_id AND r.chain_id = a.chain_id AND r.status IN ('queued', 'processing'))
+                        WHERE r.partner_id = a.partner_id AND r.chain_id = a.chain_id AND r.status = ANY(${unfinishedStates.work}::"WorkStatus"[]))
             OR EXISTS (SELECT 1 FROM hot_wallets h
-                        WHERE h.partner_id = a.partner_id AND h.chain_id = a.chain_id AND h.status = 'pending')) AS "hasWork",
+                        WHERE h.partner_id = a.partner_id AND h.chain_id = a.chain_id AND h.status = ${states.hotWallet.pending}::"HotWalletStatus")) AS "hasWork",
            count(*)::int AS wallets
       FROM low_balance_alerts a
       JOIN partners p ON p.id = a.partner_id AND p.enabled

@@ -1,5 +1,6 @@
 import type { Environment } from "@sweep/common";
 import { toBigInt, toBigIntOrNull, toDecimal, type Db, type Prisma, type Tx } from "@sweep/db";
+import { states, unfinishedStates } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 import { SETTLEMENT_TRANSACTION } from "./ledger-deps";
 import { applyLowBalanceAlert } from "./low-balance";
@@ -39,7 +40,7 @@ export async function walletsToReconcile(db: Db, environment: Environment, chain
       JOIN partners p ON p.id = w.partner_id AND p.environment = ${environment}::"Environment"
       LEFT JOIN gas_wallet_chain_states st ON st.gas_wallet_id = w.id AND st.chain_id = ${chainId}
       LEFT JOIN LATERAL (SELECT t.block_number FROM chain_transactions t
-                          WHERE t.chain_id = ${chainId} AND t.gas_wallet_id = w.id AND t.status = 'confirmed'
+                          WHERE t.chain_id = ${chainId} AND t.gas_wallet_id = w.id AND t.status = ${states.transaction.confirmed}::"TxStatus"
                           ORDER BY t.nonce DESC LIMIT 1) mined ON true
      ORDER BY w.created_at`;
   return rows.map((w) => ({
@@ -80,13 +81,13 @@ export async function unbookedTransaction(db: Db, wallet: ReconciledWallet, chai
       gasWalletId: wallet.gasWalletId,
       nonce: { lt: belowNonce },
       OR: [
-        { status: { in: ["signed", "broadcast"] } },
-        { status: "confirmed", OR: [{ blockNumber: null }, { blockNumber: { gt: BigInt(wallet.reconciledBlock ?? -1) } }] },
+        { status: { in: unfinishedStates.transaction } },
+        { status: states.transaction.confirmed, OR: [{ blockNumber: null }, { blockNumber: { gt: BigInt(wallet.reconciledBlock ?? -1) } }] },
       ],
     },
     select: { nonce: true, status: true, blockNumber: true, hash: true },
   });
-  const confirmed = rows.filter((r) => r.status === "confirmed").map((r) => r.hash);
+  const confirmed = rows.filter((r) => r.status === states.transaction.confirmed).map((r) => r.hash);
   const booked = new Set((await chainMovingEntries(db, wallet.partnerId, chainId, confirmed)).map((e) => e.txHash));
   return firstUnbooked(
     rows.map((r) => ({
@@ -124,7 +125,7 @@ export async function commitReconciliation(db: Db, names: QueueNames, wallet: Re
     // Held until commit: a restored transaction's gas booked meanwhile (bookGasBehindReconciliation) is either counted here or reversed there, never both.
     await tx.$executeRaw`SELECT 1 FROM gas_wallet_chain_states WHERE gas_wallet_id = ${wallet.gasWalletId}::uuid AND chain_id = ${chainId} FOR UPDATE`;
     const mined = await tx.chainTransaction.findMany({
-      where: { chainId, gasWalletId: wallet.gasWalletId, status: "confirmed", blockNumber: { gt: BigInt(from ?? -1), lte: BigInt(upTo) } },
+      where: { chainId, gasWalletId: wallet.gasWalletId, status: states.transaction.confirmed, blockNumber: { gt: BigInt(from ?? -1), lte: BigInt(upTo) } },
       select: { hash: true },
     });
     const hashes = mined.map((t) => t.hash);

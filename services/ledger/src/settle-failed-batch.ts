@@ -1,7 +1,7 @@
 import type { Logger } from "@sweep/common";
 import type { Batch } from "@sweep/db";
 import type { MessagePayload } from "@sweep/messaging";
-import { settleHotWallet } from "@sweep/lifecycle";
+import { settleHotWallet, states } from "@sweep/lifecycle";
 import { PendingMetrics } from "@sweep/metrics";
 import { SETTLEMENT_TRANSACTION, type LedgerDeps } from "./ledger-deps";
 import { settleFailedAttempt } from "./outcomes";
@@ -41,7 +41,7 @@ export async function failedSweepBatch(deps: LedgerDeps, { batch, partnerId, cha
   if (!hotWalletId) throw new Error(`sweep batch ${batch.id} has no hot wallet`);
   const metrics = new PendingMetrics();
   const changed = await deps.db.$transaction(async (tx) => {
-    const open = await tx.sweep.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true } });
+    const open = await tx.sweep.findMany({ where: { batchId: batch.id, status: states.sweep.processing }, select: { id: true, attempts: true } });
     const settlements = settleFailedAttempt(open, reason, deps.maxAttempts, deps.now());
     return applySweepSettlements(tx, deps.names, metrics, { partnerId, chainId, hotWalletId, batchId: batch.id }, settlements);
   }, SETTLEMENT_TRANSACTION);
@@ -54,7 +54,7 @@ export async function failedSweepBatch(deps: LedgerDeps, { batch, partnerId, cha
 export async function failedRevocationBatch(deps: LedgerDeps, { batch, partnerId, chainId, reason }: FailedBatch, logger: Logger): Promise<void> {
   const metrics = new PendingMetrics();
   const changed = await deps.db.$transaction(async (tx) => {
-    const open = await tx.revocation.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true } });
+    const open = await tx.revocation.findMany({ where: { batchId: batch.id, status: states.revocation.processing }, select: { id: true, attempts: true } });
     const settlements = settleFailedRevocationAttempt(open, reason, deps.maxAttempts, deps.now());
     return applyRevocationSettlements(tx, deps.names, metrics, { partnerId, chainId, batchId: batch.id }, settlements);
   }, SETTLEMENT_TRANSACTION);

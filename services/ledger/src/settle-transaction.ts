@@ -2,7 +2,7 @@ import { partnerTariff } from "@sweep/fees";
 import type { Logger } from "@sweep/common";
 import { toBigInt, toBigIntOrNull, type Batch, type BatchItem, type HotWallet, type Tx } from "@sweep/db";
 import { retryAfter, type MessagePayload, type RetryLater } from "@sweep/messaging";
-import { settleHotWallet } from "@sweep/lifecycle";
+import { settleHotWallet, states } from "@sweep/lifecycle";
 import { PendingMetrics } from "@sweep/metrics";
 import { SETTLEMENT_TRANSACTION, type LedgerDeps } from "./ledger-deps";
 import { bookTransactionGas } from "./ledger-entries";
@@ -37,7 +37,7 @@ export async function loadTransaction(deps: LedgerDeps, payload: MessagePayload<
   });
   if (!transaction || transaction.chainId !== payload.chainId) throw new Error(`transaction ${payload.transactionId} of chain ${payload.chainId} is unknown`);
   const { status, gasUsed, effectiveGasPrice, succeeded, blockNumber } = transaction;
-  if (status !== "confirmed" || gasUsed === null || effectiveGasPrice === null || succeeded === null || blockNumber === null) {
+  if (status !== states.transaction.confirmed || gasUsed === null || effectiveGasPrice === null || succeeded === null || blockNumber === null) {
     throw new Error(`transaction ${transaction.hash} is ${status}, not confirmed with a receipt`);
   }
   const receipt: Receipt = { hash: transaction.hash, succeeded, gasUsed, effectiveGasPrice: toBigInt(effectiveGasPrice) };
@@ -103,7 +103,7 @@ export async function settleSweepTransaction(deps: LedgerDeps, settled: Settled,
   const metrics = new PendingMetrics();
   const changed = await deps.db.$transaction(async (tx) => {
     await bookTransactionGas(tx, gasEntry(settled));
-    const open = await tx.sweep.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true, token: true, tokenAddress: true } });
+    const open = await tx.sweep.findMany({ where: { batchId: batch.id, status: states.sweep.processing }, select: { id: true, attempts: true, token: true, tokenAddress: true } });
     if (open.length === 0) return [];
     const agreement = await tx.agreement.findUnique({ where: { partnerId_chainId: { partnerId, chainId } } });
     const settlements = settleSweepBatch({
@@ -130,7 +130,7 @@ export async function settleRevocationTransaction(deps: LedgerDeps, settled: Set
   const metrics = new PendingMetrics();
   const changed = await deps.db.$transaction(async (tx) => {
     await bookTransactionGas(tx, gasEntry(settled));
-    const open = await tx.revocation.findMany({ where: { batchId: batch.id, status: "processing" }, select: { id: true, attempts: true } });
+    const open = await tx.revocation.findMany({ where: { batchId: batch.id, status: states.revocation.processing }, select: { id: true, attempts: true } });
     if (open.length === 0) return [];
     const settlements = settleRevocationBatch({ receipt, items: batch.items, openRevocations: open, maxAttempts: deps.maxAttempts, now: deps.now() });
     for (const s of settlements) {
@@ -150,7 +150,7 @@ export async function settleDeployment(deps: LedgerDeps, settled: Settled, logge
   if (!hotWallet) throw new Error(`deployment batch ${batch.id} has no hot wallet`);
   // An active hot wallet (a redelivery) needs no code check: only the gas entry is made sure of. A failed one is checked: its
   // deployment's nonce may have been given up although its transaction was mined (restored), and the code says.
-  if (hotWallet.status === "active") {
+  if (hotWallet.status === states.hotWallet.active) {
     await deps.db.$transaction((tx) => bookTransactionGas(tx, gasEntry(settled)));
     return;
   }

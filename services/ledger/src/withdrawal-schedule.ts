@@ -1,7 +1,8 @@
 import { PollingLoop } from "@sweep/worker";
 import type { Environment, Logger } from "@sweep/common";
 import { createWithdrawalBatches, type Db } from "@sweep/db";
-import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import { openAnnouncedBatch } from "@sweep/lifecycle";
+import type { QueueNames } from "@sweep/messaging";
 
 export interface WithdrawalScheduleOptions {
   db: Db;
@@ -40,7 +41,7 @@ export function startWithdrawalSchedule(options: WithdrawalScheduleOptions): Wit
       const created = await createWithdrawalBatches(db, {
         environment,
         chainIds,
-        batchReady: (batchId, chainId) => outboxDraft("batch.ready", { batchId, chainId }, names),
+        openBatch: (tx, batch) => openAnnouncedBatch(tx, names, batch),
       });
       if (created.length > 0) options.outboxWritten();
       for (const c of created) logger.info("fee withdrawal batch created", { batchId: c.batchId, partnerId: c.partnerId, chainId: c.chainId, feesDue: c.feesDue.toString() });

@@ -12,6 +12,9 @@ export type AttemptError =
   | "webhook removed"
   | "internal";
 
+/** What an attempt came to: an answer in 2xx, or its status or why none came (delivery-attempt.ts records it, attempt-labels.ts counts it). */
+export type AttemptResult = { outcome: "delivered"; statusCode: number } | { outcome: "failed"; statusCode: number | null; error: AttemptError };
+
 /** OpenSSL's certificate codes (besides Node's ERR_TLS_* and ERR_SSL_*): the endpoint was reached, but not over a TLS it could prove. */
 const tlsCodes = new Set([
   "CERT_HAS_EXPIRED",

@@ -1,5 +1,5 @@
 import { attemptLabels, type AttemptLabels } from "./attempt-labels";
-import type { AttemptResult } from "./delivery-attempt";
+import type { AttemptResult } from "./attempt-errors";
 
 describe("the labels of a recorded attempt", () => {
   it.each<[string, AttemptResult, boolean, AttemptLabels]>([

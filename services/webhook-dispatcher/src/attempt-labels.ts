@@ -1,4 +1,4 @@
-import type { AttemptResult } from "./delivery-attempt";
+import type { AttemptResult } from "./attempt-errors";
 
 export interface AttemptLabels {
   /** failed: tried again later; gave_up: the delivery's last attempt failed */

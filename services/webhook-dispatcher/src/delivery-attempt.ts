@@ -1,8 +1,8 @@
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
-import { recordDeliveryAttempt } from "@sweep/lifecycle";
+import { recordDeliveryAttempt, states } from "@sweep/lifecycle";
 import { webhookAttempts } from "@sweep/metrics";
-import type { AttemptError } from "./attempt-errors";
+import type { AttemptResult } from "./attempt-errors";
 import { attemptLabels } from "./attempt-labels";
 import { resolveDestination, type LookupAll } from "./destination";
 import { deliveryLogFields } from "./delivery-log";
@@ -23,8 +23,6 @@ export interface AttemptDeps {
   now: () => Date;
   logger: Logger;
 }
-
-export type AttemptResult = { outcome: "delivered"; statusCode: number } | { outcome: "failed"; statusCode: number | null; error: AttemptError };
 
 /**
  * One attempt of a claimed delivery, outside any transaction: the webhook as it is now (none:
@@ -48,7 +46,7 @@ export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelive
     result.outcome === "delivered" ? { ...result, at: now } : { ...result, next: afterFailure },
   );
   // Counted as recorded, so the counts agree with the deliveries' attempts.
-  if (recorded) webhookAttempts.inc(attemptLabels(result, afterFailure.status === "failed"));
+  if (recorded) webhookAttempts.inc(attemptLabels(result, afterFailure.status === states.delivery.failed));
   // Not recorded: the webhook was deleted meanwhile, or the lease ran out and another attempt took over.
   logger.info(recorded ? "delivery attempt recorded" : "delivery attempt not recorded: claim no longer held", result);
 }

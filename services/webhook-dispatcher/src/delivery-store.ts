@@ -1,4 +1,5 @@
-import type { Db, DeliveryStatus, Prisma } from "@sweep/db";
+import type { Db, Prisma } from "@sweep/db";
+import { states } from "@sweep/lifecycle";
 
 /** A delivery this dispatcher holds until its lease runs out. */
 export interface ClaimedDelivery {
@@ -14,28 +15,6 @@ export interface ClaimedDelivery {
   attempts: number;
   /** the next_attempt_at written by the claim; the result is recorded only while it is still there */
   lease: Date;
-}
-
-/**
- * The delivery of a recorded event, opened here if recordEvents did not open it with the event (a
- * message recorded before it did so) and its partner has a webhook now (created_at is the event's).
- * Idempotent: a redelivered message finds the row there. Returns the delivery's status, null when
- * the event has none (no webhook): the statement's own snapshot misses the row it inserts, hence
- * the insert's RETURNING beside it.
- */
-export async function openDelivery(db: Db, eventId: string, now: Date): Promise<DeliveryStatus | null> {
-  const [row] = await db.$queryRaw<Array<{ status: DeliveryStatus }>>`
-    WITH opened AS (
-      INSERT INTO webhook_deliveries (event_id, partner_id, status, attempts, next_attempt_at, created_at)
-      SELECT e.id, e.partner_id, 'pending', 0, ${now}, e.created_at
-        FROM events e JOIN webhooks w ON w.partner_id = e.partner_id
-       WHERE e.id = ${eventId}::uuid
-      ON CONFLICT (event_id) DO NOTHING
-      RETURNING status)
-    SELECT status::text AS status FROM opened
-    UNION ALL
-    SELECT status::text FROM webhook_deliveries WHERE event_id = ${eventId}::uuid`;
-  return row?.status ?? null;
 }
 
 /** How many deliveries a claim may take: in all, and per partner beside its attempts under way. */
@@ -71,8 +50,8 @@ export function claimDueDeliveries(db: Db, now: Date, lease: Date, room: ClaimRo
                       COALESCE(busy.attempts, 0) + row_number() OVER (PARTITION BY due.partner_id ORDER BY due.next_attempt_at, due.seq) AS slot
                  FROM webhook_deliveries due
                  LEFT JOIN unnest(${busyPartners}::uuid[], ${busyAttempts}::int[]) AS busy(partner_id, attempts) ON busy.partner_id = due.partner_id
-                WHERE due.status = 'pending' AND due.next_attempt_at <= ${now}) turn ON turn.event_id = w.event_id
-        WHERE turn.slot <= ${room.perPartner} AND w.status = 'pending' AND w.next_attempt_at <= ${now}
+                WHERE due.status = ${states.delivery.pending}::"DeliveryStatus" AND due.next_attempt_at <= ${now}) turn ON turn.event_id = w.event_id
+        WHERE turn.slot <= ${room.perPartner} AND w.status = ${states.delivery.pending}::"DeliveryStatus" AND w.next_attempt_at <= ${now}
         ORDER BY turn.slot, w.next_attempt_at, w.seq LIMIT ${room.limit}
         FOR UPDATE OF w SKIP LOCKED)
     RETURNING d.event_id::text AS "eventId", d.partner_id::text AS "partnerId", e.type AS "eventType", e.subject_id::text AS "subjectId",
@@ -90,6 +69,6 @@ export async function deliveryBacklog(db: Db): Promise<{ pending: number; oldest
            COALESCE(GREATEST(0, EXTRACT(EPOCH FROM now() - min(created_at))), 0)::float8 AS "oldestAgeSeconds",
            COALESCE(GREATEST(0, EXTRACT(EPOCH FROM now() - min(next_attempt_at))), 0)::float8 AS "overdueSeconds"
       FROM webhook_deliveries
-     WHERE status = 'pending'`;
+     WHERE status = ${states.delivery.pending}::"DeliveryStatus"`;
   return row ?? { pending: 0, oldestAgeSeconds: 0, overdueSeconds: 0 };
 }

@@ -1,7 +1,7 @@
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
+import { openDelivery, states } from "@sweep/lifecycle";
 import { Consumer, type Messaging } from "@sweep/messaging";
-import { openDelivery } from "./delivery-store";
 
 /**
  * Consumes the events queue: each recorded event's delivery is pending from its transaction (or
@@ -16,7 +16,7 @@ export function startEventsConsumer(messaging: Pick<Messaging, "connection" | "t
       "event.recorded": async ({ eventId }, context) => {
         const status = await openDelivery(deps.db, eventId, deps.now());
         context.logger.debug(status === null ? "no delivery (no webhook)" : `delivery ${status}`, { eventId });
-        if (status === "pending") deps.deliveryPending();
+        if (status === states.delivery.pending) deps.deliveryPending();
       },
     },
   });

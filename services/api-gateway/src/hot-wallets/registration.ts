@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { delegateAddress } from "@sweep/contracts";
 import { Prisma, type Db, type HotWallet } from "@sweep/db";
-import { redeployHotWallet } from "@sweep/lifecycle";
-import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import { createPendingHotWallet, redeployHotWallet, states } from "@sweep/lifecycle";
+import type { QueueNames } from "@sweep/messaging";
 import type { GatewayChain } from "../chains";
 
 export interface Registration {
@@ -29,7 +29,7 @@ export interface RegistrationRequest {
   maxPerChain: number;
 }
 
-const answer = (hotWallet: HotWallet): Registration => ({ status: hotWallet.status === "active" ? 200 : 202, hotWallet });
+const answer = (hotWallet: HotWallet): Registration => ({ status: hotWallet.status === states.hotWallet.active ? 200 : 202, hotWallet });
 
 /**
  * POST /v1/hot-wallets: a new hot wallet is stored pending with its delegate's CREATE2 address,
@@ -40,7 +40,7 @@ const answer = (hotWallet: HotWallet): Registration => ({ status: hotWallet.stat
 export async function registerHotWallet(db: Db, names: QueueNames, request: RegistrationRequest): Promise<Registration> {
   const where = { partnerId_chainId_address: { partnerId: request.partnerId, chainId: request.chain.chainId, address: request.address } };
   const existing = await db.hotWallet.findUnique({ where });
-  if (existing?.status === "failed") return answer(await restartDeployment(db, names, existing));
+  if (existing?.status === states.hotWallet.failed) return answer(await restartDeployment(db, names, existing));
   if (existing) return answer(existing);
   try {
     return answer(await createHotWallet(db, names, request));
@@ -60,9 +60,7 @@ async function createHotWallet(db: Db, names: QueueNames, request: RegistrationR
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`hot-wallets:${request.partnerId}:${chainId}`}, 0))`;
     const count = await tx.hotWallet.count({ where: { partnerId: request.partnerId, chainId } });
     if (count >= request.maxPerChain) throw new HotWalletLimitReached(request.maxPerChain);
-    const hotWallet = await tx.hotWallet.create({ data: { id, partnerId: request.partnerId, chainId, address: request.address, delegate, status: "pending" } });
-    await tx.outboxMessage.create({ data: outboxDraft("hot_wallet.deploy", { hotWalletId: id, chainId }, names) });
-    return hotWallet;
+    return createPendingHotWallet(tx, names, { id, partnerId: request.partnerId, chainId, address: request.address, delegate });
   });
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { RevocationRequest } from "@sweep/api-contract";
 import { ApiError } from "../http/api-error";
 import { revocationViewSelect, type Db, type RevocationView } from "@sweep/db";
+import { states } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { ZeroAddress } from "ethers";
 import type { Pool } from "pg";
@@ -52,7 +53,7 @@ function newRevocationView(draft: RevocationDraft, inserted: InsertedRevocation)
     externalId: draft.externalId,
     chainId: draft.chainId,
     account: draft.account,
-    status: "queued",
+    status: states.revocation.queued,
     reason: null,
     attempts: 0,
     txHash: null,

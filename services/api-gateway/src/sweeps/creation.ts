@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { SweepRequest } from "@sweep/api-contract";
 import { ApiError } from "../http/api-error";
 import { sweepViewSelect, toDecimal, type Db, type SweepView } from "@sweep/db";
+import { states } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import type { Pool } from "pg";
 import { verifiedAuthorization } from "../authorization";
@@ -37,8 +38,8 @@ export async function createSweep(deps: SweepCreationDeps, partnerId: string, re
 
   const hotWallet = await deps.hotWallets.find(partnerId, chain.chainId, request.hot_wallet);
   if (!hotWallet) throw new ApiError("unknown_hot_wallet", `hot wallet ${checksumAddress(request.hot_wallet)} is not registered on chain ${chain.chainId}; register it with POST /v1/hot-wallets`);
-  if (hotWallet.status !== "active") {
-    const why = hotWallet.status === "pending" ? "its delegate is still being deployed; retry shortly" : "its deployment failed; register it again with POST /v1/hot-wallets";
+  if (hotWallet.status !== states.hotWallet.active) {
+    const why = hotWallet.status === states.hotWallet.pending ? "its delegate is still being deployed; retry shortly" : "its deployment failed; register it again with POST /v1/hot-wallets";
     throw new ApiError("hot_wallet_not_active", `hot wallet ${hotWallet.address} is not active: ${why}`);
   }
 
@@ -84,7 +85,7 @@ function newSweepView(draft: SweepDraft, hotWallet: string, inserted: InsertedSw
     tokenAddress: draft.tokenAddress,
     amount: draft.amount === null ? null : toDecimal(draft.amount),
     keepOneUnit: inserted.keepOneUnit,
-    status: "queued",
+    status: states.sweep.queued,
     reason: null,
     attempts: 0,
     sweptAmount: null,

@@ -1,4 +1,5 @@
-import type { Db } from "@sweep/db";
+import type { Db, HotWalletStatus } from "@sweep/db";
+import { states } from "@sweep/lifecycle";
 import { checksumAddress } from "../chains";
 
 export interface SweepTarget {
@@ -6,7 +7,7 @@ export interface SweepTarget {
   /** EIP-55 */
   address: string;
   delegate: string;
-  status: "pending" | "active" | "failed";
+  status: HotWalletStatus;
 }
 
 /**
@@ -32,7 +33,7 @@ export class HotWalletDirectory {
       where: { partnerId_chainId_address: { partnerId, chainId, address } },
       select: { id: true, address: true, delegate: true, status: true },
     });
-    if (row?.status === "active") this.remember(key, row);
+    if (row?.status === states.hotWallet.active) this.remember(key, row);
     return row;
   }
 

@@ -1,5 +1,6 @@
 import type { UsageDay } from "@sweep/api-contract";
 import type { Db } from "@sweep/db";
+import { finalStates, states } from "@sweep/lifecycle";
 
 export interface UsageRequest {
   /** the first UTC day, YYYY-MM-DD */
@@ -26,18 +27,18 @@ export async function usageDays(db: Db, partnerId: string, { first, days, chainI
       SELECT ${first}::date::timestamp AT TIME ZONE 'UTC' AS since, (${first}::date + ${days}::int)::timestamp AT TIME ZONE 'UTC' AS until
     ), sweep_days AS (
       SELECT (s.created_at AT TIME ZONE 'UTC')::date AS day, s.chain_id,
-             COUNT(*) FILTER (WHERE s.status = 'swept') AS done,
-             COUNT(*) FILTER (WHERE s.status = 'failed') AS failed,
-             COUNT(*) FILTER (WHERE s.status = 'rejected') AS rejected
+             COUNT(*) FILTER (WHERE s.status = ${states.sweep.swept}::"WorkStatus") AS done,
+             COUNT(*) FILTER (WHERE s.status = ${states.sweep.failed}::"WorkStatus") AS failed,
+             COUNT(*) FILTER (WHERE s.status = ${states.sweep.rejected}::"WorkStatus") AS rejected
         FROM sweeps s, bounds b
        WHERE s.partner_id = ${partnerId}::uuid AND s.chain_id = ANY(${chainIds}::int[])
-         AND s.created_at >= b.since AND s.created_at < b.until AND s.status IN ('swept', 'failed', 'rejected')
+         AND s.created_at >= b.since AND s.created_at < b.until AND s.status = ANY(${finalStates("sweep")}::"WorkStatus"[])
        GROUP BY 1, 2
     ), revocation_days AS (
       SELECT (r.created_at AT TIME ZONE 'UTC')::date AS day, r.chain_id, COUNT(*) AS done
         FROM revocations r, bounds b
        WHERE r.partner_id = ${partnerId}::uuid AND r.chain_id = ANY(${chainIds}::int[])
-         AND r.created_at >= b.since AND r.created_at < b.until AND r.status = 'revoked'
+         AND r.created_at >= b.since AND r.created_at < b.until AND r.status = ${states.revocation.revoked}::"WorkStatus"
        GROUP BY 1, 2
     ), gas_days AS (
       SELECT (g.created_at AT TIME ZONE 'UTC')::date AS day, g.chain_id, -SUM(g.amount) AS spent

@@ -1,33 +1,18 @@
-import { DEFAULT_TX_FEE_CAP, NATIVE_TRANSFER_GAS, effectiveFeeCeiling, withinTxFeeCap, type FeeCeiling } from "@sweep/fees";
-import { countsAsSent, type BroadcastVerdict, type ChainClient, type Receipt } from "@sweep/rpc";
+import type { FeeCeiling } from "@sweep/fees";
+import { countsAsSent, type ChainClient } from "@sweep/rpc";
 import { PollingLoop, pauseFor } from "@sweep/worker";
 import type { Logger } from "@sweep/common";
-import { partnerMaxFeePerGas, type Db } from "@sweep/db";
+import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
-import { confirmationSeconds, nonceGapsTotal, noncesAbandonedTotal, replacementsAtCeilingTotal, replacementsTotal } from "@sweep/metrics";
-import { batchPurposes } from "./batch-purposes";
-import { broadcastStored } from "./broadcast";
-import { sinceFirstBroadcast } from "./confirmation-time";
-import { bumpFees, highestFees, initialFees, type Fees } from "./fees";
-import type { GasWalletRow, GasWalletSigners } from "./gas-wallet-signers";
-import type { RevocationItemOutcome } from "./mined-outcomes";
-import { decideNonce, seenTaken, type NonceObservations } from "./nonce-decision";
-import { nonceGaps } from "./nonces";
-import { contentOf, signTransaction, type SignedTransaction } from "./signing";
-import {
-  abandonNonce,
-  confirmedNoncesFrom,
-  gasWalletsById,
-  inFlightTransactions,
-  settleMined,
-  storeGapFill,
-  storeReplacement,
-  transactionsAtNonces,
-  type InFlightTransaction,
-} from "./transaction-store";
+import { batchPurposes } from "../batch-purposes";
+import type { InFlightTransaction } from "../batch-types";
+import type { GasWalletRow, GasWalletSigners } from "../gas-wallet-signers";
+import { nonceGaps } from "../nonces";
+import { SettledReorgs } from "../reorgs/settled-reorgs";
 import { AbandonedTransactions } from "./abandoned-transactions";
-import { SettledReorgs } from "./settled-reorgs";
-import { anyInFlight } from "./stored-in-flight";
+import { decideNonce, seenTaken, type NonceObservations } from "./nonce-decision";
+import { StoredActions, type WatchActions } from "./watch-actions";
+import { storedWatchReads, type WatchStore } from "./watch-store";
 import { nextHeadRead, MIN_STORED_POLL_MS } from "./watch-timing";
 import { depthBlock, nextTakenRun, type AbandonRule, type TakenRun } from "./watch-rules";
 
@@ -59,6 +44,26 @@ export interface WatcherOptions {
   outboxWritten?: () => void;
 }
 
+/** What a watcher is made of besides its options: the database's and the node's, or a unit test's fakes. */
+export interface WatcherParts {
+  store: WatchStore;
+  actions: WatchActions;
+  /** run each round before the in-flight transactions: settled ones re-checked for reorgs, given-up ones looked for on chain */
+  settledReorgs: Pick<SettledReorgs, "runOnce">;
+  abandoned: Pick<AbandonedTransactions, "runOnce">;
+}
+
+/** The parts a running watcher is made of. */
+export function storedParts(options: WatcherOptions): WatcherParts {
+  const { db, names, client, logger, outboxWritten } = options;
+  return {
+    store: storedWatchReads(db),
+    actions: new StoredActions(options),
+    settledReorgs: new SettledReorgs({ db, client, logger, abandon: ABANDON_TAKEN }),
+    abandoned: new AbandonedTransactions({ db, names, client, logger, outboxWritten }),
+  };
+}
+
 interface WalletView {
   wallet: GasWalletRow;
   head: number;
@@ -77,6 +82,7 @@ interface WalletView {
  * same content and higher fees, gives up a nonce another transaction took, and fills nonce gaps
  * with self-transfers. Settled transactions are re-checked for reorgs deeper than the confirmations
  * (SettledReorgs), and given-up transactions found mined after all are restored (AbandonedTransactions).
+ * It observes and decides (nonce-decision.ts); what it decides is done by its actions (watch-actions.ts).
  */
 export class ChainWatcher {
   /** `<gas wallet id>:<nonce>` → since when the node refuses every transaction of that nonce */
@@ -95,12 +101,19 @@ export class ChainWatcher {
   private lastHead?: { number: number; seenAt: number };
   /** a new head the pause read, which the round starts from instead of reading it again */
   private polledHead?: number;
-  private readonly settledReorgs: SettledReorgs;
-  private readonly abandoned: AbandonedTransactions;
+  private readonly store: WatchStore;
+  private readonly actions: WatchActions;
+  private readonly settledReorgs: WatcherParts["settledReorgs"];
+  private readonly abandoned: WatcherParts["abandoned"];
 
-  constructor(private readonly options: WatcherOptions) {
-    this.settledReorgs = new SettledReorgs({ db: options.db, client: options.client, logger: options.logger, abandon: ABANDON_TAKEN });
-    this.abandoned = new AbandonedTransactions({ db: options.db, names: options.names, client: options.client, logger: options.logger, outboxWritten: options.outboxWritten });
+  constructor(
+    private readonly options: WatcherOptions,
+    parts: WatcherParts = storedParts(options),
+  ) {
+    this.store = parts.store;
+    this.actions = parts.actions;
+    this.settledReorgs = parts.settledReorgs;
+    this.abandoned = parts.abandoned;
     this.loop = new PollingLoop({
       name: "watcher",
       intervalMs: options.intervalMs,
@@ -126,12 +139,12 @@ export class ChainWatcher {
    * while there are none by a transaction stored meanwhile (asked of the database, not the node).
    */
   private async untilNextRound(intervalMs: number, cut: AbortSignal): Promise<void> {
-    const { headPollMs, client, db } = this.options;
+    const { headPollMs, client } = this.options;
     const deadline = Date.now() + intervalMs;
     if (this.watchedHead === undefined) {
       while (Date.now() < deadline) {
         await pauseFor(Math.min(Math.max(headPollMs, MIN_STORED_POLL_MS), deadline - Date.now()), cut);
-        if (cut.aborted || (await anyInFlight(db, client.chainId).catch(() => false))) return;
+        if (cut.aborted || (await this.store.anyInFlight(client.chainId).catch(() => false))) return;
       }
       return;
     }
@@ -159,8 +172,8 @@ export class ChainWatcher {
 
   /** One round over every unsettled transaction of the chain. */
   async runOnce(): Promise<void> {
-    const { db, client, logger } = this.options;
-    const rows = await inFlightTransactions(db, client.chainId);
+    const { client, logger } = this.options;
+    const rows = await this.store.inFlightTransactions(client.chainId);
     if (!this.resumed) {
       this.resumed = true;
       if (rows.length > 0) logger.info("resuming stored transactions", { chainId: client.chainId, count: rows.length });
@@ -185,7 +198,7 @@ export class ChainWatcher {
       return;
     }
     this.watchedHead = head;
-    const wallets = await gasWalletsById(db, [...new Set(rows.map((r) => r.gasWalletId))]);
+    const wallets = await this.store.gasWalletsById([...new Set(rows.map((r) => r.gasWalletId))]);
     for (const wallet of wallets) {
       const walletLogger = logger.child({ chainId: client.chainId, gasWallet: wallet.address });
       try {
@@ -242,6 +255,7 @@ export class ChainWatcher {
     };
     const rules = { confirmations: client.chain.confirmations, replaceAfterMs: this.options.replaceAfterMs, dropAfterMs: this.options.dropAfterMs, abandon: ABANDON_TAKEN };
     const txLogger = logger.child({ transactionId: current.id, hash: current.hash });
+    const at = { wallet: view.wallet, nonce, head: view.head };
     for (;;) {
       const decision = decideNonce(seen, rules);
       switch (decision.do) {
@@ -249,7 +263,7 @@ export class ChainWatcher {
           seen.inPool = await client.isKnown(current.hash);
           continue;
         case "rebroadcast":
-          seen.rebroadcast = await broadcastStored(this.options.db, client, current, txLogger);
+          seen.rebroadcast = await this.actions.rebroadcast(current, txLogger);
           if (countsAsSent(seen.rebroadcast)) this.refusedSince.delete(key);
           continue;
         case "ask_earlier_pool":
@@ -258,13 +272,14 @@ export class ChainWatcher {
           if (!seen.earlierInPool) this.refusedSince.set(key, seen.refusedSince);
           continue;
         case "settle":
-          return this.settle(group[minedAt]!, receipts[minedAt]!, group, logger);
+          return this.actions.settle(group[minedAt]!, receipts[minedAt]!, group, logger);
         case "abandon":
-          return this.abandonTaken(view, nonce, logger);
+          return this.actions.abandonTaken(at, logger);
         case "replace":
-          return this.replace(view, current, txLogger);
+          if (!(await this.actions.replace(at, current, txLogger))) await this.keepAtCeiling(view, current, txLogger);
+          return;
         case "fill":
-          return this.dropAndFill(view, nonce, decision.reason, seen.rebroadcast!, txLogger);
+          return this.actions.dropAndFill(at, decision.reason, seen.rebroadcast!, txLogger);
         case "wait":
           if (decision.why === "confirming_taken") logger.info("the nonce is counted past with no receipt of ours; given up only once later rounds agree", { head: view.head, takenRun });
           return;
@@ -277,104 +292,18 @@ export class ChainWatcher {
     return false;
   }
 
-  /** A transaction of ours mined at the confirmation depth: its batch settled (a revocation's once its accounts' code is read). */
-  private async settle(mined: InFlightTransaction, receipt: Receipt, group: InFlightTransaction[], logger: Logger): Promise<void> {
-    const { db, names, client } = this.options;
-    const revocations = await this.chainOutcomes(mined, receipt, logger);
-    if (!revocations) return;
-    if (await settleMined(db, names, mined, receipt, logger, revocations)) {
-      this.options.outboxWritten?.();
-      confirmationSeconds.observe({ chain_id: client.chainId, purpose: mined.batch?.purpose ?? "none" }, sinceFirstBroadcast(group, Date.now()));
-      logger.info("transaction confirmed", { transactionId: mined.id, hash: mined.hash, blockNumber: receipt.blockNumber, succeeded: receipt.succeeded });
-    }
-  }
-
-  /** The chain counted past the nonce with no receipt of ours: another transaction took it, and its batches fail. */
-  private async abandonTaken(view: WalletView, nonce: bigint, logger: Logger): Promise<void> {
-    const { db, names, client } = this.options;
-    const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, head: view.head, reason: "nonce_conflict" });
-    if (abandoned) {
-      this.options.outboxWritten?.();
-      noncesAbandonedTotal.inc({ chain_id: client.chainId, reason: "nonce_conflict" });
-      logger.warn("another transaction took the nonce; batch failed", { batchIds: abandoned.batchIds, reason: "nonce_conflict" });
-    }
-  }
-
-  /**
-   * What the chain says of the carried items, read before settling as the batch's purpose asks
-   * (a revocation batch's accounts' code). Null when the node does not answer: the transaction is
-   * settled next round.
-   */
-  private async chainOutcomes(mined: InFlightTransaction, receipt: Receipt, logger: Logger): Promise<RevocationItemOutcome[] | null> {
-    if (!mined.batch) return [];
-    try {
-      return await batchPurposes[mined.batch.purpose].chainOutcomes(this.options.db, this.options.client, mined.batch, receipt);
-    } catch (err) {
-      logger.warn("could not read the revoked accounts' code; settling next round", { hash: mined.hash, error: err instanceof Error ? err.message : String(err) });
-      return null;
-    }
-  }
-
-  /**
-   * The same content at the same nonce with fees above every earlier transaction of that nonce and the current market;
-   * when those fees would cross the ceiling, the transaction is kept and sent again (once per replaceAfterMs), never dropped.
-   */
-  private async replace(view: WalletView, current: InFlightTransaction, logger: Logger): Promise<void> {
-    const { db, client } = this.options;
-    const next = await this.nextAtNonce(view, current.nonce);
-    if (!next) return this.keepAtCeiling(view, current, logger);
-    const { fees, replacement } = next;
-    const content = contentOf(current.rawTx);
-    // A bump over the fee cap would be refused by the node (and risk more than the cap): the transaction is kept as it is.
-    if (!withinTxFeeCap(content.gasLimit, fees.maxFeePerGas, this.options.txFeeCap ?? DEFAULT_TX_FEE_CAP)) return this.keepAtCeiling(view, current, logger);
-    const signed = await signTransaction(this.signer(view), client.chain.provider, content, fees);
-    const stored = await storeReplacement(db, current, signed, replacement);
-    if (!stored) return;
-    replacementsTotal.inc({ chain_id: client.chainId });
-    const replacementLogger = logger.child({ transactionId: stored.id, hash: stored.hash, replaces: current.hash, replacement });
-    replacementLogger.info("replacing a stuck transaction", { maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() });
-    await broadcastStored(db, client, stored, replacementLogger);
-  }
-
+  /** A stuck transaction that cannot be replaced is kept and sent again, at most once per replaceAfterMs. */
   private async keepAtCeiling(view: WalletView, current: InFlightTransaction, logger: Logger): Promise<void> {
     const key = nonceKey(view.wallet.id, current.nonce);
     if (view.now - (this.keptAtCeiling.get(key) ?? 0) < this.options.replaceAfterMs) return;
     this.keptAtCeiling.set(key, view.now);
-    replacementsAtCeilingTotal.inc({ chain_id: this.options.client.chainId });
-    logger.warn("stuck at the fee ceiling; kept and sent again", { maxFeePerGas: current.fees.maxFeePerGas.toString(), maxPriorityFeePerGas: current.fees.maxPriorityFeePerGas.toString() });
-    await broadcastStored(this.options.db, this.options.client, current, logger);
-  }
-
-  /**
-   * The node keeps refusing the transaction that blocks the others: it is given up (its batch fails
-   * for `reason`: insufficient_gas_balance when the gas wallet cannot pay, nonce_conflict otherwise) and a
-   * self-transfer takes its nonce, stored in the same database transaction.
-   */
-  private async dropAndFill(view: WalletView, nonce: bigint, reason: "insufficient_gas_balance" | "nonce_conflict", verdict: "accepted" | BroadcastVerdict, logger: Logger): Promise<void> {
-    const { db, names, client } = this.options;
-    const next = await this.nextAtNonce(view, nonce);
-    // A self-transfer that must outbid at the ceiling cannot: it waits, the ceiling being the platform's word.
-    if (!next) {
-      logger.warn("cannot outbid the nonce's transaction under the fee ceiling; filled later", { reason });
-      return;
-    }
-    const { fees, replacement } = next;
-    const signed = await this.signGapFill(view, nonce, fees);
-    const abandoned = await abandonNonce(db, names, { chainId: client.chainId, gasWalletId: view.wallet.id, nonce, head: view.head, reason, gapFill: { signed, replacement } });
-    if (abandoned) {
-      this.options.outboxWritten?.();
-      noncesAbandonedTotal.inc({ chain_id: client.chainId, reason });
-    }
-    if (!abandoned?.gapFill) return;
-    const fillLogger = logger.child({ transactionId: abandoned.gapFill.id, hash: abandoned.gapFill.hash });
-    fillLogger.warn("gave up a transaction the node refuses; its nonce is filled with a self-transfer", { batchIds: abandoned.batchIds, reason, verdict });
-    await broadcastStored(db, client, abandoned.gapFill, fillLogger);
+    await this.actions.keepAtCeiling(current, logger);
   }
 
   /** Nonces below our in-flight ones that nothing will fill get a self-transfer once the gap has lasted the grace period. */
   private async fillGaps(view: WalletView, inFlight: bigint[]): Promise<void> {
-    const { db, client, gapGraceMs } = this.options;
-    const settled = await confirmedNoncesFrom(db, client.chainId, view.wallet.id, view.latest);
+    const { client, gapGraceMs } = this.options;
+    const settled = await this.store.confirmedNoncesFrom(client.chainId, view.wallet.id, view.latest);
     const gaps = nonceGaps({ latest: view.latest, pending: view.pending, inFlight, settled });
     const keys = new Set(gaps.map((nonce) => nonceKey(view.wallet.id, nonce)));
     for (const key of this.gapSince.keys()) if (key.startsWith(`${view.wallet.id}:`) && !keys.has(key)) this.gapSince.delete(key);
@@ -383,44 +312,8 @@ export class ChainWatcher {
       const since = this.gapSince.get(key) ?? view.now;
       this.gapSince.set(key, since);
       if (view.now - since < gapGraceMs) continue;
-      const next = await this.nextAtNonce(view, nonce);
-      if (!next) continue;
-      const { fees, replacement } = next;
-      const stored = await storeGapFill(db, client.chainId, view.wallet.id, await this.signGapFill(view, nonce, fees), replacement);
-      if (!stored) continue;
-      this.gapSince.delete(key);
-      nonceGapsTotal.inc({ chain_id: client.chainId });
-      const logger = view.logger.child({ nonce: nonce.toString(), transactionId: stored.id, hash: stored.hash });
-      logger.warn("closing a nonce gap with a self-transfer", { latest: view.latest.toString() });
-      await broadcastStored(db, client, stored, logger);
+      if (await this.actions.fillGap({ wallet: view.wallet, nonce, head: view.head }, view.logger.child({ nonce: nonce.toString(), latest: view.latest.toString() }))) this.gapSince.delete(key);
     }
-  }
-
-  /**
-   * Fees and replacement number for a new transaction at a nonce that may have earlier ones (of any status), under the
-   * gas wallet's ceiling; null when outbidding them would cross it.
-   */
-  private async nextAtNonce(view: WalletView, nonce: bigint): Promise<{ fees: Fees; replacement: number } | null> {
-    const { db, client } = this.options;
-    const [earlier, market, partnerMaxFee] = await Promise.all([
-      transactionsAtNonces(db, client.chainId, view.wallet.id, [nonce]),
-      client.feeMarket(),
-      partnerMaxFeePerGas(db, { gasWalletId: view.wallet.id }, client.chainId),
-    ]);
-    const ceiling = effectiveFeeCeiling(this.options.feeCeiling, partnerMaxFee);
-    const outbid = highestFees(earlier.map((t) => t.fees));
-    const fees = outbid ? bumpFees(outbid, market, ceiling) : initialFees(market, ceiling);
-    return fees && { fees, replacement: earlier.length === 0 ? 0 : Math.max(...earlier.map((t) => t.replacement)) + 1 };
-  }
-
-  private signGapFill(view: WalletView, nonce: bigint, fees: Fees): Promise<SignedTransaction> {
-    const { client } = this.options;
-    const content = { chainId: BigInt(client.chainId), nonce, to: view.wallet.address, data: "0x", value: 0n, gasLimit: NATIVE_TRANSFER_GAS, authorizationList: [] };
-    return signTransaction(this.signer(view), client.chain.provider, content, fees);
-  }
-
-  private signer(view: WalletView) {
-    return this.options.signers.signerFor(view.wallet);
   }
 }
 

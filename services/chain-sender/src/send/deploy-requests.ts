@@ -1,6 +1,7 @@
 import type { Logger } from "@sweep/common";
 import type { ChainClient } from "@sweep/rpc";
 import type { Db } from "@sweep/db";
+import { openBatch, states } from "@sweep/lifecycle";
 import type { RetryLater } from "@sweep/messaging";
 import type { BatchSender } from "./batch-sender";
 
@@ -40,18 +41,18 @@ export class DeployRequests {
     const latestDeploy = () => db.batch.findFirst({ where: { hotWalletId, purpose: "deploy_delegate" }, orderBy: { createdAt: "desc" } });
     const seen = await latestDeploy();
     // The only chain read, and only when a deployment went through: did it leave the delegate?
-    const deployed = seen?.status === "confirmed" ? await client.hasCode(hotWallet.delegate) : false;
+    const deployed = seen?.status === states.batch.confirmed ? await client.hasCode(hotWallet.delegate) : false;
 
     return db.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT id FROM hot_wallets WHERE id = ${hotWalletId}::uuid FOR UPDATE`;
       const current = await tx.hotWallet.findUniqueOrThrow({ where: { id: hotWalletId }, select: { status: true, partner: { select: { enabled: true } } } });
-      if (current.status !== "pending") {
+      if (current.status !== states.hotWallet.pending) {
         logger.info("hot wallet is not pending; nothing to deploy", { status: current.status });
         return null;
       }
       const latest = await tx.batch.findFirst({ where: { hotWalletId, purpose: "deploy_delegate" }, orderBy: { createdAt: "desc" } });
-      if (latest?.status === "open") return latest.id;
-      if (latest?.status === "sent" || (latest?.status === "confirmed" && (deployed || latest.id !== seen?.id))) {
+      if (latest?.status === states.batch.open) return latest.id;
+      if (latest?.status === states.batch.sent || (latest?.status === states.batch.confirmed && (deployed || latest.id !== seen?.id))) {
         logger.info("deployment already under way or done", { batchId: latest.id, status: latest.status });
         return null;
       }
@@ -59,13 +60,10 @@ export class DeployRequests {
         logger.info("partner disabled; the deployment waits until it is enabled again");
         return null;
       }
-      const batch = await tx.batch.create({
-        data: { chainId: client.chainId, gasWalletId, hotWalletId, purpose: "deploy_delegate", status: "open" },
-        select: { id: true },
-      });
+      const batchId = await openBatch(tx, { chainId: client.chainId, gasWalletId, hotWalletId, purpose: "deploy_delegate" });
       await tx.hotWallet.update({ where: { id: hotWalletId }, data: { attempts: { increment: 1 } } });
-      logger.info("deploy batch created", { batchId: batch.id });
-      return batch.id;
+      logger.info("deploy batch created", { batchId });
+      return batchId;
     });
   }
 }

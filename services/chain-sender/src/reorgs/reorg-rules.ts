@@ -2,7 +2,7 @@
  * Reorgs deeper than the confirmation depth, free of the database and the node: which settled
  * transactions left the canonical chain, and what becomes of each.
  */
-import { isFinal, takenForSure, type AbandonRule, type TakenRun } from "./watch-rules";
+import { isFinal, takenForSure, type AbandonRule, type TakenRun } from "../watch/watch-rules";
 
 /**
  * A settled transaction's block is re-checked against the canonical chain while it is within this

@@ -1,6 +1,6 @@
 import { gasPriceVerdict, type FeeCeiling } from "@sweep/fees";
-import type { BatchToSend } from "./batch-store";
-import type { FeeMarket } from "./fees";
+import type { BatchToSend } from "../batch-types";
+import type { FeeMarket } from "../fees";
 
 /** The reason queued work shows while the base fee keeps its batch above its fee ceiling (as the batcher's hold sets it). */
 export const WAITING_FOR_GAS_PRICE = "waiting_for_gas_price";

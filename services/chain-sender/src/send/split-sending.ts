@@ -1,28 +1,22 @@
 import { capInRefusal } from "@sweep/fees";
 import type { ChainClient } from "@sweep/rpc";
-import { enqueueOutbox, type Db, type Tx } from "@sweep/db";
-import { returnToQueue } from "@sweep/lifecycle";
-import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import type { Db, Tx } from "@sweep/db";
+import { changeBatch, changeTransactions, returnToQueue, storeTransaction } from "@sweep/lifecycle";
+import type { QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
 import { Transaction } from "ethers";
-import { stagesOf } from "./batch-purposes";
-import type { Attempt, BatchToSend, RevocationBatchToSend, StoredTransaction, SweepBatchToSend } from "./batch-store";
+import { stagesOf } from "../batch-purposes";
+import type { Attempt, BatchToSend, LeftOut, RevocationBatchToSend, StoredTransaction, SweepBatchToSend } from "../batch-types";
 import { beyondPrefix, itemsWithinCap, reservedItems, type SplitItem } from "./batch-split";
 import { gasLimitFromEstimate, gasLimitFromSimulation } from "./gas-limit";
 import { GAS_PRICE_HOLD_PAUSE_MS, WAITING_FOR_GAS_PRICE } from "./new-transaction-hold";
-import { storedFields, transactionData } from "./transaction-store";
+import { transactionData } from "../transaction-store";
 
 /**
  * The chain-sender's side of splitting a batch (batch-split.ts decides which items leave): the
  * items of a batch as the split sees them, the batch without some, the items sent back to the
  * queue, and a transaction the node refused replaced at its nonce by a smaller one.
  */
-
-/** Items taken out of a batch before a transaction carried them, and why. */
-export interface LeftOut {
-  ids: string[];
-  why: "fee_cap" | "authority_reserved" | "gas_price";
-}
 
 /**
  * An account with a transaction of its own in the pool has it mined within a block or two (its
@@ -139,27 +133,24 @@ export async function commitResend(db: Db, names: QueueNames, batch: BatchToSend
     async (tx) => {
       // The gas wallet's nonce row first, as every attempt locks it: attempts of one gas wallet serialize.
       await tx.$queryRaw`SELECT 1 FROM gas_wallet_chain_states WHERE gas_wallet_id = ${batch.gasWallet.id}::uuid AND chain_id = ${batch.chainId} FOR UPDATE`;
-      const dropped = await tx.chainTransaction.updateMany({ where: { id: refused.id, status: "signed" }, data: { status: "dropped", abandonedAtBlock: BigInt(head) } });
-      if (dropped.count === 0) return null;
+      // Only while signed: a node that took it since may have it mined.
+      const dropped = await changeTransactions(tx, { ids: [refused.id] }, { to: "dropped", abandonedAtBlock: head }, ["signed"]);
+      if (dropped === 0) return null;
       const stages = stagesOf(batch);
       await stages.rejectDropped(tx, names, batch, attempt.dropped, metrics);
       await returnLeftOut(tx, names, batch, attempt.leftOut ?? []);
       if (attempt.type === "failed") {
-        await tx.batch.updateMany({ where: { id: batch.id, status: "sent" }, data: { status: "failed", reason: attempt.reason } });
-        await enqueueOutbox(tx, outboxDraft("batch.failed", { batchId: batch.id, chainId: batch.chainId, reason: attempt.reason }, names));
+        await changeBatch(tx, names, batch, "sent", { to: "failed", reason: attempt.reason });
         return null;
       }
       if (attempt.type === "empty") {
-        await tx.batch.updateMany({ where: { id: batch.id, status: "sent" }, data: { status: "confirmed" } });
+        await changeBatch(tx, names, batch, "sent", { to: "confirmed" });
         await stages.wakeNext(tx, names, batch);
         return null;
       }
       const highest = await tx.chainTransaction.aggregate({ where: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id, nonce: refused.nonce }, _max: { replacement: true } });
       const signed = await attempt.sign(refused.nonce);
-      return tx.chainTransaction.create({
-        data: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id, batchId: batch.id, replacement: (highest._max.replacement ?? 0) + 1, ...transactionData(signed) },
-        select: storedFields,
-      });
+      return storeTransaction(tx, { chainId: batch.chainId, gasWalletId: batch.gasWallet.id, batchId: batch.id, replacement: (highest._max.replacement ?? 0) + 1, ...transactionData(signed) });
     },
     { timeout: 30_000 },
   );

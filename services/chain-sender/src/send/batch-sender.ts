@@ -4,15 +4,16 @@ import type { Logger } from "@sweep/common";
 import { partnerMaxFeePerGas, type Db } from "@sweep/db";
 import { retryAfter, type QueueNames, type RetryLater } from "@sweep/messaging";
 import { AttemptFailure, failureReason } from "./attempt-failure";
-import { stagesOf } from "./batch-purposes";
-import { commitAttempt, loadOpenBatch, type Attempt, type BatchToSend, type StoredTransaction } from "./batch-store";
-import { broadcastStoredAnswer } from "./broadcast";
-import { initialFees } from "./fees";
+import { stagesOf } from "../batch-purposes";
+import type { Attempt, BatchToSend, LeftOut, StoredTransaction } from "../batch-types";
+import { commitAttempt, loadOpenBatch } from "./batch-store";
+import { broadcastStoredAnswer } from "../broadcast";
+import { initialFees } from "../fees";
 import { TRANSACTION_GAS_CAP } from "./gas-limit";
-import type { GasWalletSigners } from "./gas-wallet-signers";
+import type { GasWalletSigners } from "../gas-wallet-signers";
 import { OPEN_BATCH_HOLD_RETRY_MS, newTransactionVerdict } from "./new-transaction-hold";
-import { signTransaction } from "./signing";
-import { capAfterRefusal, commitResend, fitCap, isSplittable, overheadGas, reservedLeaving, splitItemsOf, withoutItems, type LeftOut } from "./split-sending";
+import { signTransaction } from "../signing";
+import { capAfterRefusal, commitResend, fitCap, isSplittable, overheadGas, reservedLeaving, splitItemsOf, withoutItems } from "./split-sending";
 
 const NO_TOKENS: ReadonlySet<string> = new Set();
 

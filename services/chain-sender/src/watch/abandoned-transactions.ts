@@ -3,10 +3,11 @@ import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { noncesRestoredTotal, revocationsFinalCorrected, sweepsFinalCorrected } from "@sweep/metrics";
-import { batchPurposes } from "./batch-purposes";
+import { batchPurposes } from "../batch-purposes";
 import type { RevocationItemOutcome } from "./mined-outcomes";
-import { settledWatchFrom } from "./reorg-rules";
-import { abandonedTransactions, restoreAbandoned, type AbandonedTransaction } from "./transaction-store";
+import { settledWatchFrom } from "../reorgs/reorg-rules";
+import type { AbandonedTransaction } from "../batch-types";
+import { abandonedTransactions, restoreAbandoned } from "../transaction-store";
 import { isFinal } from "./watch-rules";
 
 /** The final-state counters' corrections, by kind: a restored item leaves the final state it was counted in. */

@@ -1,10 +1,10 @@
 import { countsAsSent, type ChainClient, type Receipt } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
-import { settledReorgsTotal } from "@sweep/metrics";
+import { changeReorg } from "@sweep/lifecycle";
 import { reorgedStep, reorgedTaken, settledPlace, settledWatchFrom } from "./reorg-rules";
-import { batchWork, markReorged, newestSettled, reorgedTransactions, resolveReorged, settledFrom, type ReorgedTransaction } from "./reorg-store";
-import { depthBlock, nextTakenRun, type AbandonRule, type TakenRun } from "./watch-rules";
+import { batchWork, newestSettled, reorgedTransactions, settledFrom, type ReorgedTransaction } from "./reorg-store";
+import { depthBlock, nextTakenRun, type AbandonRule, type TakenRun } from "../watch/watch-rules";
 
 export interface SettledReorgsOptions {
   db: Db;
@@ -54,8 +54,7 @@ export class SettledReorgs {
       if (!canonical.has(transaction.blockNumber)) canonical.set(transaction.blockNumber, await client.blockHashAt(transaction.blockNumber));
       if (settledPlace(transaction, canonical.get(transaction.blockNumber)!) !== "left") continue;
       // A second watcher (a leader's successor) that recorded it first reports it.
-      if (!(await markReorged(db, transaction.id))) continue;
-      settledReorgsTotal.inc({ chain_id: this.chainId, outcome: "detected" });
+      if (!(await changeReorg(db, { id: transaction.id, chainId: this.chainId }, "reorged"))) continue;
       marked.push(transaction.id);
       const receipt = await client.receipt(transaction.hash).catch(() => null);
       nowIn.set(transaction.id, receipt ? { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash } : null);
@@ -105,8 +104,7 @@ export class SettledReorgs {
       else if (verdict === "accepted") logger.info("reorged transaction sent again", fields);
       return;
     }
-    if (!(await resolveReorged(db, transaction.id, step))) return;
-    settledReorgsTotal.inc({ chain_id: this.chainId, outcome: step });
+    if (!(await changeReorg(db, { id: transaction.id, chainId: this.chainId }, step))) return;
     const described = await this.describe(transaction);
     if (step === "lost") {
       logger.error("another transaction took a reorged transaction's nonce: what the ledger booked for it is not on chain (docs/runbook.md, SweepSettledTransactionLost)", { chainId: this.chainId, ...described });

@@ -1,4 +1,5 @@
 import type { BatchPurpose, Db } from "@sweep/db";
+import { states } from "@sweep/lifecycle";
 
 /** A settled transaction as its settlement stored it. */
 export interface SettledTransaction {
@@ -9,7 +10,7 @@ export interface SettledTransaction {
 }
 
 const settledInWindow = (chainId: number, from: number) =>
-  ({ chainId, status: "confirmed", reorg: null, blockHash: { not: null }, blockNumber: { gte: BigInt(from) } }) as const;
+  ({ chainId, status: states.transaction.confirmed, reorg: null, blockHash: { not: null }, blockNumber: { gte: BigInt(from) } }) as const;
 
 const settledFields = { id: true, hash: true, blockNumber: true, blockHash: true } as const;
 
@@ -31,12 +32,6 @@ export async function settledFrom(db: Db, chainId: number, from: number): Promis
   return (await db.chainTransaction.findMany({ where: settledInWindow(chainId, from), orderBy: { blockNumber: "asc" }, select: settledFields })).map(settled);
 }
 
-/** Records that a settled transaction's block left the canonical chain; false when another watcher recorded it first. */
-export async function markReorged(db: Db, transactionId: string): Promise<boolean> {
-  const { count } = await db.chainTransaction.updateMany({ where: { id: transactionId, status: "confirmed", reorg: null }, data: { reorg: "reorged", reorgedAt: new Date() } });
-  return count === 1;
-}
-
 /** A settled transaction out of the chain, with what it takes to send it again and to report on it. */
 export interface ReorgedTransaction {
   id: string;
@@ -55,7 +50,7 @@ export interface ReorgedTransaction {
 /** The chain's transactions out of the chain being sent again (only those of `ids` when given). */
 export async function reorgedTransactions(db: Db, chainId: number, ids?: readonly string[]): Promise<ReorgedTransaction[]> {
   const rows = await db.chainTransaction.findMany({
-    where: { chainId, reorg: "reorged", ...(ids ? { id: { in: [...ids] } } : {}) },
+    where: { chainId, reorg: states.reorg.reorged, ...(ids ? { id: { in: [...ids] } } : {}) },
     select: {
       id: true,
       hash: true,
@@ -82,12 +77,6 @@ export async function reorgedTransactions(db: Db, chainId: number, ids?: readonl
     succeeded: row.succeeded,
     batch: row.batch,
   }));
-}
-
-/** What became of a reorged transaction, once; false when another watcher recorded it first. */
-export async function resolveReorged(db: Db, transactionId: string, outcome: "restored" | "lost"): Promise<boolean> {
-  const { count } = await db.chainTransaction.updateMany({ where: { id: transactionId, reorg: "reorged" }, data: { reorg: outcome } });
-  return count === 1;
 }
 
 /** The sweeps and revocations of a batch: the work a reorg of its transaction touches. */

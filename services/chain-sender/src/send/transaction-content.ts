@@ -3,11 +3,11 @@ import { estimateFailureReason, isUnsupportedMethod, nodeMessage, type CallReque
 import type { Logger } from "@sweep/common";
 import { BATCH_GAS_TOO_LOW_SELECTOR, contractAt, decodeSweepOutcomes, encodeSweepBatch, type SweepOutcome } from "@sweep/contracts";
 import { AttemptFailure } from "./attempt-failure";
-import type { DeployBatchToSend, RevocationBatchToSend, SweepBatchToSend, WithdrawalBatchToSend } from "./batch-store";
-import type { FeeMarket } from "./fees";
+import type { DeployBatchToSend, RevocationBatchToSend, SweepBatchToSend, WithdrawalBatchToSend } from "../batch-types";
+import type { FeeMarket } from "../fees";
 import { TRANSACTION_GAS_CAP, gasLimitFromEstimate, gasLimitFromSimulation } from "./gas-limit";
 import { revocationAuthorizations } from "./revocation-plan";
-import type { TransactionContent } from "./signing";
+import type { TransactionContent } from "../signing";
 import { authorizationList, planItems, splitBySimulation } from "./sweep-plan";
 
 export type Content = Pick<TransactionContent, "to" | "data" | "authorizationList">;

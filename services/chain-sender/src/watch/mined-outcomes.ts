@@ -2,9 +2,9 @@ import type { ChainClient, Receipt } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import { decodeSweepOutcomes } from "@sweep/contracts";
 import type { Db, Tx } from "@sweep/db";
-import { correctedFrom } from "@sweep/lifecycle";
-import { revocationOutcome, type RevocationOutcome } from "./revocation-plan";
-import { matchOutcomes } from "./sweep-plan";
+import { correctedFrom, states } from "@sweep/lifecycle";
+import { revocationOutcome, type RevocationOutcome } from "../send/revocation-plan";
+import { matchOutcomes } from "../send/sweep-plan";
 
 /**
  * What a mined transaction did to each item it carried, per purpose (batch-purposes.ts chooses):
@@ -38,7 +38,7 @@ export function takenBackByRestore(batchId: string) {
  * it, and, for a given-up transaction being restored, those its restoration takes back.
  */
 async function carriedRevocations(db: Db, batchId: string, restoring: boolean): Promise<Array<{ id: string; revocationId: string; account: string }>> {
-  const processing = { status: "processing" as const, batchId };
+  const processing = { status: states.revocation.processing, batchId };
   const items = await db.batchItem.findMany({
     where: { batchId, revocation: restoring ? { OR: [processing, takenBackByRestore(batchId)] } : processing },
     select: { id: true, revocationId: true, revocation: { select: { account: true } } },
@@ -59,7 +59,7 @@ export async function readRevocationOutcomes(db: Db, client: ChainClient, batchI
 /** The items the transaction carried are those whose sweep is still processing in this batch (dropped ones were rejected). */
 export async function recordItemOutcomes(tx: Tx, batchId: string, delegate: string, receipt: Receipt, logger: Logger): Promise<void> {
   const carried = await tx.batchItem.findMany({
-    where: { batchId, sweep: { status: "processing", batchId } },
+    where: { batchId, sweep: { status: states.sweep.processing, batchId } },
     select: { id: true, position: true, sweep: { select: { account: true } } },
     orderBy: { position: "asc" },
   });

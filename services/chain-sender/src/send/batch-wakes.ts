@@ -2,7 +2,7 @@ import { enqueueOutbox, type Tx } from "@sweep/db";
 import { rejectWork, wakeRevocationRounds } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import type { PendingMetrics } from "@sweep/metrics";
-import type { RevocationBatchToSend, SweepBatchToSend } from "./batch-store";
+import type { RevocationBatchToSend, SweepBatchToSend } from "../batch-types";
 
 /**
  * What a stored attempt wakes, per purpose (batch-purposes.ts chooses): the batcher may prepare the

@@ -1,5 +1,5 @@
 import { Wallet } from "ethers";
-import type { SweepBatchToSend } from "./batch-store";
+import type { SweepBatchToSend } from "../batch-types";
 import { capAfterRefusal, fitCap } from "./split-sending";
 
 const gwei = 1_000_000_000n;

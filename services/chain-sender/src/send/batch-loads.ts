@@ -1,5 +1,6 @@
 import { feeReserve, toBigIntOrNull, type Db } from "@sweep/db";
-import type { BatchBase, BatchToSend, DeployBatchToSend, OpenBatchRow, RevocationBatchToSend, SweepBatchToSend, WithdrawalBatchToSend } from "./batch-store";
+import { states, unfinishedStates } from "@sweep/lifecycle";
+import type { BatchBase, BatchToSend, DeployBatchToSend, OpenBatchRow, RevocationBatchToSend, SweepBatchToSend, WithdrawalBatchToSend } from "../batch-types";
 import type { RevocationItemRow } from "./revocation-plan";
 
 /** Each purpose's part of an open batch loaded for sending, or why it is not sent (batch-purposes.ts chooses). */
@@ -10,7 +11,7 @@ export async function loadSweepBatch(db: Db, batch: OpenBatchRow): Loaded<SweepB
   if (!hotWallet) return { skip: "a sweep batch without a hot wallet" };
   // Items whose sweep is no longer processing in this batch were settled by an earlier attempt (dropped by simulation).
   const items = await db.batchItem.findMany({
-    where: { batchId: batch.id, sweep: { status: "processing", batchId: batch.id } },
+    where: { batchId: batch.id, sweep: { status: states.sweep.processing, batchId: batch.id } },
     include: { sweep: true },
     orderBy: { position: "asc" },
   });
@@ -70,7 +71,7 @@ async function batchBase(db: Db, batch: { id: string; chainId: number; gasWallet
 /** A revocation batch's items whose revocation is still processing in it: one settled otherwise is not sent again. */
 async function openRevocationItems(db: Db, batchId: string): Promise<RevocationItemRow[]> {
   const items = await db.batchItem.findMany({
-    where: { batchId, revocation: { status: "processing", batchId } },
+    where: { batchId, revocation: { status: states.revocation.processing, batchId } },
     select: { position: true, revocation: { select: { id: true, account: true, authorization: true } } },
     orderBy: { position: "asc" },
   });
@@ -85,7 +86,7 @@ async function inFlightCost(db: Db, gasWalletId: string, chainId: number): Promi
   const [row] = await db.$queryRaw<Array<{ cost: string }>>`
     SELECT COALESCE(SUM(cost), 0)::text AS cost FROM (
       SELECT MAX(gas_limit::numeric * max_fee_per_gas) AS cost FROM chain_transactions
-       WHERE gas_wallet_id = ${gasWalletId}::uuid AND chain_id = ${chainId} AND status IN ('signed', 'broadcast')
+       WHERE gas_wallet_id = ${gasWalletId}::uuid AND chain_id = ${chainId} AND status = ANY(${unfinishedStates.transaction}::"TxStatus"[])
        GROUP BY nonce) AS per_nonce`;
   return BigInt(row?.cost ?? "0");
 }
