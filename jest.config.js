@@ -1,12 +1,12 @@
 /**
- * One jest run for the whole workspace, in three projects that share its workers (`maxWorkers`):
+ * One jest run for the whole workspace, in four projects that share its workers (`maxWorkers`):
  * - unit: the tests beside their modules (`src/**`): pure logic, and a few modules' own tests on the real servers;
  * - integration: each package's and service's `test/` folder, and the root's checks: real Postgres, RabbitMQ,
  *   Redis and nodes, each worker on a database of its own (jest.worker-environment.ts);
  * - e2e: the root's stories, each on a stack of its own (testkit's startStack: database, RabbitMQ prefix, Redis
  *   key prefix, chains on free ports), so that any two run at once;
  * - stories on shared stacks: the stories that read only their own partner, on one stack per node kind that
- *   jest's process hosts for the run (jest.shared-stacks.setup.ts, testkit's sharedStack).
+ *   jest's process hosts while stories hold them (jest.shared-stacks.setup.ts, testkit's sharedStack).
  */
 const transform = { "^.+\\.ts$": ["@swc/jest", { jsc: { target: "es2022", parser: { syntax: "typescript" } }, module: { type: "commonjs" } }] };
 
@@ -36,9 +36,9 @@ module.exports = {
       globalTeardown: "<rootDir>/jest.shared-stacks.teardown.ts",
     }),
   ],
-  // Two cores: most of an end-to-end story's time is spent waiting for blocks and services, so a third worker
-  // keeps the cores busy. JEST_MAX_WORKERS sizes it for another machine.
-  maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 3),
+  // Two workers on two cores: a third, or the fault run beside them, left the timing-bound stories (fifty
+  // requests at once in one batch) without their margins. JEST_MAX_WORKERS sizes it for another machine.
+  maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 2),
   reporters: ["default", "<rootDir>/test/summary-reporter.js"],
   globalSetup: "<rootDir>/jest.global-setup.ts",
   testTimeout: 60_000,

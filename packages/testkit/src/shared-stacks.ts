@@ -14,6 +14,9 @@ import { connectTestChain, NODE_KINDS, type ChainConnection, type NodeKind } fro
  */
 const SHARED_STACKS_URL = "SHARED_STACKS_URL";
 
+/** How long a stack no story holds runs on, for a story about to ask (sweeps moves from anvil to hardhat). */
+const SHARED_STACK_IDLE_MS = 20_000;
+
 /**
  * What every story on a shared stack runs with: 1 s blocks; a local receiver's webhooks (plain http),
  * retried after 500 ms; a partner's burst gathered over 500 ms, up to 3 s on a loaded machine, so fifty
@@ -40,7 +43,7 @@ export interface SharedStack {
   chain(chainId: number): ChainConnection;
   /** the lines a service logged so far (every story's on this stack) */
   logLines(service: ServiceName): Promise<LogLine[]>;
-  /** ends this story's connections; the stack runs on until the jest run ends */
+  /** ends this story's connections and its hold: the host stops a stack no story has held for a while */
   disconnect(): Promise<void>;
 }
 
@@ -56,6 +59,27 @@ export interface SharedStackHost {
  */
 export async function hostSharedStacks(): Promise<SharedStackHost> {
   const stacks = new Map<NodeKind, Promise<Stack>>();
+  // Stories holding each stack, and the stop due once none does: an idle stack's services and nodes would
+  // take CPU from the rest of the run; a story asking later starts it afresh.
+  const users = new Map<NodeKind, number>();
+  const idleStops = new Map<NodeKind, NodeJS.Timeout>();
+  const acquire = (node: NodeKind) => {
+    clearTimeout(idleStops.get(node));
+    users.set(node, (users.get(node) ?? 0) + 1);
+  };
+  const release = (node: NodeKind) => {
+    const left = Math.max(0, (users.get(node) ?? 0) - 1);
+    users.set(node, left);
+    if (left > 0) return;
+    idleStops.set(
+      node,
+      setTimeout(() => {
+        const started = stacks.get(node);
+        stacks.delete(node);
+        started?.then((stack) => stack.stop()).catch(() => undefined);
+      }, SHARED_STACK_IDLE_MS),
+    );
+  };
   const stackOf = (node: NodeKind) => {
     const started = stacks.get(node);
     if (started) return started;
@@ -72,8 +96,10 @@ export async function hostSharedStacks(): Promise<SharedStackHost> {
     const { pathname, searchParams } = new URL(request.url ?? "/", "http://host");
     const [, route, node, , service, what] = pathname.split("/");
     if (route !== "stacks" || !NODE_KINDS.includes(node as NodeKind)) return void response.writeHead(404).end();
+    if (searchParams.has("release")) return void (release(node as NodeKind), response.writeHead(204).end());
     const stack = stackOf(node as NodeKind);
     if (searchParams.has("start")) return void response.writeHead(202).end();
+    if (what === undefined) acquire(node as NodeKind);
     stack.then(
       (stack) => {
         if (what === "log") return void response.writeHead(200, { "content-type": "text/plain" }).end(stack.services.get(service as ServiceName)?.output() ?? "");
@@ -91,6 +117,7 @@ export async function hostSharedStacks(): Promise<SharedStackHost> {
   process.env[SHARED_STACKS_URL] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     close: async () => {
+      for (const stop of idleStops.values()) clearTimeout(stop);
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       const started = await Promise.allSettled(stacks.values());
@@ -134,6 +161,7 @@ export async function sharedStack(node: NodeKind, timeoutMs = 170_000): Promise<
     disconnect: async () => {
       for (const chain of chains.values()) chain.disconnect();
       await db.$disconnect();
+      (await fetch(`${host}/stacks/${node}?release`)).body?.cancel();
     },
   };
 }
