@@ -20,32 +20,23 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  */
 export async function copyTemplate(name: string, options: { replace?: boolean } = {}): Promise<TestDatabase> {
   const template = templateUrl();
-  const admin = new Client({ connectionString: adminUrl(template) });
-  await admin.connect();
-  try {
-    if (options.replace) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template.pathname.slice(1)}"`);
-  } finally {
-    await admin.end();
-  }
-  return {
-    url: new URL(`/${name}`, template).toString(),
-    drop: async () => {
-      const c = new Client({ connectionString: adminUrl(template) });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
+  const drop = () => onServer(template, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  if (options.replace) await drop();
+  await onServer(template, `CREATE DATABASE "${name}" TEMPLATE "${template.pathname.slice(1)}"`);
+  return { url: new URL(`/${name}`, template).toString(), drop };
 }
 
 function templateUrl(): URL {
   return new URL(process.env.TEMPLATE_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/sweep_template");
 }
 
-function adminUrl(template: URL): string {
-  return new URL("/postgres", template).toString();
+/** One statement on the template's server, from its `postgres` database (CREATE and DROP DATABASE run outside the one they name). */
+async function onServer(template: URL, sql: string): Promise<void> {
+  const admin = new Client({ connectionString: new URL("/postgres", template).toString() });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
 }
