@@ -12,6 +12,8 @@ const CHAIN_ID = 97;
 /** anvil's first development account */
 const DEV_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const backoff = { baseMs: 100, maxMs: 2_000 };
+/** A rest long enough that a loaded machine (CI runs two jest workers beside stacks) cannot end it between two calls of one story. */
+const steadyBackoff = { baseMs: 1_000, maxMs: 2_000 };
 
 describe("a chain's endpoints through a provider's quota refusals", () => {
   let node: AnvilNode;
@@ -38,7 +40,7 @@ describe("a chain's endpoints through a provider's quota refusals", () => {
   });
 
   it.each(Object.keys(QUOTA_REPLIES) as QuotaReply[])("%s: the call and a batch go to the healthy endpoint, with the node's answers", async (reply) => {
-    const endpoints = new RpcEndpoints(CHAIN_ID, [limited.url, healthy.url], { timeoutMs: 2_000, backoff });
+    const endpoints = new RpcEndpoints(CHAIN_ID, [limited.url, healthy.url], { timeoutMs: 2_000, backoff: steadyBackoff });
     const balance = await direct.getBalance(wallet.address);
     limited.quota(reply, { next: 2 });
     const read = { jsonrpc: "2.0" as const, id: 1, method: "eth_getBalance", params: [wallet.address, "latest"] };
