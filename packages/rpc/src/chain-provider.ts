@@ -1,5 +1,5 @@
 import { JsonRpcProvider, Network, type JsonRpcPayload, type JsonRpcResult } from "ethers";
-import { RpcEndpoints } from "./rpc-endpoints";
+import { RpcEndpoints, RpcTransportError } from "./rpc-endpoints";
 
 /**
  * An ethers provider over a chain's endpoints (with their failover), that trusts the configured
@@ -30,9 +30,34 @@ export class ChainProvider extends JsonRpcProvider {
   pinned(): ChainProvider {
     return new ChainProvider(this.endpoints, this.endpoints.preferred());
   }
+
+  /**
+   * Reads that must agree, all from one endpoint (`pinned`). When that endpoint fails them on
+   * transport (a provider's quota refusal, a 429, a 5xx, no answer) and another is now preferred,
+   * they are all read again there, once: a refusal of service says nothing about the chain, and the
+   * other endpoint's view is as good as long as no read mixes the two.
+   */
+  async withOneView<T>(reads: (provider: ChainProvider) => Promise<T>): Promise<T> {
+    const first = this.endpoints.preferred();
+    try {
+      return await reads(new ChainProvider(this.endpoints, first));
+    } catch (err) {
+      const next = this.endpoints.preferred();
+      if (next === first || !failedOnTransport(err)) throw err;
+      return reads(new ChainProvider(this.endpoints, next));
+    }
+  }
 }
 
 /** A provider over one URL, with the same transport as the services' (tests, the devnet, the CLI). */
 export function createProvider(rpcUrl: string, chainId: number, timeoutMs = 10_000): ChainProvider {
   return new ChainProvider(new RpcEndpoints(chainId, [rpcUrl], { timeoutMs }));
+}
+
+/** Whether an error is (or was caused by, as a ChainCallError or an ethers error wraps it) an endpoint failing on transport. */
+function failedOnTransport(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = (e as { cause?: unknown; error?: unknown }).cause ?? (e as { error?: unknown }).error, depth++) {
+    if (e instanceof RpcTransportError) return true;
+  }
+  return false;
 }

@@ -139,6 +139,28 @@ describe("a chain's RPC endpoints", () => {
     expect(b.received.map((c) => c.method)).toEqual(["eth_blockNumber", "eth_getTransactionReceipt", "eth_getTransactionReceipt"]);
   });
 
+  it("reads a pinned view again on the next endpoint, all of it, when the first refuses service; a node's own error is its answer", async () => {
+    const provider = new ChainProvider(new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff }));
+    a.answer = reply(200, refusal(-32007, "100/second request limit reached - reduce calls per second or upgrade your account at quicknode.com"));
+    b.answer = rpcResult("0x2");
+    const endpointsAsked: number[] = [];
+    const view = await provider.withOneView(async (pinned) => {
+      endpointsAsked.push(pinned.endpoints.preferred());
+      return [await freshHead(pinned), await pinned.send("eth_getBalance", ["0x0000000000000000000000000000000000000001", "0x2"])];
+    });
+    expect(view).toEqual([2, "0x2"]);
+    expect(endpointsAsked).toEqual([0, 1]);
+    expect(b.received.map((c) => c.method)).toEqual(["eth_blockNumber", "eth_getBalance"]);
+
+    // A node's answer is no refusal of service: it stands, and no other endpoint is asked.
+    await new Promise((r) => setTimeout(r, backoff.maxMs));
+    a.answer = rpcError(-32000, "execution reverted");
+    b.received.length = 0;
+    await expect(provider.withOneView((pinned) => pinned.send("eth_call", [{ to: "0x0000000000000000000000000000000000000001" }, "latest"]))).rejects.toMatchObject({ code: "CALL_EXCEPTION" });
+    expect(b.received).toEqual([]);
+    provider.destroy();
+  });
+
   it("keeps a node's -32005 about the query itself as its answer", async () => {
     const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
     a.answer = rpcError(-32005, "query returned more than 10000 results");

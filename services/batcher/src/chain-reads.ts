@@ -38,11 +38,15 @@ interface Read {
  * the token's balanceOf. The calls go as raw JSON-RPC batches: a claim reads a few hundred values,
  * and ethers' per-call handling cost several times what the node did. Every read goes to one
  * endpoint of the chain (the one preferred when the snapshot starts), so a second endpoint behind
- * the first cannot answer for a block it lacks. Throws when the node does not answer, or answers
- * any call with an error: the caller rejects nothing then.
+ * the first cannot answer for a block it lacks; if that endpoint refuses service, the whole snapshot
+ * is read again from the one preferred then (ChainProvider.withOneView). Throws when no node answers,
+ * or one answers any call with an error: the caller rejects nothing then.
  */
-export async function readChainSnapshot(chainProvider: ChainProvider, reads: ChainReads, batching: ReadBatching, floor = 0): Promise<ChainSnapshot> {
-  const provider = chainProvider.pinned();
+export function readChainSnapshot(chainProvider: ChainProvider, reads: ChainReads, batching: ReadBatching, floor = 0): Promise<ChainSnapshot> {
+  return chainProvider.withOneView((provider) => snapshotFrom(provider, reads, batching, floor));
+}
+
+async function snapshotFrom(provider: ChainProvider, reads: ChainReads, batching: ReadBatching, floor: number): Promise<ChainSnapshot> {
   const head = await freshHead(provider, floor);
   const block = await provider.getBlock(head);
   if (block === null) throw new Error(`the node returned no block ${head}`);
