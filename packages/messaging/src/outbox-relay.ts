@@ -14,6 +14,8 @@ export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   /** Longest pause after failed rounds (the pause doubles per failure from pollIntervalMs). */
   maxBackoffMs?: number;
+  /** Longest pause after rounds that found nothing (the pause doubles per empty round from pollIntervalMs). */
+  idleMaxMs?: number;
   /** Bounds a round: claiming, publishing (publisher's own timeout) and marking. */
   transactionTimeoutMs?: number;
 }
@@ -38,8 +40,13 @@ export class OutboxRelay {
       name: "outbox_relay",
       intervalMs: options.pollIntervalMs ?? 250,
       maxBackoffMs: options.maxBackoffMs ?? 30_000,
-      // A full round leaves rows behind: the next one at once.
-      round: async () => ((await this.relayOnce()) === this.batchSize ? "again" : undefined),
+      // A full round leaves rows behind: the next one at once. Every writer wakes its relay after its commit, so an
+      // empty round rests longer: the poll only finds what a crashed writer left.
+      round: async () => {
+        const published = await this.relayOnce();
+        return published === this.batchSize ? "again" : published === 0 ? "idle" : undefined;
+      },
+      idleMaxMs: options.idleMaxMs ?? 2_000,
       failed: (err, failures) => options.logger.error("outbox relay round failed", { error: String(err), failures }),
     });
   }

@@ -1,8 +1,8 @@
 import { loopRoundsTotal } from "@sweep/metrics";
-import { PollingLoop, type PollingLoopOptions } from "./polling-loop";
+import { pauseAfter, PollingLoop, type PollingLoopOptions } from "./polling-loop";
 
 /** A loop whose rounds are recorded at the fake clock's time, each answering from `outcomes` (an Error is thrown). */
-function loopOf(outcomes: Array<"again" | "done" | Error | undefined>, options: Partial<PollingLoopOptions> = {}) {
+function loopOf(outcomes: Array<"again" | "idle" | "done" | Error | undefined>, options: Partial<PollingLoopOptions> = {}) {
   const rounds: number[] = [];
   const failures: number[] = [];
   const loop = new PollingLoop({
@@ -30,7 +30,7 @@ describe("PollingLoop", () => {
   beforeEach(() => jest.useFakeTimers({ now: Date.parse("2026-11-25T00:00:00Z") }));
   afterEach(() => jest.useRealTimers());
 
-  it.each<[string, Array<"again" | "done" | Error | undefined>, Partial<PollingLoopOptions>, number[], number[]]>([
+  it.each<[string, Array<"again" | "idle" | "done" | Error | undefined>, Partial<PollingLoopOptions>, number[], number[]]>([
     ["a round, then one every interval", [], {}, [0, 1_000, 2_000, 3_000], []],
     ["the first round after one interval", [], { pauseFirst: true }, [1_000, 2_000, 3_000], []],
     ["again: the next round at once", ["again", "again"], {}, [0, 0, 0, 1_000, 2_000, 3_000], []],
@@ -38,6 +38,9 @@ describe("PollingLoop", () => {
     ["a failed round: the interval, without a backoff", [new Error("x"), new Error("x")], {}, [0, 1_000, 2_000, 3_000], [1, 2]],
     ["failed rounds back off, doubling up to the bound", [new Error("x"), new Error("x"), new Error("x"), undefined], { maxBackoffMs: 5_000 }, [0, 2_000, 6_000, 11_000], [1, 2, 3]],
     ["a success ends the backoff", [new Error("x"), undefined], { maxBackoffMs: 5_000 }, [0, 2_000, 3_000], [1]],
+    ["idle rounds rest longer, doubling up to the bound", ["idle", "idle", "idle", "idle", "idle"], { idleMaxMs: 4_000 }, [0, 1_000, 3_000, 7_000, 11_000], []],
+    ["a round with work ends the rest", ["idle", "idle", "idle", undefined, "idle"], { idleMaxMs: 4_000 }, [0, 1_000, 3_000, 7_000, 8_000, 9_000], []],
+    ["idle without a bound: the interval", ["idle", "idle", "idle"], {}, [0, 1_000, 2_000, 3_000], []],
   ])("%s", async (_what, outcomes, options, expected, failures) => {
     const run = loopOf(outcomes, options);
     run.loop.start();
@@ -45,6 +48,39 @@ describe("PollingLoop", () => {
     await run.loop.stop();
     expect(run.rounds).toEqual(expected);
     expect(run.failures).toEqual(failures);
+  });
+
+  it.each([
+    ["the interval after a round with work", { failures: 0, idleRounds: 0 }, 500],
+    ["the interval after the first idle round", { failures: 0, idleRounds: 1 }, 500],
+    ["doubled per idle round after the first", { failures: 0, idleRounds: 3 }, 2_000],
+    ["never above the idle bound", { failures: 0, idleRounds: 40 }, 3_000],
+    ["the failure backoff before the idle rest", { failures: 2, idleRounds: 0 }, 2_000],
+    ["the failure backoff up to its own bound", { failures: 9, idleRounds: 0 }, 10_000],
+  ])("pauseAfter: %s", (_what, counts, expected) => {
+    expect(pauseAfter({ intervalMs: 500, maxBackoffMs: 10_000, idleMaxMs: 3_000, ...counts })).toBe(expected);
+  });
+
+  it("rests no longer once woken: the round after a wake pauses the interval again", async () => {
+    const rounds: number[] = [];
+    const start = Date.now();
+    const loop = new PollingLoop({
+      name: "test_idle_wake",
+      intervalMs: 1_000,
+      idleMaxMs: 8_000,
+      round: async () => {
+        rounds.push(Date.now() - start);
+        return "idle";
+      },
+      failed: () => undefined,
+    });
+    loop.start();
+    await jest.advanceTimersByTimeAsync(7_000);
+    expect(rounds).toEqual([0, 1_000, 3_000, 7_000]);
+    loop.wake();
+    await jest.advanceTimersByTimeAsync(1_000);
+    await loop.stop();
+    expect(rounds).toEqual([0, 1_000, 3_000, 7_000, 7_000, 8_000]);
   });
 
   it("starts a round when woken, and after the round under way when woken during it", async () => {

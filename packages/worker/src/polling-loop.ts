@@ -1,7 +1,10 @@
 import { loopRoundsTotal } from "@sweep/metrics";
 
-/** What a round asks of the loop: `again` starts the next round at once (more work is waiting), `done` ends the loop. */
-export type RoundOutcome = "again" | "done" | void;
+/**
+ * What a round asks of the loop: `again` starts the next round at once (more work is waiting), `idle`
+ * says it found nothing to do (the loop may rest longer, see `idleMaxMs`), `done` ends the loop.
+ */
+export type RoundOutcome = "again" | "idle" | "done" | void;
 
 export interface PollingLoopOptions {
   /** the loop's name in `sweep_loop_rounds_total{loop}` */
@@ -16,6 +19,13 @@ export interface PollingLoopOptions {
   pauseFirst?: boolean;
   /** after a failed round the pause doubles per failure in a row from the interval, up to this; without it, the interval */
   maxBackoffMs?: number;
+  /**
+   * After rounds that found nothing (`idle`) the pause doubles per idle round in a row from the
+   * interval, up to this; a wake or a round with work brings it back to the interval. Without it, the
+   * interval. It is for loops whose work also arrives by wake(), where the poll only catches what no
+   * wake announced (a crashed writer's rows, another process's): an idle stack then rests.
+   */
+  idleMaxMs?: number;
   /** The pause between rounds when it is not a plain wait of `ms`; it ends early when `cut` is aborted (stop or wake). */
   pause?: (ms: number, cut: AbortSignal) => Promise<void>;
 }
@@ -54,9 +64,10 @@ export class PollingLoop {
   }
 
   private async run(): Promise<void> {
-    const { name, intervalMs, maxBackoffMs } = this.options;
+    const { name } = this.options;
     let failures = 0;
-    if (this.options.pauseFirst) await this.pause(intervalMs);
+    let idleRounds = 0;
+    if (this.options.pauseFirst) await this.pause(this.options.intervalMs);
     while (!this.stopping.aborted) {
       // Renewed before the round, so a wake during it is not lost: the pause below then ends at once.
       this.woken = new AbortController();
@@ -72,7 +83,12 @@ export class PollingLoop {
       }
       if (outcome === "done") return;
       if (outcome === "again") continue;
-      await this.pause(failures === 0 || maxBackoffMs === undefined ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** failures));
+      idleRounds = outcome === "idle" && failures === 0 ? idleRounds + 1 : 0;
+      // A wake during the round means work arrived: no rest then.
+      if (this.woken.signal.aborted) idleRounds = 0;
+      const ms = pauseAfter({ ...this.options, failures, idleRounds });
+      await this.pause(ms);
+      if (this.woken.signal.aborted) idleRounds = 0;
     }
   }
 
@@ -81,6 +97,18 @@ export class PollingLoop {
     if (this.options.pause) await this.options.pause(ms, cut);
     else await pauseFor(ms, cut);
   }
+}
+
+/**
+ * The pause after a round: the interval, doubled per failed round in a row (up to `maxBackoffMs`),
+ * or per idle round in a row (up to `idleMaxMs`); each only when its bound is set.
+ */
+export function pauseAfter(input: { intervalMs: number; failures: number; idleRounds: number; maxBackoffMs?: number; idleMaxMs?: number }): number {
+  const { intervalMs, failures, idleRounds, maxBackoffMs, idleMaxMs } = input;
+  const doubled = (times: number) => intervalMs * 2 ** Math.min(times, 30);
+  if (failures > 0) return maxBackoffMs === undefined ? intervalMs : Math.min(maxBackoffMs, doubled(failures));
+  if (idleRounds > 1 && idleMaxMs !== undefined) return Math.max(intervalMs, Math.min(idleMaxMs, doubled(idleRounds - 1)));
+  return intervalMs;
 }
 
 /** Resolves after `ms`, or at once when `cut` is (or becomes) aborted. */

@@ -32,7 +32,9 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
   const perChain = chains.map((chain) => {
     const { client } = chain;
     const outboxWritten = () => messaging.relay?.wake();
-    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, treasury: chain.treasury, factory: chain.factory, feeOnTransferTokens: feeOnTransferTokens(chain), feeCeiling: chain.feeCeiling, txFeeCap: chain.txFeeCap, logger, outboxWritten });
+    // The watcher is made below: the sender wakes it once a transaction went out.
+    const transactionSent = () => watcher.wake();
+    const sender = new BatchSender({ db, names, client, signers, gasLimitMarginBps: config.GAS_LIMIT_MARGIN_BPS, treasury: chain.treasury, factory: chain.factory, feeOnTransferTokens: feeOnTransferTokens(chain), feeCeiling: chain.feeCeiling, txFeeCap: chain.txFeeCap, logger, outboxWritten, transactionSent });
     const deploys = new DeployRequests({ db, client, sender, logger });
     const watcher = new ChainWatcher({
       db,

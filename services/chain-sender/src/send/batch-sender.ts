@@ -42,6 +42,8 @@ export interface BatchSenderOptions {
   logger: Logger;
   /** called after an attempt wrote outbox messages, so the relay sends them at once */
   outboxWritten?: () => void;
+  /** called once a transaction was stored and broadcast, so the chain's watcher watches it at once */
+  transactionSent?: () => void;
 }
 
 /**
@@ -80,6 +82,7 @@ export class BatchSender {
     // Where a send's time goes: reading the batch, the node's work (simulation, estimate, fees), signing and storing.
     txLogger.info("transaction signed and stored", { ...stagesOf(batch).carriedIds(batch, attempt.dropped), ms: { load: loadedAt - startedAt, prepare: preparedAt - loadedAt, store: Date.now() - preparedAt } });
     await this.broadcastSplitting(batch, stored, attempt, txLogger);
+    this.options.transactionSent?.();
   }
 
   /**

@@ -2,7 +2,6 @@ import type { Db } from "@sweep/db";
 import type { InFlightTransaction } from "../batch-types";
 import type { GasWalletRow } from "../gas-wallet-signers";
 import { confirmedNoncesFrom, gasWalletsById, inFlightTransactions } from "../transaction-store";
-import { anyInFlight } from "./stored-in-flight";
 
 /** What the watcher reads of the stored transactions to decide; a unit test gives it a fake. */
 export interface WatchStore {
@@ -10,8 +9,6 @@ export interface WatchStore {
   gasWalletsById(ids: readonly string[]): Promise<GasWalletRow[]>;
   /** nonces of a gas wallet from `from` on whose transaction was settled as mined */
   confirmedNoncesFrom(chainId: number, gasWalletId: string, from: bigint): Promise<bigint[]>;
-  /** whether any stored transaction of the chain is unsettled: an idle watcher's cue */
-  anyInFlight(chainId: number): Promise<boolean>;
 }
 
 /** The watcher's reads, from the database. */
@@ -20,6 +17,5 @@ export function storedWatchReads(db: Db): WatchStore {
     inFlightTransactions: (chainId) => inFlightTransactions(db, chainId),
     gasWalletsById: (ids) => gasWalletsById(db, ids),
     confirmedNoncesFrom: (chainId, gasWalletId, from) => confirmedNoncesFrom(db, chainId, gasWalletId, from),
-    anyInFlight: (chainId) => anyInFlight(db, chainId),
   };
 }

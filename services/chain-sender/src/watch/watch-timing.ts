@@ -6,9 +6,6 @@
 /** The head is never read more often than this, however short the block time. */
 export const MIN_HEAD_POLL_MS = 50;
 
-/** An idle watcher asks the database (never the node) for newly stored transactions at most this often. */
-export const MIN_STORED_POLL_MS = 250;
-
 /** Once the next block is due, the head is read again after an eighth of the block time (then less often while none comes). */
 export function headPollMs(blockTimeMs: number): number {
   return Math.max(MIN_HEAD_POLL_MS, Math.round(blockTimeMs / 8));

@@ -78,7 +78,6 @@ async function watch(rows: InFlightTransaction[], rounds: Round[]): Promise<stri
     inFlightTransactions: async () => rows,
     gasWalletsById: async () => [wallet],
     confirmedNoncesFrom: async () => [],
-    anyInFlight: async () => rows.length > 0,
   };
   const actions: WatchActions = {
     rebroadcast: async (transaction) => (done.push(`rebroadcast ${transaction.hash}`), node.verdict),

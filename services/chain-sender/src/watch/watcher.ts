@@ -13,7 +13,7 @@ import { AbandonedTransactions } from "./abandoned-transactions";
 import { decideNonce, seenTaken, type NonceObservations } from "./nonce-decision";
 import { StoredActions, type WatchActions } from "./watch-actions";
 import { storedWatchReads, type WatchStore } from "./watch-store";
-import { nextHeadRead, MIN_STORED_POLL_MS } from "./watch-timing";
+import { nextHeadRead } from "./watch-timing";
 import { depthBlock, nextTakenRun, type AbandonRule, type TakenRun } from "./watch-rules";
 
 export interface WatcherOptions {
@@ -130,24 +130,24 @@ export class ChainWatcher {
     this.loop.start();
   }
 
+  /** Starts a round now: the sender stored and broadcast a transaction (the watcher reads it from the database). */
+  wake(): void {
+    this.loop.wake();
+  }
+
   async stop(): Promise<void> {
     await this.loop.stop();
   }
 
   /**
    * The interval (a block time), cut short by a new block while there are transactions to watch, and
-   * while there are none by a transaction stored meanwhile (asked of the database, not the node).
+   * while there are none by wake(): the sender wakes the watcher once it stored a transaction, so an
+   * idle watcher asks neither the node nor the database between its rounds.
    */
   private async untilNextRound(intervalMs: number, cut: AbortSignal): Promise<void> {
     const { headPollMs, client } = this.options;
     const deadline = Date.now() + intervalMs;
-    if (this.watchedHead === undefined) {
-      while (Date.now() < deadline) {
-        await pauseFor(Math.min(Math.max(headPollMs, MIN_STORED_POLL_MS), deadline - Date.now()), cut);
-        if (cut.aborted || (await this.store.anyInFlight(client.chainId).catch(() => false))) return;
-      }
-      return;
-    }
+    if (this.watchedHead === undefined) return pauseFor(intervalMs, cut);
     for (let lateReads = 0; ; lateReads++) {
       const now = Date.now();
       const seenAt = this.lastHead?.seenAt ?? now;
