@@ -1,6 +1,7 @@
 import { startAnvil, type AnvilNode } from "@sweep/anvil";
 import { ChainClient, ChainProvider, RpcEndpoints } from "@sweep/rpc";
 import { JsonRpcProvider, Network, Transaction, Wallet } from "ethers";
+import { minedReceipt } from "./mined-receipt";
 import { QUOTA_REPLIES, startRpcFaultProxy, type QuotaReply, type RpcFaultProxy } from "./rpc-fault-proxy";
 
 // A chain's endpoints as the services use them (RpcEndpoints): the first, a fault proxy in front of
@@ -79,7 +80,7 @@ describe("a chain's endpoints through a provider's quota refusals", () => {
     limited.quota("32005-daily-count", { fraction: 1, methods: ["eth_sendRawTransaction"] });
     const signed = await wallet.signTransaction(await wallet.populateTransaction({ to: Wallet.createRandom().address, value: 1n }));
     expect(await client.broadcast(signed)).toBe("accepted");
-    expect(await direct.waitForTransaction(Transaction.from(signed).hash!, 1, 5_000)).toMatchObject({ status: 1 });
+    expect(await minedReceipt(direct, Transaction.from(signed).hash!)).toMatchObject({ status: 1 });
     expect(limited.counts().quotaReplies).toEqual({ "32005-daily-count": 1 });
     // Both endpoints over their plans: the transaction was not heard, which is no refusal of it.
     healthy.quota("402-daily-credits", { fraction: 1 });

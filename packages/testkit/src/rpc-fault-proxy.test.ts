@@ -1,5 +1,6 @@
 import { startAnvil, type AnvilNode } from "@sweep/anvil";
 import { JsonRpcProvider, Network, Transaction, Wallet, getAddress, type BaseWallet, type TransactionReceipt } from "ethers";
+import { minedReceipt } from "./mined-receipt";
 import { QUOTA_REPLIES, startRpcFaultProxy, type QuotaReply, type RpcFaultProxy, type RpcFaultProxyOptions } from "./rpc-fault-proxy";
 
 // The fault proxy in front of a real anvil (a block per transaction), read through raw JSON-RPC
@@ -120,7 +121,7 @@ describe("the JSON-RPC fault proxy", () => {
     // A broadcast reaches the node at the head and is mined there.
     const signed = await wallet.signTransaction(await wallet.populateTransaction({ to: wallet.address, value: 0n }));
     const hash = await provider.send("eth_sendRawTransaction", [signed]);
-    await direct.waitForTransaction(hash);
+    await minedReceipt(direct, hash);
     expect(await provider.getTransactionReceipt(hash)).toBeNull();
     expect(await direct.getTransactionReceipt(hash)).not.toBeNull();
 
@@ -183,7 +184,7 @@ describe("the JSON-RPC fault proxy", () => {
     p.timeouts({ next: 1, methods: ["eth_sendRawTransaction"], reachesNode: true });
     const signed = await wallet.signTransaction(await wallet.populateTransaction({ to: wallet.address, value: 0n }));
     await expect(post(p.url, call("eth_sendRawTransaction", [signed]), AbortSignal.timeout(1_000))).rejects.toThrow(/aborted/i);
-    expect(await direct.waitForTransaction(Transaction.from(signed).hash!, 1, 5_000)).toMatchObject({ status: 1 });
+    expect(await minedReceipt(direct, Transaction.from(signed).hash!)).toMatchObject({ status: 1 });
 
     p.timeouts({ fraction: 1 });
     const pending = post(p.url, call("eth_blockNumber"));
@@ -369,7 +370,7 @@ describe("the JSON-RPC fault proxy", () => {
     expect(await direct.getTransactionCount(wallet.address, "pending")).toBe(nonce);
     await p.clear("quota");
     expect((await rpc(p.url, "eth_sendRawTransaction", [signed])).result).toBe(Transaction.from(signed).hash);
-    await direct.waitForTransaction(Transaction.from(signed).hash!);
+    await minedReceipt(direct, Transaction.from(signed).hash!);
     expect(p.counts().quotaReplies).toEqual({ "32005-daily-count": 1 });
   });
 
@@ -390,7 +391,7 @@ describe("the JSON-RPC fault proxy", () => {
     p.feeCap(1_000_000_000_000_000n);
     const within = await sign(nonce, 100_000n, 10_000_000_000n);
     expect((await rpc(p.url, "eth_sendRawTransaction", [within])).result).toBe(Transaction.from(within).hash);
-    await direct.waitForTransaction(Transaction.from(within).hash!);
+    await minedReceipt(direct, Transaction.from(within).hash!);
 
     // An account with a transaction of its own in the pool: its pending count is one above the chain's, and its authorization is refused.
     const reserved = Wallet.createRandom();
@@ -404,13 +405,13 @@ describe("the JSON-RPC fault proxy", () => {
     expect((await rpc(p.url, "eth_sendRawTransaction", [carrying])).error).toEqual({ code: -32000, message: "authority already reserved" });
     const without = await sign(nonce + 1, 100_000n, 10_000_000_000n, [await authorize(free)]);
     expect((await rpc(p.url, "eth_sendRawTransaction", [without])).result).toBe(Transaction.from(without).hash);
-    await direct.waitForTransaction(Transaction.from(without).hash!);
+    await minedReceipt(direct, Transaction.from(without).hash!);
     expect(p.counts().faults.poolRefused).toBe(3);
 
     await p.clear("pool");
     expect(Number((await rpc(p.url, "eth_getTransactionCount", [reserved.address, "pending"])).result)).toBe(0);
     const later = await sign(nonce + 2, 300_000n, 10_000_000_000_000n, [await authorize(reserved)]);
     expect((await rpc(p.url, "eth_sendRawTransaction", [later])).result).toBe(Transaction.from(later).hash);
-    await direct.waitForTransaction(Transaction.from(later).hash!);
+    await minedReceipt(direct, Transaction.from(later).hash!);
   });
 });
