@@ -1,6 +1,8 @@
 # One image for the whole suite: the five services, the migrations, the platform contracts and the local
-# anvil chains of docker-compose.yml. The arguments name the entry point, run by node with tsx:
-#   docker run --rm sweep-service services/api-gateway/src/main.ts
+# anvil chains of docker-compose.yml. The arguments are node's: a service's bundle (built by pnpm
+# prepare-workspace), or tsx and a TypeScript entry point:
+#   docker run --rm sweep-service --enable-source-maps services/ledger/dist/main.js
+#   docker run --rm sweep-service --import tsx packages/devnet/src/deploy-platform-main.ts
 #   docker run --rm --entrypoint pnpm sweep-service db:migrate
 # The lockfile holds anvil's linux-amd64 binary only (the registry it was made against has no other platform's
 # @foundry-rs/anvil package; on arm64 everything else installs, then the anvil link below fails): build and run it
@@ -36,5 +38,5 @@ ENV NODE_ENV=production HOST=0.0.0.0 CHECKPOINT_DISABLE=1
 USER node
 # api-gateway, batcher, chain-sender, ledger, webhook-dispatcher, the api-gateway's /metrics; the two anvils
 EXPOSE 8080 8081 8082 8083 8084 8085 8545 8546
-ENTRYPOINT ["node", "--import", "tsx"]
-CMD ["services/api-gateway/src/main.ts"]
+ENTRYPOINT ["node"]
+CMD ["--enable-source-maps", "services/api-gateway/dist/main.js"]

@@ -76,7 +76,7 @@ describe.each(environments)("deploy/environments/%s", (environment) => {
   const deployments = ofKind("Deployment").map((deployment) => {
     const containers = containersOf(deployment);
     const container = containers[0]!;
-    const service = serviceOfEntry(container.command ? undefined : container.args?.[0]);
+    const service = serviceOfEntry(container.command ? undefined : container.args);
     const env = containerEnv(container, configMaps);
     const serviceEnv = service && effectiveValue(service, env.literals, "SERVICE_ENV");
     const perChain = service !== undefined && "CHAINS" in services[service].schema.shape;
@@ -96,7 +96,7 @@ describe.each(environments)("deploy/environments/%s", (environment) => {
   >;
   const scaledObjectOf = (name: string) => scaledObjects.find((s) => s.spec.scaleTargetRef.name === name);
 
-  it("runs the five services, all in one SERVICE_ENV, each Deployment one container running a service's main.ts", () => {
+  it("runs the five services, all in one SERVICE_ENV, each Deployment one container running a service's bundle", () => {
     expect(new Set(deployments.map((d) => d.service))).toEqual(new Set(Object.keys(services)));
     expect(serviceEnvs.size).toBe(1);
     for (const d of deployments) expect(d.containers).toHaveLength(1);

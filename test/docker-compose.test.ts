@@ -34,7 +34,7 @@ const packageJson = JSON.parse(readFileSync(path.join(repoRoot, "package.json"),
 const entries = Object.entries(compose.services);
 const ofImage = entries.filter(([, s]) => s.build !== undefined);
 const suiteServices = ofImage.flatMap(([name, s]) => {
-  const service = serviceOfEntry(s.entrypoint ? undefined : s.command?.[0]);
+  const service = serviceOfEntry(s.entrypoint ? undefined : s.command);
   return service ? [{ name, service, compose: s, env: s.environment ?? {} }] : [];
 });
 const anvils = ofImage.filter(([, s]) => s.entrypoint?.[0] === "anvil");
@@ -70,8 +70,9 @@ describe("docker-compose.yml: the servers", () => {
 });
 
 describe("Dockerfile", () => {
-  it("runs the path it is given with node and tsx, as pnpm start runs the services", () => {
-    expect(JSON.parse(/^ENTRYPOINT (.+)$/m.exec(dockerfile)![1]!)).toEqual(["node", "--import", "tsx"]);
+  it("runs node with the arguments it is given, by default the api-gateway's bundle as pnpm start runs it", () => {
+    expect(JSON.parse(/^ENTRYPOINT (.+)$/m.exec(dockerfile)![1]!)).toEqual(["node"]);
+    expect(serviceOfEntry(JSON.parse(/^CMD (.+)$/m.exec(dockerfile)![1]!) as string[])).toBe("api-gateway");
   });
 
   it("installs the pnpm of packageManager (another version would try to fetch that one) and runs as an unprivileged user", () => {
@@ -108,10 +109,10 @@ describe("docker-compose.yml: the suite", () => {
   it("runs the migrations and the platform contracts as one-shot jobs of the image, each an existing script or entry point", () => {
     const commands = jobs.map(([, s]) => [...(s.entrypoint ?? []), ...(s.command ?? [])]);
     expect(commands).toContainEqual(["pnpm", "db:migrate"]);
-    expect(commands).toContainEqual(["packages/devnet/src/deploy-platform-main.ts"]);
-    for (const [runner, script] of commands) {
-      if (runner === "pnpm") expect(packageJson.scripts).toHaveProperty([script!]);
-      else expect(existsSync(path.join(repoRoot, runner!))).toBe(true);
+    expect(commands).toContainEqual(["--import", "tsx", "packages/devnet/src/deploy-platform-main.ts"]);
+    for (const command of commands) {
+      if (command[0] === "pnpm") expect(packageJson.scripts).toHaveProperty([command[1]!]);
+      else expect(existsSync(path.join(repoRoot, command.at(-1)!))).toBe(true);
     }
   });
 

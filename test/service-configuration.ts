@@ -6,7 +6,7 @@
  */
 import { rpcUrlsFor, type ChainInfo } from "../packages/chains/src";
 import { ConfigError } from "@sweep/common";
-import type { ServiceName } from "@sweep/testkit";
+import { serviceNodeArgs, type ServiceName } from "@sweep/service-bundles";
 import { gatewayEnv, loadGatewayConfig } from "../services/api-gateway/src/config";
 import { batcherEnv, loadBatcherConfig } from "../services/batcher/src/config";
 import { chainSenderEnv, loadChainSenderConfig } from "../services/chain-sender/src/config";
@@ -45,9 +45,12 @@ export const services: Record<ServiceName, Service> = {
 };
 
 /** The service whose main.ts a container runs (`node --import tsx <path>`), or undefined for another entry point. */
-export function serviceOfEntry(entry: string | undefined): ServiceName | undefined {
-  const match = /^services\/([a-z-]+)\/src\/main\.ts$/.exec(entry ?? "");
-  return match && match[1]! in services ? (match[1] as ServiceName) : undefined;
+export function serviceOfEntry(args: readonly string[] | undefined): ServiceName | undefined {
+  const match = /^services\/([a-z-]+)\/dist\/main\.js$/.exec(args?.at(-1) ?? "");
+  if (!match || !(match[1]! in services)) return undefined;
+  const service = match[1] as ServiceName;
+  // node's arguments exactly as pnpm start and the tests run the service: its bundle, source maps on.
+  return JSON.stringify(args) === JSON.stringify(serviceNodeArgs(service, ".")) ? service : undefined;
 }
 
 /** The environment's value of a variable of the schema, its default when unset (undefined: unset and no default). */

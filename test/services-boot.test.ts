@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { freePort } from "@sweep/anvil";
+import { serviceNodeArgs, type ServiceName } from "@sweep/service-bundles";
 
 const root = path.resolve(__dirname, "..");
 
@@ -10,9 +11,9 @@ interface Run {
   kill: (signal: NodeJS.Signals) => void;
 }
 
-function runService(name: string, env: Record<string, string>): Run {
-  // As `pnpm start` runs them: tsx as a loader, not its wrapper process (which may pass a signal on twice).
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "services", name, "src", "main.ts")], {
+function runService(name: ServiceName, env: Record<string, string>): Run {
+  // As `pnpm start` runs them: node on the service's bundle, no wrapper process (which may pass a signal on twice).
+  const child = spawn(process.execPath, serviceNodeArgs(name), {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -63,7 +64,7 @@ describe("each service boots as its own process", () => {
     expect(logs.map((l) => l.message)).toEqual(expect.arrayContaining(["started", "shutting down", "stopped"]));
   });
 
-  it.each([
+  it.each<[ServiceName, Record<string, string>, string]>([
     ["batcher", { HEALTH_PORT: "eighty" }, "HEALTH_PORT"],
     ["chain-sender", { CHAINS: "97,abc" }, "CHAINS"],
     ["api-gateway", { DATABASE_URL: "mysql://nope" }, "DATABASE_URL"],

@@ -13,6 +13,7 @@ import { chainEndpoints, startLocalChains, type RunningChain } from "./chains";
 import { deployPlatformToChains } from "./deploy-platform";
 import { localServiceEnv } from "./service-env";
 import { superviseServices } from "./supervise-services";
+import { serviceNodeArgs, type ServiceName } from "@sweep/service-bundles";
 
 const stackEnv = z.object({
   SERVICE_ENV: baseEnv.SERVICE_ENV,
@@ -25,7 +26,7 @@ const stackEnv = z.object({
 });
 type StackConfig = z.infer<typeof stackEnv>;
 
-const services = [
+const services: Array<{ name: ServiceName; color: string }> = [
   { name: "api-gateway", color: "cyan" },
   { name: "batcher", color: "green" },
   { name: "chain-sender", color: "yellow" },
@@ -85,10 +86,10 @@ async function runServices(config: StackConfig, chains: RunningChain[]): Promise
   if (env.WEBHOOK_ALLOW_PRIVATE) say("WEBHOOK_ALLOW_PRIVATE=true, as it is not set: webhooks may go to this machine, private hosts and plain http (local development)");
   say(`starting ${services.map((s) => s.name).join(", ")}; the API listens on http://${config.HOST}:${config.PORT}`);
   const supervised = superviseServices(
-    // tsx as a loader inside the service's own process: the tsx command would put a supervisor in
-    // between that passes signals on again when it misses the service's acknowledgement (a race),
-    // and a second signal ends a service's graceful shutdown.
-    services.map(({ name, color }) => ({ name, prefixColor: color, command: `node --import tsx services/${name}/src/main.ts`, env })),
+    // node on the service's bundle (pnpm prepare-workspace built it), no wrapper: the tsx command would put a
+    // supervisor in between that passes signals on again when it misses the service's acknowledgement (a
+    // race), and a second signal ends a service's graceful shutdown.
+    services.map(({ name, color }) => ({ name, prefixColor: color, command: ["node", ...serviceNodeArgs(name, ".")].join(" "), env })),
     { cwd: repoRoot, outputStream: process.stdout, stopSignals: stopSignal },
   );
   // Giving up on a service stops the stack: a signal from now on would be a second one.

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import { existsSync } from "node:fs";
 import { freePort } from "@sweep/anvil";
 import { repoRoot } from "@sweep/db";
+import { serviceBundle, serviceNodeArgs, type ServiceName } from "@sweep/service-bundles";
 
-export type ServiceName = "api-gateway" | "batcher" | "chain-sender" | "ledger" | "webhook-dispatcher";
+export type { ServiceName };
 
 /** One line of a service's log (winston's JSON format). */
 export type LogLine = Record<string, unknown> & { level: string; message: string };
@@ -26,7 +27,7 @@ export interface ServiceProcess {
 }
 
 /**
- * Runs a service as its own process (`node --import tsx services/<name>/src/main.ts`, as `pnpm start`
+ * Runs a service as its own process (`node services/<name>/dist/main.js`, its bundle, as `pnpm start`
  * does) and waits until its /healthz answers 204.
  */
 export async function startService(name: ServiceName, env: Record<string, string>, ports?: Pick<ServiceProcess, "port" | "metricsPort">): Promise<ServiceProcess> {
@@ -37,7 +38,8 @@ export async function startService(name: ServiceName, env: Record<string, string
   const metricsPort = ports?.metricsPort ?? (name === "api-gateway" ? await freePort() : port);
   // SERVICE_NODE_FLAGS adds node flags to every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a bench.
   const nodeFlags = (process.env.SERVICE_NODE_FLAGS ?? "").split(" ").filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, "--import", "tsx", path.join("services", name, "src", "main.ts")], {
+  if (!existsSync(serviceBundle(name))) throw new Error(`${serviceBundle(name)} is missing: run pnpm prepare-workspace (the jest run's global setup builds it)`);
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, ...serviceNodeArgs(name)], {
     cwd: repoRoot,
     env: { ...process.env, LOG_LEVEL: "debug", ...env, [portVariable]: String(port), ...(name === "api-gateway" ? { METRICS_PORT: String(metricsPort) } : {}) },
     stdio: ["ignore", "pipe", "pipe"],
