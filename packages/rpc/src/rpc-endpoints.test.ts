@@ -175,8 +175,9 @@ describe("a chain's RPC endpoints", () => {
     const endpoints = new RpcEndpoints(CHAIN_ID, [a.url, b.url], { timeoutMs: 1_000, backoff });
     a.answer = quota;
     b.answer = rpcResult("0x2");
-    const refused = Date.now();
     await endpoints.send(call("eth_blockNumber"));
+    // The refusal came before the call was answered: its second of rest is over a second after that.
+    const refused = Date.now();
     a.answer = rpcResult("0x1");
     await new Promise((r) => setTimeout(r, backoff.baseMs + 100));
     expect(endpoints.preferred()).toBe(1);

@@ -66,11 +66,12 @@ describe("a chain's endpoints through a provider's quota refusals", () => {
   it("rests the refused endpoint for the provider's Retry-After, not its own shorter backoff", async () => {
     const endpoints = new RpcEndpoints(CHAIN_ID, [limited.url, healthy.url], { timeoutMs: 2_000, backoff });
     limited.quota("429-bare", { next: 1 });
-    const refused = Date.now();
+    // The refusal came before the call was answered: its second of rest is over a second after that.
     await endpoints.send({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] });
-    await new Promise((r) => setTimeout(r, backoff.baseMs * 4));
+    const answered = Date.now();
+    await new Promise((r) => setTimeout(r, backoff.baseMs * 2));
     expect(endpoints.preferred()).toBe(1);
-    await new Promise((r) => setTimeout(r, Math.max(0, refused + 1_000 - Date.now()) + 50));
+    await new Promise((r) => setTimeout(r, Math.max(0, answered + 1_000 - Date.now()) + 50));
     expect(endpoints.preferred()).toBe(0);
   });
 
