@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createDb, type BatchPurpose, type BatchStatus, type Db } from "@sweep/db";
+import { Wallet } from "ethers";
 import { queueNames } from "@sweep/messaging";
 import { createTestPartner } from "@sweep/testkit";
 import { changeBatch, openAnnouncedBatch, openBatch, openGapFillBatch, type BatchChange } from "./batch-transitions";
@@ -12,11 +13,14 @@ describe("the changes of a batch's state", () => {
   const names = queueNames(`batch-transitions-${randomUUID().slice(0, 8)}`);
   let db: Db;
   let gasWalletId: string;
+  let partnerId: string;
+  let hotWalletId: string;
 
   beforeAll(async () => {
     db = createDb(process.env.DATABASE_URL!);
-    const { partnerId } = await createTestPartner(db, "batch transitions partner");
+    ({ partnerId } = await createTestPartner(db, "batch transitions partner"));
     ({ id: gasWalletId } = await db.gasWallet.findUniqueOrThrow({ where: { partnerId } }));
+    ({ id: hotWalletId } = await db.hotWallet.create({ data: { partnerId, chainId, address: Wallet.createRandom().address, delegate: Wallet.createRandom().address, status: "active" } }));
   });
   afterAll(() => db.$disconnect());
   afterEach(() => db.outboxMessage.deleteMany({ where: { exchange: names.workExchange } }));
@@ -28,7 +32,8 @@ describe("the changes of a batch's state", () => {
     return [b.status, b.reason, b.purpose, b.drainTo];
   };
   const outbox = async () => (await db.outboxMessage.findMany({ where: { exchange: names.workExchange }, orderBy: { id: "asc" } })).map((m) => [m.type, m.payload]);
-  const change = (id: string, from: BatchStatus, to: BatchChange, purpose: BatchPurpose = "withdrawal") => db.$transaction((tx) => changeBatch(tx, names, { id, chainId, purpose }, from, to));
+  const change = (id: string, from: BatchStatus, to: BatchChange, purpose: BatchPurpose = "withdrawal") =>
+    db.$transaction((tx) => changeBatch(tx, names, { id, chainId, purpose, hotWalletId: purpose === "sweep" ? hotWalletId : null, partnerId }, from, to));
 
   it("opens a batch with its columns, open; announced, with its batch.ready", async () => {
     const opened = await db.$transaction((tx) => openBatch(tx, { chainId, gasWalletId, purpose: "withdrawal", drainTo: "0x00000000000000000000000000000000000000aa" }));
@@ -55,6 +60,26 @@ describe("the changes of a batch's state", () => {
     expect(await change(id, from, to)).toBe(false);
     expect((await row(id)).slice(0, 2)).toEqual(expected);
     expect(await outbox()).toEqual([]);
+  });
+
+  it.each<[string, BatchStatus, BatchChange]>([
+    ["sent", "open", { to: "sent" }],
+    ["confirmed with nothing left to send", "open", { to: "confirmed" }],
+    ["confirmed, mined", "sent", { to: "confirmed" }],
+    ["confirmed, restored", "failed", { to: "confirmed" }],
+  ])("wakes the next batch of its kind once %s: a sweep batch its hot wallet, a revocation batch its partner's oldest queued revocation", async (_what, from, to) => {
+    const [sweeps, revocations] = [await batch(from, "sweep", from === "failed" ? "nonce_conflict" : null), await batch(from, "revocation", from === "failed" ? "nonce_conflict" : null)];
+    const queued = await db.revocation.create({
+      data: { partnerId, chainId, account: Wallet.createRandom().address, authorization: { chain_id: chainId, address: Wallet.createRandom().address, nonce: 0, y_parity: 0, r: "0x01", s: "0x01" }, status: "queued" },
+    });
+    expect(await change(sweeps, from, to, "sweep")).toBe(true);
+    expect(await change(revocations, from, to, "revocation")).toBe(true);
+    expect(await change(revocations, from, to, "revocation")).toBe(false);
+    expect(await outbox()).toEqual([
+      ["hot_wallet.wake", { hotWalletId, chainId }],
+      ["revocation.queued", { revocationId: queued.id, chainId }],
+    ]);
+    await db.revocation.delete({ where: { id: queued.id } });
   });
 
   it("fails an open or sent batch with its reason and batch.failed, once", async () => {

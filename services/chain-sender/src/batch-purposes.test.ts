@@ -46,7 +46,7 @@ describe("how each purpose is seen through once mined", () => {
   });
 
   it.each(["sweep", "deploy_delegate", "withdrawal", "gap_fill"] as const)("a %s batch reads nothing from the chain before it is settled", async (purpose) => {
-    const batch = { id: "b", purpose, hotWalletId: null, delegate: null };
+    const batch = { id: "b", purpose, hotWalletId: null, partnerId: "p", delegate: null };
     await expect(batchPurposes[purpose].chainOutcomes({} as never, {} as never, batch, {} as never)).resolves.toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 import type { ChainClient, Receipt } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
-import { enqueueOutbox, type BatchPurpose, type Db, type Tx } from "@sweep/db";
-import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import type { BatchPurpose, Db, Tx } from "@sweep/db";
+import type { QueueNames } from "@sweep/messaging";
 import type { PendingMetrics } from "@sweep/metrics";
 import type { BatchToSend, MinedBatch, OpenBatchRow } from "./batch-types";
 import { loadDeployBatch, loadRevocationBatch, loadSweepBatch, loadWithdrawalBatch } from "./send/batch-loads";
-import { rejectWouldFail, wakeHotWallet, wakePartnerRevocations } from "./send/batch-wakes";
+import { rejectWouldFail } from "./send/would-fail-rejection";
 import { readRevocationOutcomes, recordItemOutcomes, recordRevocationOutcomes, type RevocationItemOutcome } from "./watch/mined-outcomes";
 import { deploymentContent, revocationContent, sweepContent, withdrawalContent, type ContentContext, type PlannedContent } from "./send/transaction-content";
 import { drainValue, withdrawalValue } from "./send/withdrawal-plan";
@@ -30,8 +30,6 @@ export interface PurposeStages<B extends BatchToSend> {
   spending(batch: B, balance: bigint, gasLimit: bigint, maxFeePerGas: bigint): Spending;
   /** in the attempt's database transaction: the items left out, settled */
   rejectDropped(tx: Tx, names: QueueNames, batch: B, dropped: readonly string[], metrics: PendingMetrics): Promise<void>;
-  /** in the attempt's database transaction, once sent or settled without a transaction: wakes the batcher for the next batch of the kind */
-  wakeNext(tx: Tx, names: QueueNames, batch: B): Promise<void>;
   carriedIds(batch: B, dropped: readonly string[]): CarriedIds;
 }
 
@@ -46,14 +44,12 @@ export interface MinedStages {
   chainOutcomes(db: Db, client: ChainClient, batch: MinedBatch, receipt: Receipt, restoring?: boolean): Promise<RevocationItemOutcome[]>;
   /** in the settlement's database transaction: each carried item's outcome */
   recordOutcomes(tx: Tx, batch: MinedBatch, receipt: Receipt, revocations: readonly RevocationItemOutcome[], logger: Logger): Promise<void>;
-  /** in the settlement's database transaction: what may go now that the batch is mined, without waiting for the ledger */
-  wakeOnMined(tx: Tx, names: QueueNames, batch: MinedBatch, chainId: number): Promise<void>;
 }
 
 const nothing = async () => {};
 const noOutcomes = async (): Promise<RevocationItemOutcome[]> => [];
 /** What most purposes do once mined: nothing of their own; the ledger settles them from tx.outcome. */
-const plainMined: MinedStages = { gapFill: false, chainOutcomes: noOutcomes, recordOutcomes: nothing, wakeOnMined: nothing };
+const plainMined: MinedStages = { gapFill: false, chainOutcomes: noOutcomes, recordOutcomes: nothing };
 /** Most batches send no value, and keep the fees due on the wallet. */
 const noValue = (batch: BatchToSend): Spending => ({ value: 0n, kept: batch.feesDue });
 /** Gap fillers are made and sent by the watcher, never as an open batch: their other stages are never reached. */
@@ -73,7 +69,6 @@ export const batchPurposes: Stages = {
     content: sweepContent,
     spending: noValue,
     rejectDropped: rejectWouldFail,
-    wakeNext: wakeHotWallet,
     carriedIds: (batch, dropped) => {
       const left = new Set(dropped);
       return { sweepIds: batch.items.map((item) => item.sweepId).filter((id) => !left.has(id)) };
@@ -82,17 +77,12 @@ export const batchPurposes: Stages = {
     recordOutcomes: async (tx, batch, receipt, _revocations, logger) => {
       if (receipt.succeeded && batch.delegate) await recordItemOutcomes(tx, batch.id, batch.delegate, receipt, logger);
     },
-    // The sweeps that waited for this batch are batched at once, rather than after the ledger's work.
-    wakeOnMined: async (tx, names, batch, chainId) => {
-      if (batch.hotWalletId) await enqueueOutbox(tx, outboxDraft("hot_wallet.wake", { hotWalletId: batch.hotWalletId, chainId }, names));
-    },
   },
   revocation: {
     load: loadRevocationBatch,
     content: revocationContent,
     spending: noValue,
     rejectDropped: nothing,
-    wakeNext: wakePartnerRevocations,
     carriedIds: (batch) => ({ revocationIds: batch.items.map((item) => item.revocationId) }),
     ...plainMined,
     chainOutcomes: (db, client, batch, receipt, restoring) => readRevocationOutcomes(db, client, batch.id, receipt, restoring),
@@ -105,7 +95,6 @@ export const batchPurposes: Stages = {
     content: deploymentContent,
     spending: noValue,
     rejectDropped: nothing,
-    wakeNext: nothing,
     carriedIds: (batch) => ({ hotWalletId: batch.hotWalletId }),
     ...plainMined,
   },
@@ -118,7 +107,6 @@ export const batchPurposes: Stages = {
         ? { value: withdrawalValue(batch.feesDue, maxFeePerGas), kept: 0n }
         : { value: drainValue({ balance, feesDue: batch.feesDue, inFlightCost: batch.inFlightCost }, gasLimit, maxFeePerGas), kept: batch.feesDue },
     rejectDropped: nothing,
-    wakeNext: nothing,
     carriedIds: () => ({}),
     ...plainMined,
   },
@@ -127,7 +115,6 @@ export const batchPurposes: Stages = {
     content: neverSent,
     spending: neverSent,
     rejectDropped: neverSent,
-    wakeNext: neverSent,
     carriedIds: neverSent,
     ...plainMined,
     gapFill: true,

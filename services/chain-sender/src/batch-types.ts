@@ -61,6 +61,7 @@ export interface MinedBatch {
   id: string;
   purpose: BatchPurpose;
   hotWalletId: string | null;
+  partnerId: string;
   delegate: string | null;
 }
 

@@ -9,16 +9,17 @@ import type { GasWalletRow } from "./gas-wallet-signers";
 import type { RevocationItemOutcome } from "./watch/mined-outcomes";
 import type { SignedTransaction } from "./signing";
 
-const withBatch = { batch: { select: { id: true, purpose: true, hotWalletId: true, hotWallet: { select: { delegate: true } } } } } as const;
+const withBatch = { batch: { select: { id: true, purpose: true, hotWalletId: true, gasWallet: { select: { partnerId: true } }, hotWallet: { select: { delegate: true } } } } } as const;
 
-function batchOf(row: { batch: { id: string; purpose: BatchPurpose; hotWalletId: string | null; hotWallet: { delegate: string } | null } | null }): MinedBatch | null {
-  return row.batch ? { id: row.batch.id, purpose: row.batch.purpose, hotWalletId: row.batch.hotWalletId, delegate: row.batch.hotWallet?.delegate ?? null } : null;
+function batchOf(row: { batch: { id: string; purpose: BatchPurpose; hotWalletId: string | null; gasWallet: { partnerId: string }; hotWallet: { delegate: string } | null } | null }): MinedBatch | null {
+  const { batch } = row;
+  return batch ? { id: batch.id, purpose: batch.purpose, hotWalletId: batch.hotWalletId, partnerId: batch.gasWallet.partnerId, delegate: batch.hotWallet?.delegate ?? null } : null;
 }
 
 export async function inFlightTransactions(db: Db, chainId: number): Promise<InFlightTransaction[]> {
   const rows = await db.chainTransaction.findMany({
     where: { chainId, status: { in: unfinishedStates.transaction } },
-    include: { batch: { select: { id: true, purpose: true, hotWalletId: true, hotWallet: { select: { delegate: true } } } } },
+    include: withBatch,
     orderBy: [{ nonce: "asc" }, { replacement: "asc" }],
   });
   return rows.map((row) => ({
@@ -33,7 +34,7 @@ export async function inFlightTransactions(db: Db, chainId: number): Promise<InF
     fees: { maxFeePerGas: toBigInt(row.maxFeePerGas), maxPriorityFeePerGas: toBigInt(row.maxPriorityFeePerGas) },
     createdAt: row.createdAt,
     broadcastAt: row.broadcastAt,
-    batch: row.batch ? { id: row.batch.id, purpose: row.batch.purpose, hotWalletId: row.batch.hotWalletId, delegate: row.batch.hotWallet?.delegate ?? null } : null,
+    batch: batchOf(row),
   }));
 }
 
@@ -129,8 +130,8 @@ export async function abandonNonce(
       const dropped = await changeTransactions(tx, { ids: rows.map((r) => r.id) }, { to: "dropped", abandonedAtBlock: input.head });
       if (dropped === 0) return null;
       const batchIds = [...new Set(rows.flatMap((r) => (r.batchId ? [r.batchId] : [])))];
-      for (const batch of await tx.batch.findMany({ where: { id: { in: batchIds }, status: states.batch.sent }, select: { id: true, purpose: true } })) {
-        await changeBatch(tx, names, { ...batch, chainId }, "sent", { to: "failed", reason });
+      for (const batch of await tx.batch.findMany({ where: { id: { in: batchIds }, status: states.batch.sent }, select: { id: true, purpose: true, hotWalletId: true, gasWallet: { select: { partnerId: true } } } })) {
+        await changeBatch(tx, names, { ...batch, chainId, partnerId: batch.gasWallet.partnerId }, "sent", { to: "failed", reason });
       }
       const gapFill = input.gapFill ? await createGapFill(tx, chainId, gasWalletId, input.gapFill.signed, input.gapFill.replacement) : null;
       return { gapFill, batchIds };
@@ -177,7 +178,6 @@ async function recordMined(tx: Tx, names: QueueNames, mined: MinedTransaction, r
     await changeBatch(tx, names, { ...mined.batch, chainId: mined.chainId }, "sent", { to: "confirmed" });
   }
   await enqueueOutbox(tx, outboxDraft("tx.outcome", { chainId: mined.chainId, transactionId: mined.id }, names));
-  if (mined.batch && stages) await stages.wakeOnMined(tx, names, mined.batch, mined.chainId);
 }
 
 /** The chain's transactions given up at a head from `from` on: each may yet turn out mined. */

@@ -44,10 +44,7 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
       await returnLeftOut(tx, names, batch, attempt.leftOut ?? []);
 
       if (attempt.type === "failed") return null;
-      if (attempt.type === "empty") {
-        await stages.wakeNext(tx, names, batch);
-        return null;
-      }
+      if (attempt.type === "empty") return null;
       const highest = await tx.chainTransaction.aggregate({ where: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id }, _max: { nonce: true } });
       const nonce = chooseNonce({ nextNonce: state?.next_nonce ?? null, chainPending: attempt.chainPending, highestStored: highest._max.nonce });
       const signed = await attempt.sign(nonce);
@@ -56,7 +53,6 @@ export async function commitAttempt(db: Db, names: QueueNames, batch: BatchToSen
         where: { gasWalletId_chainId: { gasWalletId: batch.gasWallet.id, chainId: batch.chainId } },
         data: { nextNonce: nonce + 1n },
       });
-      await stages.wakeNext(tx, names, batch);
       return stored;
     },
     { timeout: 30_000 },

@@ -145,7 +145,6 @@ export async function commitResend(db: Db, names: QueueNames, batch: BatchToSend
       }
       if (attempt.type === "empty") {
         await changeBatch(tx, names, batch, "sent", { to: "confirmed" });
-        await stages.wakeNext(tx, names, batch);
         return null;
       }
       const highest = await tx.chainTransaction.aggregate({ where: { chainId: batch.chainId, gasWalletId: batch.gasWallet.id, nonce: refused.nonce }, _max: { replacement: true } });

@@ -31,7 +31,7 @@ function stored(nonce: number, replacement = 0, over: Partial<InFlightTransactio
     fees: { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n },
     createdAt: new Date(start - 1_000),
     broadcastAt: new Date(start - 1_000),
-    batch: { id: `batch-${nonce}`, purpose: "sweep", hotWalletId: "hot", delegate: null },
+    batch: { id: `batch-${nonce}`, purpose: "sweep", hotWalletId: "hot", partnerId: "partner", delegate: null },
     ...over,
   };
 }
