@@ -2,7 +2,7 @@ import type { AttemptFailureReason } from "@sweep/common";
 import type { BatchPurpose, BatchStatus, Prisma, Tx } from "@sweep/db";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { isCorrection, isTransition } from "./transitions";
-import { wakeRevocationRounds } from "./work-wakes";
+import { wakeHotWallet, wakeRevocationRounds } from "./work-wakes";
 
 /**
  * The changes of a batch's state, each guarded by the transition table (or its corrections), in
@@ -51,7 +51,7 @@ export interface ChangedBatch {
  */
 const wakesOf: Record<BatchPurpose, (tx: Tx, names: QueueNames, batch: ChangedBatch) => Promise<void>> = {
   sweep: async (tx, names, { hotWalletId, chainId }) => {
-    if (hotWalletId) await tx.outboxMessage.create({ data: outboxDraft("hot_wallet.wake", { hotWalletId, chainId }, names) });
+    if (hotWalletId) await wakeHotWallet(tx, names, { hotWalletId, chainId });
   },
   revocation: (tx, names, { partnerId, chainId }) => wakeRevocationRounds(tx, names, { chainId, accounts: [], partnerId }),
   deploy_delegate: async () => undefined,

@@ -1,8 +1,8 @@
 import { Prisma, type SweepKind, type Tx } from "@sweep/db";
-import { outboxDraft, type QueueNames } from "@sweep/messaging";
+import type { QueueNames } from "@sweep/messaging";
 import { revocationsFinal, sweepsFinal } from "@sweep/metrics";
 import type { EventType } from "./events";
-import { wakeRevocationRounds, wakeSweepsOfAccounts } from "./work-wakes";
+import { wakeHotWallet, wakeRevocationRounds, wakeSweepsOfAccounts } from "./work-wakes";
 
 /** The two kinds of work a partner asks for: one lifecycle (transitions.ts), told apart only here. */
 export type WorkKind = "sweep" | "revocation";
@@ -92,7 +92,7 @@ export const workKinds: Record<WorkKind, WorkRules> = {
     // revocation for the sweeps of its address requested before it.
     async wake(tx, names, scope, changed, fromProcessing) {
       if (fromProcessing && scope.hotWalletId) {
-        await tx.outboxMessage.create({ data: outboxDraft("hot_wallet.wake", { hotWalletId: scope.hotWalletId, chainId: scope.chainId }, names) });
+        await wakeHotWallet(tx, names, { hotWalletId: scope.hotWalletId, chainId: scope.chainId });
         await wakeSweepsOfAccounts(tx, names, { chainId: scope.chainId, accounts: accountsOf(changed), except: scope.hotWalletId });
       }
       await wakeRevocationRounds(tx, names, { chainId: scope.chainId, accounts: accountsOf(changed.filter((item) => item.ended)) });

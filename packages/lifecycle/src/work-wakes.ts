@@ -8,6 +8,11 @@ import { outboxDraft, type QueueNames } from "@sweep/messaging";
  * whatever the batch's size.
  */
 
+/** hot_wallet.wake for one hot wallet: its next batch may be prepared (the one before it was sent, mined or settled). */
+export async function wakeHotWallet(tx: Tx, names: QueueNames, wake: { hotWalletId: string; chainId: number }): Promise<void> {
+  await tx.outboxMessage.create({ data: outboxDraft("hot_wallet.wake", wake, names) });
+}
+
 /**
  * hot_wallet.wake for each hot wallet with queued sweeps of these accounts on the chain, but
  * `except` (woken already): a sweep waits while a sweep of its address in any hot wallet of the

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { environmentChainIds } from "@sweep/chains";
 import { createDb, type Db } from "@sweep/db";
 import { defineTopology, deleteTopology } from "@sweep/messaging";
+import { SERVICE_NAMES } from "@sweep/service-bundles";
 import { startService, type ServiceName, type ServiceProcess } from "./service-process";
 import { startTestChain, type NodeKind, type TestChain } from "./test-chains";
 import { createTestDatabase } from "./test-database";
@@ -32,7 +33,6 @@ export interface StackOptions {
   env?: Record<string, string>;
 }
 
-const ALL: ServiceName[] = ["ledger", "chain-sender", "batcher", "api-gateway", "webhook-dispatcher"];
 
 /**
  * The whole suite on its own: both testnet chains on anvil or hardhat (free ports, platform contracts
@@ -78,7 +78,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       services.set(name, service);
       return service;
     };
-    await allStarted((options.services ?? ALL).map((name) => restart(name)));
+    await allStarted((options.services ?? SERVICE_NAMES).map((name) => restart(name)));
     const api = `http://127.0.0.1:${services.get("api-gateway")?.port}`;
     return {
       api,

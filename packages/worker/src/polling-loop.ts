@@ -84,10 +84,8 @@ export class PollingLoop {
       if (outcome === "done") return;
       if (outcome === "again") continue;
       idleRounds = outcome === "idle" && failures === 0 ? idleRounds + 1 : 0;
-      // A wake during the round means work arrived: no rest then.
-      if (this.woken.signal.aborted) idleRounds = 0;
-      const ms = pauseAfter({ ...this.options, failures, idleRounds });
-      await this.pause(ms);
+      await this.pause(pauseAfter({ ...this.options, failures, idleRounds }));
+      // A wake (during the round, which ends the pause at once, or during the pause) means work arrived: no rest then.
       if (this.woken.signal.aborted) idleRounds = 0;
     }
   }
