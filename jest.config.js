@@ -36,9 +36,10 @@ module.exports = {
       globalTeardown: "<rootDir>/jest.shared-stacks.teardown.ts",
     }),
   ],
-  // Two workers on two cores: a third, or the fault run beside them, left the timing-bound stories (fifty
-  // requests at once in one batch) without their margins. JEST_MAX_WORKERS sizes it for another machine.
-  maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 2),
+  // Three workers on two cores: the stories mostly wait for blocks, so a third keeps the cores busy (two left
+  // them a third idle); a fourth, or the fault run beside three, overloads them. JEST_MAX_WORKERS sizes it for another machine.
+  maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 3),
+  testSequencer: "<rootDir>/test/stories-first-sequencer.js",
   reporters: ["default", "<rootDir>/test/summary-reporter.js"],
   globalSetup: "<rootDir>/jest.global-setup.ts",
   testTimeout: 60_000,
