@@ -1,13 +1,12 @@
 /**
- * One jest run for the whole workspace, in five projects that share its workers (`maxWorkers`):
+ * One jest run for the whole workspace, in four projects that share its workers (`maxWorkers`):
  * - unit: the tests beside their modules (`src/**`): pure logic, and a few modules' own tests on the real servers;
  * - integration: each package's and service's `test/` folder, and the root's checks: real Postgres, RabbitMQ,
  *   Redis and nodes, each worker on a database of its own (jest.worker-environment.ts);
  * - e2e: the root's stories, each on a stack of its own (testkit's startStack: database, RabbitMQ prefix, Redis
  *   key prefix, chains on free ports), so that any two run at once;
  * - stories on shared stacks: the stories that read only their own partner, on one stack per node kind that
- *   jest's process hosts while stories hold them (jest.shared-stacks.setup.ts, testkit's sharedStack);
- * - faults: the fault run (test/faults), a stack under load through crashes, on one worker.
+ *   jest's process hosts while stories hold them (jest.shared-stacks.setup.ts, testkit's sharedStack).
  */
 const transform = { "^.+\\.ts$": ["@swc/jest", { jsc: { target: "es2022", parser: { syntax: "typescript" } }, module: { type: "commonjs" } }] };
 
@@ -30,17 +29,15 @@ module.exports = {
   projects: [
     project("unit", ["<rootDir>/{packages,services}/*/src/**/*.test.ts", "<rootDir>/test/{fuzz,faults}/*.test.ts"], ["\\.e2e\\.test\\.ts$"]),
     project("integration", ["<rootDir>/{packages,services}/*/test/**/*.test.ts", "<rootDir>/test/*.test.ts"], ["\\.e2e\\.test\\.ts$"]),
+    // The fault run is `pnpm test:faults` (jest.faults.config.js); its pure parts' tests are unit tests.
     project("e2e", ["<rootDir>/test/*.e2e.test.ts"], [`/test/(${SHARED_STACK_STORIES.join("|")})\\.e2e\\.test\\.ts$`]),
-    // Three minutes of load with every fault of the schedule, on one worker beside the others' stories (its pure
-    // parts' tests are unit tests); `pnpm test:faults` runs it alone (jest.faults.config.js), to replay a seed.
-    project("faults", ["<rootDir>/test/faults/*.e2e.test.ts"]),
     project("stories on shared stacks", SHARED_STACK_STORIES.map((story) => `<rootDir>/test/${story}.e2e.test.ts`), [], {
       globalSetup: "<rootDir>/jest.shared-stacks.setup.ts",
       globalTeardown: "<rootDir>/jest.shared-stacks.teardown.ts",
     }),
   ],
   // Three workers on two cores: the stories mostly wait for blocks, so a third keeps the cores busy (two left
-  // them a third idle); a fourth overloads them. JEST_MAX_WORKERS sizes it for another machine.
+  // them a third idle); a fourth, or the fault run beside three, overloads them. JEST_MAX_WORKERS sizes it for another machine.
   maxWorkers: Number(process.env.JEST_MAX_WORKERS ?? 3),
   testSequencer: "<rootDir>/test/stories-first-sequencer.js",
   reporters: ["default", "<rootDir>/test/summary-reporter.js"],

@@ -1,7 +1,7 @@
 const { default: TestSequencer } = require("@jest/test-sequencer");
 
 /** The projects whose files are stories on whole stacks: each runs from twenty seconds to a few minutes. */
-const STORY_PROJECTS = new Set(["e2e", "stories on shared stacks", "faults"]);
+const STORY_PROJECTS = new Set(["e2e", "stories on shared stacks"]);
 
 /**
  * Longest first, so that no worker is left with a long story once the others have run out of work.

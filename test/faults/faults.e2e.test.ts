@@ -53,7 +53,7 @@ import { Workload, type Lane } from "./workload";
 // blocks). FAULTS_SEED replays a run's faults and money moves.
 
 const SEED = seedOf(process.env.FAULTS_SEED);
-const LOAD_SECONDS = Number(process.env.FAULTS_SECONDS ?? 180);
+const LOAD_SECONDS = Number(process.env.FAULTS_SECONDS ?? 240);
 /** Each service killed, and the broker restarted, this many times, at random moments. */
 const ROUNDS = 2;
 const RATE = Number(process.env.FAULTS_RATE ?? 4);
