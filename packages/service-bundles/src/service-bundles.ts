@@ -40,6 +40,7 @@ export async function buildServiceBundles(root = repoRoot, names: readonly Servi
         format: "cjs",
         // Stack traces point into the TypeScript (node --enable-source-maps).
         sourcemap: "linked",
+        sourcesContent: false,
         logLevel: "warning",
         plugins: [workspaceOnly(root)],
       }),
