@@ -1,3 +1,7 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { repoRoot } from "@sweep/db";
 import { runSweepctl } from "@sweep/testkit";
 
 const sweepctl = (...args: string[]) => runSweepctl(args);
@@ -13,6 +17,12 @@ describe("sweepctl as a process", () => {
       gas_wallet: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
     });
     if (!process.env.KEY_ENCRYPTION_KEY) expect(stderr).toMatch(/WARNING: KEY_ENCRYPTION_KEY is not set/);
+  });
+
+  it("runs from the source as `pnpm sweepctl` runs it (tsx), as the tests run its bundle", async () => {
+    const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
+    const { stdout } = await promisify(execFile)(tsx, ["packages/cli/src/main.ts", "partner", "create", "--name", "CLI from source", "--json"], { cwd: repoRoot });
+    expect(JSON.parse(stdout)).toMatchObject({ partner_id: expect.stringMatching(/^[0-9a-f-]{36}$/), api_key: expect.stringMatching(/^svc_test_/) });
   });
 
   it.each([

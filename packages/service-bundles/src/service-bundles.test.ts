@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { repoRoot, serviceBundle, SERVICE_NAMES } from "./service-bundles";
+import { repoRoot, serviceBundle, SERVICE_NAMES, sweepctlBundle } from "./service-bundles";
 
 const requiresOf = (name: (typeof SERVICE_NAMES)[number]) => [...readFileSync(serviceBundle(name), "utf8").matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!);
 
@@ -22,5 +22,11 @@ describe("the services' bundles", () => {
     expect(required).toContain(require.resolve("ethers", { paths: [path.join(repoRoot, "services/chain-sender/src")] }));
     // The contract artifacts are read next to @sweep/contracts' source, not next to the bundle.
     expect(readFileSync(serviceBundle("chain-sender"), "utf8")).toContain(JSON.stringify(path.join(repoRoot, "packages/contracts/src")));
+  });
+
+  it("sweepctl's: a workspace package's require.resolve still looks from that package's source (@sweep/anvil finds anvil)", () => {
+    const bundle = readFileSync(sweepctlBundle(), "utf8");
+    expect(bundle).toContain(`createRequire(${JSON.stringify(path.join(repoRoot, "packages/anvil/src/anvil-binary.ts"))}).resolve("@foundry-rs/anvil/package.json")`);
+    expect(bundle).not.toMatch(/[^.\w]require\.resolve\(/);
   });
 });
