@@ -13,7 +13,7 @@ const CHAIN_ID = 97;
 /** anvil's first development account */
 const DEV_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const backoff = { baseMs: 100, maxMs: 2_000 };
-/** A rest long enough that a loaded machine (CI runs two jest workers beside stacks) cannot end it between two calls of one story. */
+/** A rest long enough that a loaded machine (CI runs three jest workers beside stacks) cannot end it between two calls of one story. */
 const steadyBackoff = { baseMs: 1_000, maxMs: 2_000 };
 
 describe("a chain's endpoints through a provider's quota refusals", () => {
