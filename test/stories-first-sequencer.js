@@ -11,13 +11,12 @@ const STORY_PROJECTS = new Set(["e2e", "stories on shared stacks"]);
  */
 class StoriesFirstSequencer extends TestSequencer {
   sort(tests) {
-    const timed = tests.filter((test) => this.time(test) != null);
-    if (timed.length === tests.length) return super.sort(tests);
-    const isStory = (test) => STORY_PROJECTS.has(test.context.config.displayName?.name);
-    const size = (test) => test.context.hasteFS.getSize(test.path) ?? 0;
+    // jest's order: it notes each test's duration, and puts those without one first, the larger file first.
     const sorted = super.sort(tests);
-    const untimed = sorted.filter((test) => this.time(test) == null).sort((a, b) => Number(isStory(b)) - Number(isStory(a)) || size(b) - size(a));
-    return [...untimed, ...sorted.filter((test) => this.time(test) != null)];
+    const untimed = sorted.filter((test) => test.duration == null);
+    if (untimed.length === 0) return sorted;
+    const isStory = (test) => STORY_PROJECTS.has(test.context.config.displayName?.name);
+    return [...untimed.filter(isStory), ...untimed.filter((test) => !isStory(test)), ...sorted.filter((test) => test.duration != null)];
   }
 }
 

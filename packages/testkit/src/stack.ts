@@ -33,7 +33,6 @@ export interface StackOptions {
   env?: Record<string, string>;
 }
 
-
 /**
  * The whole suite on its own: both testnet chains on anvil or hardhat (free ports, platform contracts
  * deployed), a database of its own, a unique RabbitMQ prefix, and the services as processes.
