@@ -50,7 +50,11 @@ export async function startService(name: ServiceName, env: Record<string, string
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) {
+      // Ports picked here are free when picked, not when bound: another worker's process may take one between.
+      if (!ports && output.includes("EADDRINUSE")) return startService(name, env);
+      throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
+    }
     try {
       // Bounded: a reused port another process took since may accept and never answer.
       if ((await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) })).status === 204) break;
