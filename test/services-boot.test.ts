@@ -69,12 +69,31 @@ describe("each service boots as its own process", () => {
     ["chain-sender", { CHAINS: "97,abc" }, "CHAINS"],
     ["api-gateway", { DATABASE_URL: "mysql://nope" }, "DATABASE_URL"],
     ["ledger", { SERVICE_ENV: "staging" }, "SERVICE_ENV"],
+    ["webhook-dispatcher", { ENV_CHAINS: "97,1" }, "ENV_CHAINS"],
   ])("%s refuses to start on a malformed variable and names it", async (name, env, variable) => {
     const run = runService(name, env);
     expect(await run.exitCode).toBe(1);
     const first = JSON.parse(run.output().trim().split("\n")[0]!) as { level: string; message: string };
     expect(first.level).toBe("error");
     expect(first.message).toContain(variable);
+  });
+
+  it.each<ServiceName>(["api-gateway", "chain-sender"])("%s refuses a chain added half-described, and a chain whose fees it cannot book yet, in one message", async (name) => {
+    const run = runService(name, { ENV_CHAINS: "97,84532,777001", RPC_URL_84532: "https://base-sepolia.example/secret-key", CHAIN_NAME_777001: "Acme", TOKENS_777001: "USDT:6" });
+    expect(await run.exitCode).toBe(1);
+    const errors = run
+      .output()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { level: string; message: string })
+      .filter((l) => l.level === "error");
+    expect(errors).toHaveLength(1);
+    const { message } = errors[0]!;
+    for (const variable of ["NATIVE_TICKER_777001", "CONFIRMATIONS_777001", "BLOCK_TIME_MS_777001", "TOKEN_777001_USDT", "RPC_URL_777001", "MAX_FEE_PER_GAS_777001", "MAX_PRIORITY_FEE_PER_GAS_777001", "FEE_MODEL_84532"]) {
+      expect(message).toContain(variable);
+    }
+    expect(message).not.toContain("CHAIN_NAME_777001");
+    expect(message).not.toContain("secret-key");
   });
 
   it("refuses to start on mainnet half-configured, naming every missing variable in one message and no value", async () => {

@@ -75,7 +75,7 @@ describe("per-chain configuration", () => {
 
   it("checks only the chains a process serves, and refuses a chain outside the environment", () => {
     expect(loadChainConfigs("testnet", [11155111], { RPC_URL_97: "nonsense" }).map((c) => c.chainId)).toEqual([11155111]);
-    expect(problemsOf({}, [1])).toEqual(["CHAINS names 1, not a chain of the testnet environment"]);
+    expect(problemsOf({}, [1])).toEqual(["CHAINS names 1, not a chain of the testnet environment (11155111, 97; ENV_CHAINS lists them)"]);
   });
 
   it("demands a real node on mainnet", () => {
@@ -164,5 +164,48 @@ describe("TX_FEE_CAP_ in loadChainConfigs", () => {
       [97, 100_000_000_000_000_000n],
     ]);
     expect(() => loadChainConfigs("testnet", [97], { TX_FEE_CAP_97: "-1" })).toThrow(ConfigError);
+  });
+});
+
+describe("a chain added by configuration alone", () => {
+  const acme = {
+    ENV_CHAINS: "97,777001",
+    CHAIN_NAME_777001: "Acme Chain",
+    NATIVE_TICKER_777001: "ACME",
+    CONFIRMATIONS_777001: "2",
+    BLOCK_TIME_MS_777001: "1000",
+    RPC_URL_777001: "https://acme.example/rpc",
+    MAX_FEE_PER_GAS_777001: "3000000000",
+    MAX_PRIORITY_FEE_PER_GAS_777001: "1000000000",
+  };
+
+  it("is served beside the presets, with the defaults every chain has (factory, tariff, fee cap)", () => {
+    const chains = loadChainConfigs("testnet", undefined, acme);
+    expect(chains.map((c) => c.chainId)).toEqual([97, 777001]);
+    expect(chains[1]).toMatchObject({
+      name: "Acme Chain",
+      nativeTicker: "ACME",
+      rpcUrls: ["https://acme.example/rpc"],
+      factory: factoryDeployment().address,
+      tariff: { rateBps: 7000 },
+      txFeeCap: DEFAULT_TX_FEE_CAP,
+      feeCeiling: { maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n },
+    });
+  });
+
+  it("must name its node and both fee ceilings: it has no devnet and no defaults", () => {
+    const { RPC_URL_777001: _rpc, MAX_FEE_PER_GAS_777001: _fee, MAX_PRIORITY_FEE_PER_GAS_777001: _tip, ...bare } = acme;
+    expect(problemsOf(bare)).toEqual([
+      "RPC_URL_777001 is required: chain 777001 has no local devnet",
+      "MAX_FEE_PER_GAS_777001 is required: chain 777001 has no default ceiling on the fee per gas, in wei",
+      "MAX_PRIORITY_FEE_PER_GAS_777001 is required: chain 777001 has no default ceiling on the tip per gas, in wei",
+    ]);
+  });
+
+  it.each([
+    [{ ENV_CHAINS: "97,84532", RPC_URL_84532: "https://base-sepolia.example" }, "FEE_MODEL_84532 is op-stack: this version does not book an OP-stack chain's L1 data fee yet, so chain 84532 (Base Sepolia) cannot be served"],
+    [{ ...acme, FEE_MODEL_777001: "arbitrum" }, "FEE_MODEL_777001 is arbitrum: this version does not estimate Arbitrum's gas for plain transfers yet, so chain 777001 (Acme Chain) cannot be served"],
+  ])("refuses a fee model whose fees it cannot book yet, even on a chain this process does not serve", (env, problem) => {
+    expect(problemsOf(env, [97])).toEqual([problem]);
   });
 });

@@ -45,9 +45,6 @@ export function configuredAddress(variable: string, value: string): string {
  * Every bad or missing one is named in one ConfigError; values are never echoed (URLs and keys are secrets).
  */
 export function loadChainConfigs(environment: Environment, only?: readonly number[], env: NodeJS.ProcessEnv = process.env): ChainConfig[] {
-  const ids = environmentChainIds(environment);
-  const unknown = (only ?? []).filter((id) => !ids.includes(id));
-  if (unknown.length > 0) throw new ConfigError([`CHAINS names ${unknown.join(", ")}, not a chain of the ${environment} environment`]);
   const problems: string[] = [];
   const checked: VariableCheck = <T>(read: () => T): T | undefined => {
     try {
@@ -58,6 +55,9 @@ export function loadChainConfigs(environment: Environment, only?: readonly numbe
     }
   };
   const registry = chainRegistry(environment, devnetTokenAddress, env, checked);
+  const ids = registry.map((chain) => chain.chainId);
+  const unknown = (only ?? []).filter((id) => !ids.includes(id));
+  if (unknown.length > 0) problems.push(`CHAINS names ${unknown.join(", ")}, not a chain of the ${environment} environment (${ids.join(", ")}; ENV_CHAINS lists them)`);
   const tariffs = new Map(configuredTariffs(registry, env, checked).map((t) => [t.chainId, t]));
   const configs = registry
     .filter((chain) => only === undefined || only.includes(chain.chainId))
@@ -74,6 +74,8 @@ export function loadChainConfigs(environment: Environment, only?: readonly numbe
         txFeeCap: configuredTxFeeCap(chain.chainId, env, checked),
       };
     });
+  // Every chain of the environment, served here or not: the gateway quotes and books them all.
+  problems.push(...registry.flatMap(unsupportedFeeModel));
   if (environment === "mainnet") for (const chain of configs) problems.push(...mainnetGaps(chain, env));
   if (problems.length > 0) throw new ConfigError(problems);
   return configs;
@@ -102,6 +104,26 @@ export function loadWithChains<C extends { SERVICE_ENV: Environment }>(loadBase:
     throw new ConfigError([...err.problems, ...chainProblems]);
   }
   return { ...base, chains: loadChainConfigs(base.SERVICE_ENV, served(base), env) };
+}
+
+/**
+ * What this version cannot book yet: an OP-stack chain's L1 data fee comes on top of gas used ×
+ * price, and Arbitrum refuses the fixed 21,000-gas transfers; served, either would leave the ledger
+ * short of the chain. Refused at start rather than booked wrong.
+ */
+function unsupportedFeeModel(chain: ChainInfo): string[] {
+  if (chain.feeModel === "l1") return [];
+  const missing = chain.feeModel === "op-stack" ? "does not book an OP-stack chain's L1 data fee" : "does not estimate Arbitrum's gas for plain transfers";
+  return [`FEE_MODEL_${chain.chainId} is ${chain.feeModel}: this version ${missing} yet, so chain ${chain.chainId} (${chain.name}) cannot be served`];
+}
+
+/** The environment's chain ids for a process that needs only them (the queues it declares): a bad ENV_CHAINS is a ConfigError. */
+export function configuredChainIds(environment: Environment, env: NodeJS.ProcessEnv = process.env): number[] {
+  try {
+    return environmentChainIds(environment, env);
+  } catch (err) {
+    throw new ConfigError([err instanceof Error ? err.message : String(err)]);
+  }
 }
 
 export interface ConnectOptions {

@@ -2,6 +2,7 @@ import type { Environment, VariableCheck } from "@sweep/common";
 import { getAddress, isAddress } from "ethers";
 import { z } from "zod";
 import { parseRpcUrls } from "@sweep/rpc";
+import { DEFAULT_ENV_CHAINS, FEE_MODELS, chainPreset, type ChainPreset, type FeeModel, type PresetToken } from "./presets";
 
 export interface TokenListing {
   ticker: string;
@@ -16,77 +17,13 @@ export interface TokenListing {
   feeOnTransfer: boolean;
 }
 
-export interface ChainInfo {
-  chainId: number;
-  name: string;
-  nativeTicker: string;
-  /** blocks on top of the receipt's block before an outcome counts as final */
-  confirmations: number;
-  /** mainnet chains: the fewest `CONFIRMATIONS_<chain_id>` may set (see MAINNET_MIN_CONFIRMATIONS) */
-  minConfirmations?: number;
-  /** milliseconds between the chain's blocks (`BLOCK_TIME_MS_<chain_id>`): what its timers count in (head polling, thresholds in blocks) */
-  blockTimeMs: number;
-  /** blocks a transaction may wait unmined before it is replaced (`REPLACE_AFTER_BLOCKS_<chain_id>`) */
-  replaceAfterBlocks: number;
-  /** blocks a node may keep refusing the next nonce's transaction before it is given up (`DROP_AFTER_BLOCKS_<chain_id>`) */
-  dropAfterBlocks: number;
-  /** the local anvil's port when no RPC_URL_<chain_id> is set */
-  devnetPort?: number;
+/** A chain as the services serve it: its preset or its variables, every listed token with its address. */
+export interface ChainInfo extends Omit<ChainPreset, "environment" | "tokens"> {
   tokens: TokenListing[];
 }
 
 /** Where a devnet token lives: the CREATE2 address computed from the compiled DevToken (see devnet-addresses.ts). */
 export type DevnetTokenAddress = (chainId: number, ticker: string, decimals: number) => string;
-
-interface ChainTemplate extends Omit<ChainInfo, "tokens"> {
-  tokens: Array<Omit<TokenListing, "address" | "feeOnTransfer"> & { address?: string }>;
-}
-
-/**
- * The shallowest depth a mainnet chain may be configured with: below it a reorg could take back a
- * sweep already booked swept and charged. Ethereum 6 (72 s): since the merge no reorg deeper than 2
- * blocks has been seen, and 6 keeps a margin over that while the default 12 stays the advice. BSC 15
- * (under 7 s at 0.45 s blocks), its default: fast finality (BEP-126) finalizes a block within a few
- * blocks while its votes flow, and nothing here tells how deep a reorg goes while they lag.
- */
-export const MAINNET_MIN_CONFIRMATIONS: Readonly<Record<number, number>> = { 1: 6, 56: 15 };
-
-const ethereumTiming = { blockTimeMs: 12_000, replaceAfterBlocks: 3, dropAfterBlocks: 5 };
-const bscTiming = { blockTimeMs: 450, replaceAfterBlocks: 30, dropAfterBlocks: 135 };
-
-/**
- * The environments of the spec. Testnet tokens without an address are the devnet's own deployments.
- * Block times: Ethereum and Sepolia make a block a 12 s slot; BSC and its testnet one every 0.45 s
- * since the Fermi hard fork (January 2026; Lorentz made it 1.5 s and Maxwell 0.75 s in 2025).
- * Thresholds: replacement after about 36 s on Ethereum (3 slots: a fairly priced transaction is in
- * the next one) and 13.5 s on BSC; a refused nonce given up after about a minute on both.
- */
-const templates: Record<Environment, ChainTemplate[]> = {
-  testnet: [
-    { chainId: 11155111, name: "Sepolia", nativeTicker: "ETH", confirmations: 1, ...ethereumTiming, devnetPort: 8545, tokens: [{ ticker: "USDT", decimals: 6 }] },
-    { chainId: 97, name: "BSC Testnet", nativeTicker: "tBNB", confirmations: 1, ...bscTiming, devnetPort: 8546, tokens: [{ ticker: "USDT", decimals: 18 }] },
-  ],
-  mainnet: [
-    {
-      chainId: 1,
-      name: "Ethereum",
-      nativeTicker: "ETH",
-      confirmations: 12,
-      minConfirmations: MAINNET_MIN_CONFIRMATIONS[1],
-      ...ethereumTiming,
-      tokens: [{ ticker: "USDT", decimals: 6, address: "0xdAC17F958D2ee523a2206206994597C13D831ec7" }],
-    },
-    {
-      chainId: 56,
-      name: "BNB Smart Chain",
-      nativeTicker: "BNB",
-      confirmations: 15,
-      minConfirmations: MAINNET_MIN_CONFIRMATIONS[56],
-      ...bscTiming,
-      tokens: [{ ticker: "USDT", decimals: 18, address: "0x55d398326f99059fF775485246999027B3197955" }],
-    },
-  ],
-};
 
 const confirmations = z.coerce.number().int().min(0).max(1000);
 
@@ -133,35 +70,164 @@ function feeOnTransferFlag(variable: string, value: string | undefined): boolean
 
 const throwing: VariableCheck = (read) => read();
 
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+/** `FEE_MODEL_<chain_id>`: one of FEE_MODELS. */
+function feeModelOverride(variable: string, value: string | undefined): FeeModel | undefined {
+  if (!value) return undefined;
+  const model = FEE_MODELS.find((m) => m === value);
+  if (!model) throw new Error(`${variable} must be one of ${FEE_MODELS.join(", ")}`);
+  return model;
+}
+
+/** A preset's fee model is a fact of the chain: FEE_MODEL_ may repeat it, never change it (the fees would be booked wrong). */
+function presetFeeModel(preset: ChainPreset | undefined, configured: FeeModel | undefined): FeeModel | undefined {
+  if (preset && configured && configured !== preset.feeModel) throw new Error(`FEE_MODEL_${preset.chainId} is ${configured}, but ${preset.name} charges as ${preset.feeModel}`);
+  return configured;
+}
+
+/** `CHAIN_NAME_<chain_id>`: what the API and console call the chain. */
+function nameOverride(variable: string, value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,39}$/.test(value)) throw new Error(`${variable} must be 1 to 40 letters, digits, spaces, '.', '_' or '-'`);
+  return value;
+}
+
+const TICKER = /^[A-Za-z0-9]{1,11}$/;
+
+/** `NATIVE_TICKER_<chain_id>`: the native coin's ticker, as the API shows it. */
+function tickerOverride(variable: string, value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!TICKER.test(value)) throw new Error(`${variable} must be a ticker of 1 to 11 letters and digits`);
+  return value;
+}
+
+/** `TOKENS_<chain_id>`: the listed tokens as `TICKER:decimals`, comma-separated, in place of the preset's. */
+function tokenListOverride(variable: string, value: string | undefined, nativeTicker: string): PresetToken[] | undefined {
+  if (!value) return undefined;
+  const tokens = value.split(",").map((entry) => {
+    const match = /^([A-Za-z0-9]{1,11}):([0-9]{1,2})$/.exec(entry.trim());
+    if (!match || Number(match[2]) > 36) throw new Error(`${variable} must list tokens as TICKER:decimals (decimals 0 to 36), comma-separated, e.g. USDT:6,USDC:6`);
+    return { ticker: match[1]!.toUpperCase(), decimals: Number(match[2]) };
+  });
+  const tickers = tokens.map((t) => t.ticker);
+  const repeated = tickers.find((ticker, i) => tickers.indexOf(ticker) !== i);
+  if (repeated) throw new Error(`${variable} lists ${repeated} twice`);
+  // A sweep's `token` names the native coin by its ticker too: a token of the same name would be ambiguous.
+  if (tickers.includes(nativeTicker.toUpperCase())) throw new Error(`${variable} lists ${nativeTicker.toUpperCase()}, the native coin's ticker`);
+  return tokens;
+}
+
+/** The largest chain id the database keeps (chain_id is a Postgres integer). */
+const MAX_CHAIN_ID = 2_147_483_647;
+
 /**
- * Overrides per chain from the environment: `CONFIRMATIONS_<chain_id>`, `BLOCK_TIME_MS_<chain_id>`,
- * `REPLACE_AFTER_BLOCKS_<chain_id>`, `DROP_AFTER_BLOCKS_<chain_id>`,
- * `TOKEN_<chain_id>_<TICKER>=<address>` (a listed token's address on a real node) and
- * `FEE_ON_TRANSFER_<chain_id>_<TICKER>=true` (the token may keep part of a transfer).
+ * `ENV_CHAINS`: the chains of SERVICE_ENV, comma-separated ids, each a preset of that environment or
+ * a chain described by its own variables; unset, the environment's DEFAULT_ENV_CHAINS.
+ */
+function envChainsVariable(environment: Environment, value: string | undefined): number[] | undefined {
+  if (!value) return undefined;
+  const entries = value.split(",").map((entry) => entry.trim());
+  if (entries.some((entry) => !/^[1-9][0-9]{0,9}$/.test(entry) || Number(entry) > MAX_CHAIN_ID)) {
+    throw new Error(`ENV_CHAINS must be a comma-separated list of chain ids from 1 to ${MAX_CHAIN_ID}`);
+  }
+  const ids = entries.map(Number);
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated !== undefined) throw new Error(`ENV_CHAINS names chain ${repeated} twice`);
+  for (const id of ids) {
+    const preset = chainPreset(id);
+    // A test key must never move mainnet money, nor a live key testnet coins it takes for real.
+    if (preset && preset.environment !== environment) {
+      throw new Error(`ENV_CHAINS names ${id} (${preset.name}), a ${preset.environment} chain, and SERVICE_ENV is ${environment}`);
+    }
+  }
+  return ids;
+}
+
+/** The chain ids of an environment: ENV_CHAINS, else the environment's defaults. */
+export function environmentChainIds(environment: Environment, env: NodeJS.ProcessEnv = process.env): number[] {
+  return envChainsVariable(environment, env.ENV_CHAINS) ?? [...DEFAULT_ENV_CHAINS[environment]];
+}
+
+/** What a chain without a preset must configure, and what each variable is for. */
+const REQUIRED_WITHOUT_PRESET: ReadonlyArray<[string, string]> = [
+  ["CHAIN_NAME", "name"],
+  ["NATIVE_TICKER", "native coin's ticker"],
+  ["CONFIRMATIONS", "confirmation depth"],
+  ["BLOCK_TIME_MS", "block time"],
+];
+
+/**
+ * A chain's description before its tokens get addresses: the preset, each field overridden by its
+ * variable (CHAIN_NAME_, NATIVE_TICKER_, FEE_MODEL_, CONFIRMATIONS_, BLOCK_TIME_MS_,
+ * REPLACE_AFTER_BLOCKS_, DROP_AFTER_BLOCKS_, TOKENS_). A chain without a preset must set its name,
+ * native ticker, confirmations and block time; its thresholds default to about 15 s and 60 s in its
+ * blocks, its fee model to l1, its tokens to none.
+ */
+function describedChain(chainId: number, env: NodeJS.ProcessEnv, check: VariableCheck): Omit<ChainPreset, "environment"> {
+  const variable = (name: string) => `${name}_${chainId}`;
+  const read = <T>(name: string, parse: (variable: string, value: string | undefined) => T | undefined) => check(() => parse(variable(name), env[variable(name)]));
+  const preset = chainPreset(chainId);
+  const name = read("CHAIN_NAME", nameOverride) ?? preset?.name;
+  const nativeTicker = read("NATIVE_TICKER", tickerOverride) ?? preset?.nativeTicker;
+  const confirmationsValue = read("CONFIRMATIONS", confirmationsOverride) ?? preset?.confirmations;
+  const blockTimeMs = read("BLOCK_TIME_MS", blockTimeOverride) ?? preset?.blockTimeMs;
+  if (!preset) {
+    for (const [name, what] of REQUIRED_WITHOUT_PRESET) {
+      if (!env[variable(name)]) check(() => fail(`${variable(name)} is required: chain ${chainId} is not a preset, so its ${what} must be configured`));
+    }
+  }
+  // A relisted token keeps the preset's contract where the preset knows it.
+  const relisted = check(() => tokenListOverride(variable("TOKENS"), env[variable("TOKENS")], nativeTicker ?? ""));
+  const tokens = relisted?.map((token) => ({ ...token, address: preset?.tokens.find((t) => t.ticker === token.ticker && t.decimals === token.decimals)?.address }));
+  const blockTime = blockTimeMs ?? 1000;
+  return {
+    chainId,
+    name: name ?? "",
+    nativeTicker: nativeTicker ?? "",
+    feeModel: check(() => presetFeeModel(preset, read("FEE_MODEL", feeModelOverride))) ?? preset?.feeModel ?? "l1",
+    confirmations: confirmationsValue ?? 0,
+    minConfirmations: preset?.minConfirmations,
+    blockTimeMs: blockTime,
+    replaceAfterBlocks: read("REPLACE_AFTER_BLOCKS", blockCountOverride) ?? preset?.replaceAfterBlocks ?? Math.ceil(15_000 / blockTime),
+    dropAfterBlocks: read("DROP_AFTER_BLOCKS", blockCountOverride) ?? preset?.dropAfterBlocks ?? Math.ceil(60_000 / blockTime),
+    devnetPort: preset?.devnetPort,
+    tokens: tokens ?? preset?.tokens ?? [],
+  };
+}
+
+/**
+ * The chains of an environment (ENV_CHAINS, else its defaults), each from its preset and its
+ * variables (see describedChain), and for every listed token: `TOKEN_<chain_id>_<TICKER>=<address>`
+ * (required where neither the preset nor the devnet gives one) and `FEE_ON_TRANSFER_<chain_id>_<TICKER>=true`
+ * (the token may keep part of a transfer).
  */
 export function chainRegistry(environment: Environment, devnetTokenAddress: DevnetTokenAddress, env: NodeJS.ProcessEnv = process.env, check: VariableCheck = throwing): ChainInfo[] {
-  return templates[environment].map((chain) => ({
-    ...chain,
-    confirmations: check(() => confirmationsOverride(`CONFIRMATIONS_${chain.chainId}`, env[`CONFIRMATIONS_${chain.chainId}`])) ?? chain.confirmations,
-    blockTimeMs: check(() => blockTimeOverride(`BLOCK_TIME_MS_${chain.chainId}`, env[`BLOCK_TIME_MS_${chain.chainId}`])) ?? chain.blockTimeMs,
-    replaceAfterBlocks: check(() => blockCountOverride(`REPLACE_AFTER_BLOCKS_${chain.chainId}`, env[`REPLACE_AFTER_BLOCKS_${chain.chainId}`])) ?? chain.replaceAfterBlocks,
-    dropAfterBlocks: check(() => blockCountOverride(`DROP_AFTER_BLOCKS_${chain.chainId}`, env[`DROP_AFTER_BLOCKS_${chain.chainId}`])) ?? chain.dropAfterBlocks,
-    tokens: chain.tokens.map((token) => ({
-      ticker: token.ticker,
-      decimals: token.decimals,
-      address: check(() => tokenOverride(`TOKEN_${chain.chainId}_${token.ticker}`, env[`TOKEN_${chain.chainId}_${token.ticker}`])) ?? token.address ?? devnetTokenAddress(chain.chainId, token.ticker, token.decimals),
-      feeOnTransfer: check(() => feeOnTransferFlag(`FEE_ON_TRANSFER_${chain.chainId}_${token.ticker}`, env[`FEE_ON_TRANSFER_${chain.chainId}_${token.ticker}`])) ?? false,
-    })),
-  }));
+  const ids = check(() => environmentChainIds(environment, env)) ?? [...DEFAULT_ENV_CHAINS[environment]];
+  return ids.map((chainId) => {
+    const { tokens, ...chain } = describedChain(chainId, env, check);
+    return {
+      ...chain,
+      tokens: tokens.map((token) => {
+        const tokenVariable = `TOKEN_${chainId}_${token.ticker}`;
+        const configured = check(() => tokenOverride(tokenVariable, env[tokenVariable]));
+        const known = token.address ?? (chain.devnetPort !== undefined ? devnetTokenAddress(chainId, token.ticker, token.decimals) : undefined);
+        return {
+          ticker: token.ticker,
+          decimals: token.decimals,
+          address: configured ?? known ?? check(() => fail(`${tokenVariable} is required: the address of ${token.ticker}'s contract on chain ${chainId}`)) ?? "",
+          feeOnTransfer: check(() => feeOnTransferFlag(`FEE_ON_TRANSFER_${chainId}_${token.ticker}`, env[`FEE_ON_TRANSFER_${chainId}_${token.ticker}`])) ?? false,
+        };
+      }),
+    };
+  });
 }
 
 /** Lower-case addresses of a chain's tokens marked FEE_ON_TRANSFER_, as the chain-sender looks them up. */
 export function feeOnTransferTokens(chain: Pick<ChainInfo, "tokens">): ReadonlySet<string> {
   return new Set(chain.tokens.filter((t) => t.feeOnTransfer).map((t) => t.address.toLowerCase()));
-}
-
-export function environmentChainIds(environment: Environment): number[] {
-  return templates[environment].map((c) => c.chainId);
 }
 
 /** `RPC_URL_<chain_id>` names a chain's real nodes (comma-separated, tried in order); otherwise the local anvil of that chain. */

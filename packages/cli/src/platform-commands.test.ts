@@ -218,7 +218,8 @@ describe("platform deploy refuses bad input before reaching a chain", () => {
   const url = "http://127.0.0.1:9"; // never reached
   it.each([
     ["a chain id that is no number", "abc", { DEPLOYER_KEY: key, RPC_URL_97: url }, /^--chain takes a chain id, got "abc"$/],
-    ["a chain of no environment", "5", { DEPLOYER_KEY: key }, /^--chain 5 is not a chain of the service \(testnet 11155111, 97; mainnet 1, 56\)$/],
+    ["a chain of no environment", "5", { DEPLOYER_KEY: key }, /^--chain 5 is not a chain of the testnet environment \(11155111, 97\): add it to ENV_CHAINS, as the services are configured$/],
+    ["a chain ENV_CHAINS adds, without its node", "777001", { DEPLOYER_KEY: key, ENV_CHAINS: "97,777001" }, /^RPC_URL_777001 is required: /],
     ["a chain of the other environment", "56", { DEPLOYER_KEY: key, RPC_URL_56: url }, /^--chain 56 is a chain of the mainnet environment, and SERVICE_ENV is testnet: set SERVICE_ENV=mainnet to deploy there$/],
     ["no RPC URL", "97", { DEPLOYER_KEY: key }, /^RPC_URL_97 is required: /],
     ["an RPC URL that is not http", "97", { DEPLOYER_KEY: key, RPC_URL_97: "ftp://node.example/key" }, /RPC_URL_97: entry 1 \(ftp:\/\/node\.example\) must be http or https/],

@@ -1,4 +1,4 @@
-import { environmentChainIds, loadChainConfigs, type ChainConfig } from "@sweep/chains";
+import { chainPreset, environmentChainIds, loadChainConfigs, type ChainConfig } from "@sweep/chains";
 import type { Environment } from "@sweep/common";
 import { formatUnits, Wallet } from "ethers";
 import { pinFirstAnswering, type PinnedChain } from "./chain-endpoint";
@@ -71,13 +71,13 @@ export async function deployPlatform(
  * RPC URL required: unset, the services would use a local anvil, which is not where to deploy.
  */
 function chainConfig(environment: Environment, chainId: number, env: NodeJS.ProcessEnv): ChainConfig {
-  if (!environmentChainIds(environment).includes(chainId)) {
-    const other: Environment = environment === "testnet" ? "mainnet" : "testnet";
-    if (environmentChainIds(other).includes(chainId)) {
-      throw new Error(`--chain ${chainId} is a chain of the ${other} environment, and SERVICE_ENV is ${environment}: set SERVICE_ENV=${other} to deploy there`);
+  const served = environmentChainIds(environment, env);
+  if (!served.includes(chainId)) {
+    const preset = chainPreset(chainId);
+    if (preset && preset.environment !== environment) {
+      throw new Error(`--chain ${chainId} is a chain of the ${preset.environment} environment, and SERVICE_ENV is ${environment}: set SERVICE_ENV=${preset.environment} to deploy there`);
     }
-    const served = (["testnet", "mainnet"] as const).map((e) => `${e} ${environmentChainIds(e).join(", ")}`).join("; ");
-    throw new Error(`--chain ${chainId} is not a chain of the service (${served})`);
+    throw new Error(`--chain ${chainId} is not a chain of the ${environment} environment (${served.join(", ")}): add it to ENV_CHAINS, as the services are configured`);
   }
   if (!env[`RPC_URL_${chainId}`]) {
     throw new Error(`RPC_URL_${chainId} is required: the chain's JSON-RPC URL (several, comma-separated, for failover); pnpm start deploys the local chains' contracts itself`);

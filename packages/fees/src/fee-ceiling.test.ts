@@ -13,6 +13,16 @@ describe("fee ceilings", () => {
     });
   });
 
+  it("demands both variables of a chain without defaults (one added by configuration)", () => {
+    expect(() => configuredFeeCeiling(777001, { MAX_PRIORITY_FEE_PER_GAS_777001: "1" }, throwing)).toThrow(/^MAX_FEE_PER_GAS_777001 is required: chain 777001 has no default ceiling on the fee per gas, in wei$/);
+    expect(() => configuredFeeCeiling(777001, { MAX_FEE_PER_GAS_777001: "2" }, throwing)).toThrow(/^MAX_PRIORITY_FEE_PER_GAS_777001 is required: chain 777001 has no default ceiling on the tip per gas, in wei$/);
+    expect(configuredFeeCeiling(777001, { MAX_FEE_PER_GAS_777001: "2", MAX_PRIORITY_FEE_PER_GAS_777001: "1" }, throwing)).toEqual({
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+      configured: { maxFeePerGas: true, maxPriorityFeePerGas: true },
+    });
+  });
+
   it.each(["0", "-1", "1e9", "1.5", " 1", "0x10", (1n << 256n).toString()])("refuses %p, naming the variable and not the value", (value) => {
     expect(() => configuredFeeCeiling(1, { MAX_PRIORITY_FEE_PER_GAS_1: value }, throwing)).toThrow(/^MAX_PRIORITY_FEE_PER_GAS_1 must be a whole number of wei above zero, in decimal digits$/);
   });

@@ -16,14 +16,22 @@ const gwei = 1_000_000_000n;
 /**
  * Ceilings where `MAX_FEE_PER_GAS_<id>` / `MAX_PRIORITY_FEE_PER_GAS_<id>` are not set: far above
  * what each chain asks on a calm day (Sepolia and Ethereum a few gwei of base fee; BSC and its
- * testnet 0.1 to 3 gwei), low enough that a runaway replacement stops within a few bumps of them.
- * Testnet defaults; a mainnet operator sets both (`configured` tells them apart).
+ * testnet 0.1 to 3 gwei; the OP-stack chains and Arbitrum hundredths of a gwei, Arbitrum ignoring
+ * the tip), low enough that a runaway replacement stops within a few bumps of them. Testnet
+ * defaults; a mainnet operator sets both (`configured` tells them apart), and a chain without a
+ * default must set both.
  */
 export const DEFAULT_FEE_CEILINGS: Readonly<Record<number, FeeCeiling>> = {
   1: { maxFeePerGas: 100n * gwei, maxPriorityFeePerGas: 5n * gwei },
   11155111: { maxFeePerGas: 100n * gwei, maxPriorityFeePerGas: 10n * gwei },
   56: { maxFeePerGas: 10n * gwei, maxPriorityFeePerGas: 3n * gwei },
   97: { maxFeePerGas: 20n * gwei, maxPriorityFeePerGas: 10n * gwei },
+  10: { maxFeePerGas: 2n * gwei, maxPriorityFeePerGas: gwei / 10n },
+  11155420: { maxFeePerGas: 2n * gwei, maxPriorityFeePerGas: gwei / 10n },
+  8453: { maxFeePerGas: 2n * gwei, maxPriorityFeePerGas: gwei / 10n },
+  84532: { maxFeePerGas: 2n * gwei, maxPriorityFeePerGas: gwei / 10n },
+  42161: { maxFeePerGas: 2n * gwei, maxPriorityFeePerGas: gwei / 100n },
+  421614: { maxFeePerGas: 2n * gwei, maxPriorityFeePerGas: gwei / 100n },
 };
 
 const maxUint256 = (1n << 256n) - 1n;
@@ -34,15 +42,20 @@ function weiVariable(variable: string, value: string | undefined): bigint | unde
   return BigInt(value);
 }
 
-/** `MAX_FEE_PER_GAS_<chain_id>` and `MAX_PRIORITY_FEE_PER_GAS_<chain_id>`, each else its default. */
+/** `MAX_FEE_PER_GAS_<chain_id>` and `MAX_PRIORITY_FEE_PER_GAS_<chain_id>`, each else its default (required on a chain without one). */
 export function configuredFeeCeiling(chainId: number, env: NodeJS.ProcessEnv, check: VariableCheck): ChainFeeCeiling {
   const fallback = DEFAULT_FEE_CEILINGS[chainId];
-  if (!fallback) throw new Error(`chain ${chainId} has no default fee ceilings`);
-  const maxFee = check(() => weiVariable(`MAX_FEE_PER_GAS_${chainId}`, env[`MAX_FEE_PER_GAS_${chainId}`]));
-  const maxTip = check(() => weiVariable(`MAX_PRIORITY_FEE_PER_GAS_${chainId}`, env[`MAX_PRIORITY_FEE_PER_GAS_${chainId}`]));
+  const read = (variable: string, what: string) =>
+    check(() => {
+      const value = weiVariable(variable, env[variable]);
+      if (value === undefined && !fallback) throw new Error(`${variable} is required: chain ${chainId} has no default ${what}, in wei`);
+      return value;
+    });
+  const maxFee = read(`MAX_FEE_PER_GAS_${chainId}`, "ceiling on the fee per gas");
+  const maxTip = read(`MAX_PRIORITY_FEE_PER_GAS_${chainId}`, "ceiling on the tip per gas");
   return {
-    maxFeePerGas: maxFee ?? fallback.maxFeePerGas,
-    maxPriorityFeePerGas: maxTip ?? fallback.maxPriorityFeePerGas,
+    maxFeePerGas: maxFee ?? fallback?.maxFeePerGas ?? 0n,
+    maxPriorityFeePerGas: maxTip ?? fallback?.maxPriorityFeePerGas ?? 0n,
     configured: { maxFeePerGas: maxFee !== undefined, maxPriorityFeePerGas: maxTip !== undefined },
   };
 }

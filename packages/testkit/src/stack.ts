@@ -28,6 +28,11 @@ export interface StackOptions {
   blockTime?: number;
   /** the node implementation both chains run on; anvil by default */
   node?: NodeKind;
+  /**
+   * the chains to start, 11155111 and 97 by default; another chain id must be described in `env`
+   * (ENV_CHAINS and its CHAIN_NAME_, TOKENS_… variables), as an operator adds a chain
+   */
+  chainIds?: number[];
   services?: ServiceName[];
   /** extra variables for every service */
   env?: Record<string, string>;
@@ -47,7 +52,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const rabbitmqUrl = options.env?.RABBITMQ_URL ?? process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
   const stop = async () => {
     await Promise.all([...services.values(), ...replicas].map((s) => s.stop()));
-    await deleteTopology(rabbitmqUrl, defineTopology({ chainIds: environmentChainIds("testnet"), prefix }));
+    await deleteTopology(rabbitmqUrl, defineTopology({ chainIds: environmentChainIds("testnet", options.env ?? {}), prefix }));
     await db.$disconnect();
     await Promise.all([...chains.values()].map((c) => c.stop()));
     await database.drop();
@@ -55,7 +60,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     // Both chains, then every service, start at once: a stack is started twenty-odd times a suite,
     // and one after the other each spent most of its 20 s waiting for a process to come up.
-    await allStarted([11155111, 97].map(async (chainId) => chains.set(chainId, await startTestChain(chainId, { blockTime: options.blockTime, node: options.node }))));
+    const chainIds = options.chainIds ?? [11155111, 97];
+    await allStarted(chainIds.map(async (chainId) => chains.set(chainId, await startTestChain(chainId, { blockTime: options.blockTime, node: options.node, env: options.env }))));
     const env: Record<string, string> = {
       SERVICE_ENV: "testnet",
       DATABASE_URL: database.url,

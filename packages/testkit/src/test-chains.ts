@@ -27,6 +27,8 @@ export interface TestChainOptions {
   blockTime?: number;
   /** which node implementation runs the chain; anvil by default */
   node?: NodeKind;
+  /** the services' variables: a chain added by configuration is described there (its tokens, their addresses) */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** A test's connection to a running chain: where it answers, its devnet USDT, and the faucet's calls. */
@@ -62,7 +64,7 @@ export async function startNode(kind: NodeKind, chainId: number, blockTime?: num
  * their deterministic addresses. `blockTime` undefined mines a block per transaction.
  */
 export async function startTestChain(chainId = 97, options: TestChainOptions = {}): Promise<TestChain> {
-  const info = testnetChain(chainId);
+  const info = testnetChain(chainId, options.env);
   const node = await startNode(options.node ?? "anvil", chainId, options.blockTime);
   try {
     await deployPlatformContracts(node.rpcUrl, chainId, info.tokens);
@@ -70,7 +72,7 @@ export async function startTestChain(chainId = 97, options: TestChainOptions = {
     await node.stop();
     throw err;
   }
-  const connection = connectTestChain(chainId, node.rpcUrl);
+  const connection = connectTestChain(chainId, node.rpcUrl, options.env);
   return {
     ...connection,
     node,
@@ -87,10 +89,10 @@ export async function startTestChain(chainId = 97, options: TestChainOptions = {
  * A connection to a testnet chain's running node (one this process started, or a shared stack's),
  * its platform contracts deployed: the node's first account mints the devnet USDT.
  */
-export function connectTestChain(chainId: number, rpcUrl: string): ChainConnection {
+export function connectTestChain(chainId: number, rpcUrl: string, env: NodeJS.ProcessEnv = {}): ChainConnection {
   const provider = createProvider(rpcUrl, chainId, TEST_CALL_TIMEOUT_MS);
   provider.pollingInterval = 100;
-  const usdt = testnetChain(chainId).tokens[0]!;
+  const usdt = testnetChain(chainId, env).tokens[0]!;
   // Asked for at the first mint: a connection that never mints never calls the node.
   let token: Promise<Contract> | undefined;
   const minter = () => (token ??= provider.getSigner(0).then((signer) => contractAt("DevToken", usdt.address, signer)));
@@ -118,9 +120,10 @@ export function connectTestChain(chainId: number, rpcUrl: string): ChainConnecti
   };
 }
 
-function testnetChain(chainId: number) {
-  const info = chainRegistry("testnet", devnetTokenAddress, {}).find((c) => c.chainId === chainId);
-  if (!info) throw new Error(`chain ${chainId} is not a testnet chain`);
+/** A testnet chain as the services will see it: the defaults, or the chains `env` configures. */
+function testnetChain(chainId: number, env: NodeJS.ProcessEnv = {}) {
+  const info = chainRegistry("testnet", devnetTokenAddress, env).find((c) => c.chainId === chainId);
+  if (!info) throw new Error(`chain ${chainId} is not a testnet chain${env.ENV_CHAINS ? ` of ENV_CHAINS ${env.ENV_CHAINS}` : ""}`);
   return info;
 }
 

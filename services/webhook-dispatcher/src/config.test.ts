@@ -7,6 +7,11 @@ describe("webhook dispatcher configuration", () => {
     expect(loadWebhookDispatcherConfig({})).toMatchObject({ WEBHOOK_MAX_IN_FLIGHT: 50, WEBHOOK_PARTNER_MAX_IN_FLIGHT: 5 });
   });
 
+  it("declares the queues of the environment's chains: the spec's, or ENV_CHAINS", () => {
+    expect(loadWebhookDispatcherConfig({}).chainIds).toEqual([11155111, 97]);
+    expect(loadWebhookDispatcherConfig({ ENV_CHAINS: "97,777001" }).chainIds).toEqual([97, 777001]);
+  });
+
   it("reads shorter timings and the private-address switch", () => {
     expect(loadWebhookDispatcherConfig({ DELIVERY_POLL_MS: "50", WEBHOOK_RETRY_BASE_MS: "200", WEBHOOK_ATTEMPT_TIMEOUT_MS: "500", WEBHOOK_ALLOW_PRIVATE: "true" })).toMatchObject({
       DELIVERY_POLL_MS: 50,
@@ -22,6 +27,7 @@ describe("webhook dispatcher configuration", () => {
     [{ WEBHOOK_ATTEMPT_TIMEOUT_MS: "soon" }, "WEBHOOK_ATTEMPT_TIMEOUT_MS"],
     [{ WEBHOOK_PARTNER_MAX_IN_FLIGHT: "0" }, "WEBHOOK_PARTNER_MAX_IN_FLIGHT"],
     [{ WEBHOOK_MAX_IN_FLIGHT: "many" }, "WEBHOOK_MAX_IN_FLIGHT"],
+    [{ ENV_CHAINS: "97,97" }, "ENV_CHAINS"],
   ])("refuses %j, naming %s", (env, name) => {
     expect(() => loadWebhookDispatcherConfig(env)).toThrow(ConfigError);
     expect(() => loadWebhookDispatcherConfig(env)).toThrow(name);

@@ -1,4 +1,5 @@
 import { loadConfig } from "@sweep/common";
+import { configuredChainIds } from "@sweep/chains";
 import { workerEnv } from "@sweep/worker";
 import { z } from "zod";
 
@@ -19,4 +20,8 @@ export const webhookDispatcherEnv = workerEnv(8084).extend({
   WEBHOOK_ALLOW_PRIVATE: z.stringbool().default(false),
 });
 export type Config = z.infer<typeof webhookDispatcherEnv>;
-export const loadWebhookDispatcherConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(webhookDispatcherEnv, env);
+/** The dispatcher's variables, and the environment's chains (ENV_CHAINS), whose queues it declares. */
+export function loadWebhookDispatcherConfig(env: NodeJS.ProcessEnv = process.env): Config & { chainIds: number[] } {
+  const config = loadConfig(webhookDispatcherEnv, env);
+  return { ...config, chainIds: configuredChainIds(config.SERVICE_ENV, env) };
+}

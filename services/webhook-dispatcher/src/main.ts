@@ -1,6 +1,5 @@
 import { lookup } from "node:dns/promises";
 import { closeServer, runService, startHealthServer } from "@sweep/common";
-import { environmentChainIds } from "@sweep/chains";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import { reportWebhookBacklog } from "@sweep/metrics";
@@ -14,7 +13,7 @@ void runService("webhook-dispatcher", () => loadWebhookDispatcherConfig(), async
   const db = createDb(config.DATABASE_URL);
   await db.$queryRaw`SELECT 1`;
 
-  const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger });
+  const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: config.chainIds, prefix: config.AMQP_PREFIX, logger });
 
   const now = () => new Date();
   const deliveries = startDeliveryLoop({

@@ -1,0 +1,94 @@
+import { devnetTokenAddress } from "../packages/chains/src";
+import { decodeSweepOutcomes } from "@sweep/contracts";
+import { activeHotWallet, authorizationBody, createTestPartner, fundedDeposit, matchSweeps, partnerApi, settledGasWallet, startStack, untilEnded, type Stack, type TestPartner } from "@sweep/testkit";
+import { Wallet, parseEther } from "ethers";
+
+// A platform team adds a chain the service has never heard of, by configuration alone: chain
+// 777001, "Acme Devnet", whose coin is ACME, on a local anvil with the platform contracts and a
+// 6-decimal USDT. The stack serves that chain only (ENV_CHAINS=777001). A partner sees it by its
+// configured name and ticker, registers a hot wallet there, and sweeps USDT and the native coin
+// from first-time deposit addresses; a chain the configuration does not list is refused; each
+// deposit is swept once on chain, and the gas wallet's ledger equals its balance to the wei.
+
+const CHAIN_ID = 777001;
+const gwei = 1_000_000_000n;
+const FUNDING = parseEther("10");
+const CHAIN_ENV = {
+  ENV_CHAINS: String(CHAIN_ID),
+  [`CHAIN_NAME_${CHAIN_ID}`]: "Acme Devnet",
+  [`NATIVE_TICKER_${CHAIN_ID}`]: "ACME",
+  [`CONFIRMATIONS_${CHAIN_ID}`]: "1",
+  [`BLOCK_TIME_MS_${CHAIN_ID}`]: "1000",
+  [`TOKENS_${CHAIN_ID}`]: "USDT:6",
+  [`TOKEN_${CHAIN_ID}_USDT`]: devnetTokenAddress(CHAIN_ID, "USDT", 6),
+  [`MAX_FEE_PER_GAS_${CHAIN_ID}`]: String(50n * gwei),
+  [`MAX_PRIORITY_FEE_PER_GAS_${CHAIN_ID}`]: String(2n * gwei),
+};
+
+interface Sweep {
+  id: string;
+  status: string;
+  swept_amount?: string;
+}
+
+describe("a chain added by configuration alone takes sweeps end to end", () => {
+  let stack: Stack;
+  let partner: TestPartner;
+  let delegate: string;
+  const hotWallet = Wallet.createRandom().address;
+  const api = partnerApi(() => stack.api, () => partner.auth);
+  const chain = () => stack.chain(CHAIN_ID);
+
+  beforeAll(async () => {
+    stack = await startStack({ chainIds: [CHAIN_ID], env: CHAIN_ENV });
+    partner = await createTestPartner(stack.db, "configured chain");
+    await chain().setBalance(partner.gasWallet, FUNDING);
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  }, 60_000);
+
+  it("shows the partner the configured chain by its name and coin, and refuses a chain the configuration does not list", async () => {
+    const balance = await api("GET", "/v1/balance");
+    expect(balance.status).toBe(200);
+    expect(balance.body.chains.map((c: { chain_id: number; name: string; native: string }) => [c.chain_id, c.name, c.native])).toEqual([[CHAIN_ID, "Acme Devnet", "ACME"]]);
+    const elsewhere = await api("POST", "/v1/hot-wallets", { chain_id: 97, address: hotWallet });
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.error.code).toBe("unknown_chain");
+    expect(elsewhere.body.error.message).toContain(String(CHAIN_ID));
+  });
+
+  it("deploys the hot wallet's delegate and sweeps USDT and ACME from first-time deposit addresses, each once", async () => {
+    delegate = (await activeHotWallet(api, CHAIN_ID, hotWallet)).delegate;
+    const usdtDeposits = await Promise.all([1_000_000n, 2_500_000n].map((amount) => fundedDeposit(chain(), delegate, amount)));
+    const nativeOwner = Wallet.createRandom();
+    await chain().setBalance(nativeOwner.address, parseEther("0.3"));
+    const nativeAuthorization = authorizationBody(nativeOwner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) }));
+    const posted = await Promise.all([
+      ...usdtDeposits.map((d) => api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: d.owner.address, token: "USDT", authorization: d.authorization })),
+      // The native coin by its configured ticker, as the spec lets a partner name it.
+      api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: nativeOwner.address, token: "ACME", authorization: nativeAuthorization }),
+    ]);
+    expect(posted.map((p) => p.status)).toEqual([202, 202, 202]);
+    const ended = await Promise.all(posted.map((p) => untilEnded<Sweep>(api, "/v1/sweeps", p.body.id)));
+    expect(ended.map((s) => [s.status, s.swept_amount])).toEqual([
+      ["swept", "1000000"],
+      ["swept", "2500000"],
+      ["swept", parseEther("0.3").toString()],
+    ]);
+    expect(await chain().provider.getBalance(nativeOwner.address)).toBe(0n);
+  }, 120_000);
+
+  it("keeps the gas wallet's ledger equal to its balance on the configured chain, every deposit swept once", async () => {
+    const settled = await settledGasWallet(stack.db, chain(), partner.partnerId);
+    const sweeps = await stack.db.sweep.findMany({ where: { partnerId: partner.partnerId } });
+    const logs = await chain().provider.getLogs({ address: delegate, fromBlock: 0, toBlock: "latest" });
+    const onChain = logs.flatMap((log) => decodeSweepOutcomes([log], delegate).flatMap((o) => (o.swept ? [{ account: o.account, txHash: log.transactionHash, amount: o.amount }] : [])));
+    expect(matchSweeps(sweeps.map((s) => ({ id: s.id, account: s.account, txHash: s.txHash!, amount: BigInt(s.sweptAmount!.toFixed()) })), onChain)).toEqual({ doubles: [], missing: [] });
+    const { gas, withdrawal, topup } = settled.entries;
+    expect(topup).toBe(FUNDING);
+    expect(gas + withdrawal + topup).toBe(settled.balance);
+    expect(gas).toBeLessThan(0n);
+  }, 90_000);
+});
