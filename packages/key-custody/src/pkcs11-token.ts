@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { SigningKey, computeAddress, getBytes, hexlify } from "ethers";
 import * as pkcs11js from "pkcs11js";
 import { SECP256K1_EC_PARAMS, ecPointAddress, ethereumSignature, signatureParts } from "./ecdsa-signature";
+import { slotLabelled } from "./token-slot";
 
 /** Where gas wallet keys are held when GAS_WALLET_KEYS=pkcs11. The PIN is a secret: no message carries it. */
 export interface Pkcs11Config {
@@ -72,8 +73,7 @@ export class Pkcs11Token {
   static open(config: Pkcs11Config): Pkcs11Token {
     const module = acquireModule(config.library);
     try {
-      const slot = module.C_GetSlotList(true).find((s) => module.C_GetTokenInfo(s).label.trimEnd() === config.tokenLabel);
-      if (!slot) throw new Error(`PKCS11_TOKEN_LABEL: no token labelled "${config.tokenLabel}" in ${config.library}`);
+      const slot = slotLabelled(module.C_GetSlotList(true), (s) => module.C_GetTokenInfo(s).label, config.tokenLabel, config.library);
       const session = module.C_OpenSession(slot, pkcs11js.CKF_SERIAL_SESSION | pkcs11js.CKF_RW_SESSION);
       try {
         module.C_Login(session, pkcs11js.CKU_USER, config.pin);
