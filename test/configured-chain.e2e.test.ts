@@ -40,7 +40,7 @@ describe("a chain added by configuration alone takes sweeps end to end", () => {
   const chain = () => stack.chain(CHAIN_ID);
 
   beforeAll(async () => {
-    stack = await startStack({ chainIds: [CHAIN_ID], env: CHAIN_ENV });
+    stack = await startStack({ env: CHAIN_ENV });
     partner = await createTestPartner(stack.db, "configured chain");
     await chain().setBalance(partner.gasWallet, FUNDING);
   }, 180_000);

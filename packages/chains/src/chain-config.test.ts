@@ -203,9 +203,28 @@ describe("a chain added by configuration alone", () => {
   });
 
   it.each([
-    [{ ENV_CHAINS: "97,84532", RPC_URL_84532: "https://base-sepolia.example" }, "FEE_MODEL_84532 is op-stack: this version does not book an OP-stack chain's L1 data fee yet, so chain 84532 (Base Sepolia) cannot be served"],
-    [{ ...acme, FEE_MODEL_777001: "arbitrum" }, "FEE_MODEL_777001 is arbitrum: this version does not estimate Arbitrum's gas for plain transfers yet, so chain 777001 (Acme Chain) cannot be served"],
-  ])("refuses a fee model whose fees it cannot book yet, even on a chain this process does not serve", (env, problem) => {
+    [{ ENV_CHAINS: "97,84532", RPC_URL_84532: "https://base-sepolia.example" }, "chain 84532 (Base Sepolia) charges as op-stack, and this version cannot book its L1 data fee yet: take 84532 out of ENV_CHAINS"],
+    [{ ...acme, FEE_MODEL_777001: "arbitrum" }, "chain 777001 (Acme Chain) charges as arbitrum, and this version cannot book the gas of its plain transfers yet: take 777001 out of ENV_CHAINS"],
+    [{ ENV_CHAINS: "97,84532", FEE_MODEL_84532: "l1" }, "FEE_MODEL_84532 is l1, but Base Sepolia charges as op-stack"],
+  ])("refuses a fee model whose fees it cannot book yet, even on a chain this process does not serve, naming it once", (env, problem) => {
     expect(problemsOf(env, [97])).toEqual([problem]);
+  });
+
+  it("names a malformed ENV_CHAINS alone, without the gaps of chains it did not mean", () => {
+    expect(problemsOf({ ENV_CHAINS: "97,777001,97" }, [777001])).toEqual(["ENV_CHAINS names chain 97 twice"]);
+  });
+
+  it("on mainnet, demands at least Ethereum's depth of a chain without a minimum of its own, and its ceilings once", () => {
+    const env = { ENV_CHAINS: "1,777001", ...Object.fromEntries(Object.entries(acme).filter(([name]) => name.endsWith("_777001") && !name.startsWith("MAX_"))), RPC_URL_1: "https://eth.example", CLASSIC_GAS_1_USDT: "63209,46109", MAX_FEE_PER_GAS_1: "1", MAX_PRIORITY_FEE_PER_GAS_1: "1" };
+    try {
+      loadChainConfigs("mainnet", undefined, env);
+      throw new Error("the configuration was accepted");
+    } catch (err) {
+      expect((err as ConfigError).problems).toEqual([
+        "MAX_FEE_PER_GAS_777001 is required: chain 777001 has no default ceiling on the fee per gas, in wei",
+        "MAX_PRIORITY_FEE_PER_GAS_777001 is required: chain 777001 has no default ceiling on the tip per gas, in wei",
+        "CONFIRMATIONS_777001 must be at least 6 on mainnet, chain 777001's minimum",
+      ]);
+    }
   });
 });

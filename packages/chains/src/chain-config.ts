@@ -54,6 +54,8 @@ export function loadChainConfigs(environment: Environment, only?: readonly numbe
       return undefined;
     }
   };
+  // The chains' variables are read only for the chains ENV_CHAINS names: a bad list is the one problem.
+  if (!checked(() => environmentChainIds(environment, env))) throw new ConfigError(problems);
   const registry = chainRegistry(environment, devnetTokenAddress, env, checked);
   const ids = registry.map((chain) => chain.chainId);
   const unknown = (only ?? []).filter((id) => !ids.includes(id));
@@ -75,7 +77,7 @@ export function loadChainConfigs(environment: Environment, only?: readonly numbe
       };
     });
   // Every chain of the environment, served here or not: the gateway quotes and books them all.
-  problems.push(...registry.flatMap(unsupportedFeeModel));
+  problems.push(...registry.flatMap((chain) => unsupportedFeeModel(chain, env)));
   if (environment === "mainnet") for (const chain of configs) problems.push(...mainnetGaps(chain, env));
   if (problems.length > 0) throw new ConfigError(problems);
   return configs;
@@ -109,12 +111,14 @@ export function loadWithChains<C extends { SERVICE_ENV: Environment }>(loadBase:
 /**
  * What this version cannot book yet: an OP-stack chain's L1 data fee comes on top of gas used ×
  * price, and Arbitrum refuses the fixed 21,000-gas transfers; served, either would leave the ledger
- * short of the chain. Refused at start rather than booked wrong.
+ * short of the chain. Refused at start rather than booked wrong. A FEE_MODEL_ that contradicts the
+ * preset was named already, as its own problem.
  */
-function unsupportedFeeModel(chain: ChainInfo): string[] {
-  if (chain.feeModel === "l1") return [];
-  const missing = chain.feeModel === "op-stack" ? "does not book an OP-stack chain's L1 data fee" : "does not estimate Arbitrum's gas for plain transfers";
-  return [`FEE_MODEL_${chain.chainId} is ${chain.feeModel}: this version ${missing} yet, so chain ${chain.chainId} (${chain.name}) cannot be served`];
+function unsupportedFeeModel(chain: ChainInfo, env: NodeJS.ProcessEnv): string[] {
+  const configured = env[`FEE_MODEL_${chain.chainId}`];
+  if (chain.feeModel === "l1" || (configured && configured !== chain.feeModel)) return [];
+  const missing = chain.feeModel === "op-stack" ? "its L1 data fee" : "the gas of its plain transfers";
+  return [`chain ${chain.chainId} (${chain.name}) charges as ${chain.feeModel}, and this version cannot book ${missing} yet: take ${chain.chainId} out of ENV_CHAINS`];
 }
 
 /** The environment's chain ids for a process that needs only them (the queues it declares): a bad ENV_CHAINS is a ConfigError. */

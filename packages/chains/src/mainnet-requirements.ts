@@ -1,11 +1,12 @@
 import type { ChainInfo } from "./registry";
-import { classicGasVariable } from "@sweep/fees";
+import { DEFAULT_FEE_CEILINGS, classicGasVariable } from "@sweep/fees";
+import { MAINNET_FLOOR_CONFIRMATIONS } from "./presets";
 
 /**
  * What `SERVICE_ENV=mainnet` demands of a served chain beyond well-formed variables, each gap named
  * by its variable (never a value): a classic benchmark for every listed token (without one the
  * token's sweeps carry no fee), both fee ceilings (the defaults are testnet guesses), and at least
- * the chain's minimum confirmations. A variable set but malformed is not named again here: its own
+ * the chain's minimum confirmations (MAINNET_FLOOR_CONFIRMATIONS for a chain without its own). A variable set but malformed is not named again here: its own
  * check already says what is wrong with it.
  */
 export function mainnetGaps(chain: Pick<ChainInfo, "chainId" | "tokens" | "confirmations" | "minConfirmations">, env: NodeJS.ProcessEnv): string[] {
@@ -16,10 +17,12 @@ export function mainnetGaps(chain: Pick<ChainInfo, "chainId" | "tokens" | "confi
     const variable = classicGasVariable(id, ticker);
     if (unset(variable)) gaps.push(`${variable} is required on mainnet: without the classic benchmark, ${ticker} sweeps on chain ${id} carry no fee`);
   }
-  if (unset(`MAX_FEE_PER_GAS_${id}`)) gaps.push(`MAX_FEE_PER_GAS_${id} is required on mainnet: the most a transaction on chain ${id} may offer per gas, in wei`);
-  if (unset(`MAX_PRIORITY_FEE_PER_GAS_${id}`)) gaps.push(`MAX_PRIORITY_FEE_PER_GAS_${id} is required on mainnet: the most tip per gas on chain ${id}, in wei`);
-  if (chain.minConfirmations !== undefined && chain.confirmations < chain.minConfirmations) {
-    gaps.push(`CONFIRMATIONS_${id} must be at least ${chain.minConfirmations} on mainnet, chain ${id}'s minimum`);
+  // A chain without default ceilings has had both demanded already, on any environment.
+  if (DEFAULT_FEE_CEILINGS[id]) {
+    if (unset(`MAX_FEE_PER_GAS_${id}`)) gaps.push(`MAX_FEE_PER_GAS_${id} is required on mainnet: the most a transaction on chain ${id} may offer per gas, in wei`);
+    if (unset(`MAX_PRIORITY_FEE_PER_GAS_${id}`)) gaps.push(`MAX_PRIORITY_FEE_PER_GAS_${id} is required on mainnet: the most tip per gas on chain ${id}, in wei`);
   }
+  const minimum = chain.minConfirmations ?? MAINNET_FLOOR_CONFIRMATIONS;
+  if (chain.confirmations < minimum) gaps.push(`CONFIRMATIONS_${id} must be at least ${minimum} on mainnet, chain ${id}'s minimum`);
   return gaps;
 }

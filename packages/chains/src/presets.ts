@@ -48,6 +48,12 @@ export interface ChainPreset {
 export const MAINNET_MIN_CONFIRMATIONS: Readonly<Record<number, number>> = { 1: 6, 56: 15 };
 
 /**
+ * The shallowest depth of any other mainnet chain (an L2 preset, or a chain described by its
+ * variables): Ethereum's, since nothing here tells how deep its reorgs go.
+ */
+export const MAINNET_FLOOR_CONFIRMATIONS = 6;
+
+/**
  * Block times: Ethereum and Sepolia make a block a 12 s slot; BSC and its testnet one every 0.45 s
  * since the Fermi hard fork (January 2026); OP-stack chains every 2 s; Arbitrum's sequencer every
  * 0.25 s. Thresholds: replacement after about 36 s on Ethereum (3 slots: a fairly priced transaction

@@ -212,9 +212,17 @@ describe("chains from configuration", () => {
     ["USDT:37", /^TOKENS_97 must list tokens as TICKER:decimals/],
     ["USDT:6:0x55d398326f99059fF775485246999027B3197955", /^TOKENS_97 must list tokens as TICKER:decimals/],
     ["USDT:18,usdt:18", /^TOKENS_97 lists USDT twice$/],
-    ["USDT:18,TBNB:18", /^TOKENS_97 lists TBNB, the native coin's ticker$/],
+    ["USDT:6", /^TOKENS_97 lists USDT with 6 decimals; BSC Testnet's USDT has 18$/],
   ])("refuses TOKENS_97=%s, naming it", (value, message) => {
     expect(() => chainRegistry("testnet", fakeDevnetAddress, { TOKENS_97: value })).toThrow(message);
+  });
+
+  it.each([
+    [{ TOKENS_97: "USDT:18,TBNB:18" }, "TBNB"],
+    [{ NATIVE_TICKER_97: "usdt" }, "USDT"],
+    [{ TOKENS_97: "NATIVE:18" }, "NATIVE"],
+  ])("refuses a token a sweep would take for the native coin: %j", (env, ticker) => {
+    expect(() => chainRegistry("testnet", fakeDevnetAddress, env)).toThrow(`chain 97 lists a token ${ticker}, which a sweep's token field takes for the native coin (NATIVE_TICKER_97, TOKENS_97)`);
   });
 
   it.each([

@@ -95,7 +95,9 @@ function nameOverride(variable: string, value: string | undefined): string | und
   return value;
 }
 
-const TICKER = /^[A-Za-z0-9]{1,11}$/;
+const TICKER_PATTERN = "[A-Za-z0-9]{1,11}";
+const TICKER = new RegExp(`^${TICKER_PATTERN}$`);
+const TOKEN_ENTRY = new RegExp(`^(${TICKER_PATTERN}):([0-9]{1,2})$`);
 
 /** `NATIVE_TICKER_<chain_id>`: the native coin's ticker, as the API shows it. */
 function tickerOverride(variable: string, value: string | undefined): string | undefined {
@@ -104,20 +106,33 @@ function tickerOverride(variable: string, value: string | undefined): string | u
   return value;
 }
 
-/** `TOKENS_<chain_id>`: the listed tokens as `TICKER:decimals`, comma-separated, in place of the preset's. */
-function tokenListOverride(variable: string, value: string | undefined, nativeTicker: string): PresetToken[] | undefined {
+/**
+ * `TOKENS_<chain_id>`: the listed tokens as `TICKER:decimals`, comma-separated, in place of the
+ * preset's; a token the preset lists keeps its contract, and must keep its decimals.
+ */
+function tokenListOverride(variable: string, value: string | undefined, preset: ChainPreset | undefined): PresetToken[] | undefined {
   if (!value) return undefined;
   const tokens = value.split(",").map((entry) => {
-    const match = /^([A-Za-z0-9]{1,11}):([0-9]{1,2})$/.exec(entry.trim());
+    const match = TOKEN_ENTRY.exec(entry.trim());
     if (!match || Number(match[2]) > 36) throw new Error(`${variable} must list tokens as TICKER:decimals (decimals 0 to 36), comma-separated, e.g. USDT:6,USDC:6`);
-    return { ticker: match[1]!.toUpperCase(), decimals: Number(match[2]) };
+    const token = { ticker: match[1]!.toUpperCase(), decimals: Number(match[2]) };
+    const known = preset?.tokens.find((t) => t.ticker === token.ticker);
+    if (known && known.decimals !== token.decimals) throw new Error(`${variable} lists ${token.ticker} with ${token.decimals} decimals; ${preset!.name}'s ${token.ticker} has ${known.decimals}`);
+    return { ...token, address: known?.address };
   });
   const tickers = tokens.map((t) => t.ticker);
   const repeated = tickers.find((ticker, i) => tickers.indexOf(ticker) !== i);
   if (repeated) throw new Error(`${variable} lists ${repeated} twice`);
-  // A sweep's `token` names the native coin by its ticker too: a token of the same name would be ambiguous.
-  if (tickers.includes(nativeTicker.toUpperCase())) throw new Error(`${variable} lists ${nativeTicker.toUpperCase()}, the native coin's ticker`);
   return tokens;
+}
+
+/**
+ * A sweep's `token` names the native coin by its ticker or by the word `native`: a listed token
+ * answering to either would be swept as the coin.
+ */
+function ambiguousTicker(chainId: number, tokens: readonly PresetToken[], nativeTicker: string): void {
+  const clash = tokens.find((t) => t.ticker === "NATIVE" || t.ticker === nativeTicker.toUpperCase());
+  if (clash) throw new Error(`chain ${chainId} lists a token ${clash.ticker}, which a sweep's token field takes for the native coin (NATIVE_TICKER_${chainId}, TOKENS_${chainId})`);
 }
 
 /** The largest chain id the database keeps (chain_id is a Postgres integer). */
@@ -179,9 +194,8 @@ function describedChain(chainId: number, env: NodeJS.ProcessEnv, check: Variable
       if (!env[variable(name)]) check(() => fail(`${variable(name)} is required: chain ${chainId} is not a preset, so its ${what} must be configured`));
     }
   }
-  // A relisted token keeps the preset's contract where the preset knows it.
-  const relisted = check(() => tokenListOverride(variable("TOKENS"), env[variable("TOKENS")], nativeTicker ?? ""));
-  const tokens = relisted?.map((token) => ({ ...token, address: preset?.tokens.find((t) => t.ticker === token.ticker && t.decimals === token.decimals)?.address }));
+  const tokens = check(() => tokenListOverride(variable("TOKENS"), env[variable("TOKENS")], preset)) ?? preset?.tokens ?? [];
+  if (nativeTicker) check(() => ambiguousTicker(chainId, tokens, nativeTicker));
   const blockTime = blockTimeMs ?? 1000;
   return {
     chainId,
@@ -194,7 +208,7 @@ function describedChain(chainId: number, env: NodeJS.ProcessEnv, check: Variable
     replaceAfterBlocks: read("REPLACE_AFTER_BLOCKS", blockCountOverride) ?? preset?.replaceAfterBlocks ?? Math.ceil(15_000 / blockTime),
     dropAfterBlocks: read("DROP_AFTER_BLOCKS", blockCountOverride) ?? preset?.dropAfterBlocks ?? Math.ceil(60_000 / blockTime),
     devnetPort: preset?.devnetPort,
-    tokens: tokens ?? preset?.tokens ?? [],
+    tokens,
   };
 }
 

@@ -29,9 +29,12 @@ export async function bookAdjustment(ctx: CommandContext, adjustment: Adjustment
   if (note === "" || note.length > MAX_NOTE_LENGTH) throw new Error(`--note takes 1 to ${MAX_NOTE_LENGTH} characters: say why the partner is ${adjustment}d`);
   const chainId = parseChainId(options.chain);
   const partner = await findPartner(ctx.db, partnerId);
-  const chainIds = environmentChainIds(partner.environment);
+  // ENV_CHAINS describes SERVICE_ENV: a partner of the other environment is checked against that environment's own chains.
+  const configured = partner.environment === ctx.config.SERVICE_ENV;
+  const chainIds = environmentChainIds(partner.environment, configured ? process.env : {});
   if (!chainIds.includes(chainId)) {
-    throw new Error(`chain ${options.chain} is not a chain of partner ${partner.id}'s ${partner.environment} environment (${chainIds.join(", ")})`);
+    const hint = configured ? "" : `; for a chain its ENV_CHAINS adds, run with SERVICE_ENV=${partner.environment} and that environment's ENV_CHAINS`;
+    throw new Error(`chain ${options.chain} is not a chain of partner ${partner.id}'s ${partner.environment} environment (${chainIds.join(", ")}${hint})`);
   }
 
   const kind = adjustment === "charge" ? "fee_charge" : "fee_credit";

@@ -28,21 +28,21 @@ export interface StackOptions {
   blockTime?: number;
   /** the node implementation both chains run on; anvil by default */
   node?: NodeKind;
-  /**
-   * the chains to start, 11155111 and 97 by default; another chain id must be described in `env`
-   * (ENV_CHAINS and its CHAIN_NAME_, TOKENS_… variables), as an operator adds a chain
-   */
-  chainIds?: number[];
   services?: ServiceName[];
-  /** extra variables for every service */
+  /**
+   * extra variables for every service; the stack starts a local chain for each chain of ENV_CHAINS
+   * (11155111 and 97 unless set), a chain without a preset described here as an operator would
+   */
   env?: Record<string, string>;
 }
 
 /**
- * The whole suite on its own: both testnet chains on anvil or hardhat (free ports, platform contracts
- * deployed), a database of its own, a unique RabbitMQ prefix, and the services as processes.
+ * The whole suite on its own: the testnet chains (both, unless `env` sets ENV_CHAINS) on anvil or
+ * hardhat (free ports, platform contracts deployed), a database of its own, a unique RabbitMQ
+ * prefix, and the services as processes.
  */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const chainIds = environmentChainIds("testnet", options.env ?? {});
   const database = await createTestDatabase();
   const chains = new Map<number, TestChain>();
   const services = new Map<ServiceName, ServiceProcess>();
@@ -52,7 +52,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const rabbitmqUrl = options.env?.RABBITMQ_URL ?? process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
   const stop = async () => {
     await Promise.all([...services.values(), ...replicas].map((s) => s.stop()));
-    await deleteTopology(rabbitmqUrl, defineTopology({ chainIds: environmentChainIds("testnet", options.env ?? {}), prefix }));
+    await deleteTopology(rabbitmqUrl, defineTopology({ chainIds, prefix }));
     await db.$disconnect();
     await Promise.all([...chains.values()].map((c) => c.stop()));
     await database.drop();
@@ -60,7 +60,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     // Both chains, then every service, start at once: a stack is started twenty-odd times a suite,
     // and one after the other each spent most of its 20 s waiting for a process to come up.
-    const chainIds = options.chainIds ?? [11155111, 97];
     await allStarted(chainIds.map(async (chainId) => chains.set(chainId, await startTestChain(chainId, { blockTime: options.blockTime, node: options.node, env: options.env }))));
     const env: Record<string, string> = {
       SERVICE_ENV: "testnet",

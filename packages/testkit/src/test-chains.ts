@@ -92,7 +92,8 @@ export async function startTestChain(chainId = 97, options: TestChainOptions = {
 export function connectTestChain(chainId: number, rpcUrl: string, env: NodeJS.ProcessEnv = {}): ChainConnection {
   const provider = createProvider(rpcUrl, chainId, TEST_CALL_TIMEOUT_MS);
   provider.pollingInterval = 100;
-  const usdt = testnetChain(chainId, env).tokens[0]!;
+  const usdt = testnetChain(chainId, env).tokens.find((t) => t.ticker === "USDT");
+  if (!usdt) throw new Error(`chain ${chainId} lists no USDT: a test chain mints the devnet USDT (TOKENS_${chainId}=USDT:<decimals>)`);
   // Asked for at the first mint: a connection that never mints never calls the node.
   let token: Promise<Contract> | undefined;
   const minter = () => (token ??= provider.getSigner(0).then((signer) => contractAt("DevToken", usdt.address, signer)));

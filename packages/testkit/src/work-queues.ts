@@ -49,7 +49,7 @@ const WAIT_MS = 10_000;
 export async function openWorkQueues(env: Record<string, string>): Promise<WorkQueues> {
   const url = env.RABBITMQ_URL;
   if (!url) throw new Error("openWorkQueues: RABBITMQ_URL is not in this environment (startStack sets it)");
-  const topology = defineTopology({ chainIds: environmentChainIds("testnet"), prefix: env.AMQP_PREFIX });
+  const topology = defineTopology({ chainIds: environmentChainIds("testnet", env), prefix: env.AMQP_PREFIX });
   const connection = await connectBroker(url, { logger, connectTimeoutMs: 5_000 });
   const channel = connection.createChannel({ name: "testkit", confirm: true });
   await channel.waitForConnect();

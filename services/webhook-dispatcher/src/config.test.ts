@@ -12,6 +12,10 @@ describe("webhook dispatcher configuration", () => {
     expect(loadWebhookDispatcherConfig({ ENV_CHAINS: "97,777001" }).chainIds).toEqual([97, 777001]);
   });
 
+  it("names a bad ENV_CHAINS beside its other bad variables, in one message", () => {
+    expect(() => loadWebhookDispatcherConfig({ DELIVERY_POLL_MS: "0", ENV_CHAINS: "97,97" })).toThrow(expect.objectContaining({ problems: [expect.stringMatching(/^DELIVERY_POLL_MS /), "ENV_CHAINS names chain 97 twice"] }));
+  });
+
   it("reads shorter timings and the private-address switch", () => {
     expect(loadWebhookDispatcherConfig({ DELIVERY_POLL_MS: "50", WEBHOOK_RETRY_BASE_MS: "200", WEBHOOK_ATTEMPT_TIMEOUT_MS: "500", WEBHOOK_ALLOW_PRIVATE: "true" })).toMatchObject({
       DELIVERY_POLL_MS: 50,
