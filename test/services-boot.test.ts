@@ -1,9 +1,16 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { freePort } from "@sweep/anvil";
 import { serviceNodeArgs, type ServiceName } from "@sweep/service-bundles";
+import { environmentChainIds } from "../packages/chains/src";
+import { defineTopology } from "../packages/messaging/src/topology";
+import { deleteTopology } from "../packages/messaging/src/topology-teardown";
 
 const root = path.resolve(__dirname, "..");
+// Queues of their own: with the default names these services would declare, and consume from, the
+// queues of a `pnpm start` running on the same broker.
+const AMQP_PREFIX = `boot-${randomBytes(4).toString("hex")}`;
 
 interface Run {
   exitCode: Promise<number | null>;
@@ -15,7 +22,7 @@ function runService(name: ServiceName, env: Record<string, string>): Run {
   // As `pnpm start` runs them: node on the service's bundle, no wrapper process (which may pass a signal on twice).
   const child = spawn(process.execPath, serviceNodeArgs(name), {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: "info", ...env },
+    env: { ...process.env, LOG_LEVEL: "info", AMQP_PREFIX, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -50,6 +57,10 @@ const services = [
 ] as const;
 
 describe("each service boots as its own process", () => {
+  afterAll(async () => {
+    await deleteTopology(process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672", defineTopology({ chainIds: environmentChainIds("testnet", {}), prefix: AMQP_PREFIX }));
+  });
+
   it.each(services)("%s answers /healthz with 204, logs JSON, and stops cleanly on SIGTERM", async (name, portVariable) => {
     const port = await freePort();
     // The api-gateway's management port too: the default 8085 may be held by `pnpm start`.
