@@ -1,4 +1,4 @@
-import { ConfigError, type Environment, type VariableCheck } from "@sweep/common";
+import { ConfigError, collectingProblems, type Environment } from "@sweep/common";
 import { configuredFeeCeiling, configuredTariffs, configuredTxFeeCap, type ChainFeeCeiling, type ChainTariff } from "@sweep/fees";
 import { ChainClient, ChainProvider, RpcEndpoints, redactRpcUrl } from "@sweep/rpc";
 import { ZeroAddress, getAddress, isAddress } from "ethers";
@@ -46,14 +46,7 @@ export function configuredAddress(variable: string, value: string): string {
  */
 export function loadChainConfigs(environment: Environment, only?: readonly number[], env: NodeJS.ProcessEnv = process.env): ChainConfig[] {
   const problems: string[] = [];
-  const checked: VariableCheck = <T>(read: () => T): T | undefined => {
-    try {
-      return read();
-    } catch (err) {
-      problems.push(err instanceof Error ? err.message : String(err));
-      return undefined;
-    }
-  };
+  const checked = collectingProblems(problems);
   // The chains' variables are read only for the chains ENV_CHAINS names: a bad list is the one problem.
   if (!checked(() => environmentChainIds(environment, env))) throw new ConfigError(problems);
   const registry = chainRegistry(environment, devnetTokenAddress, env, checked);
@@ -89,15 +82,40 @@ export function loadChainConfigs(environment: Environment, only?: readonly numbe
  * CHAINS; undefined for all); when the service's own variables are bad, the environment's chains are checked as they stand.
  */
 export function loadWithChains<C extends { SERVICE_ENV: Environment }>(loadBase: () => C, served: (config: C) => readonly number[] | undefined, env: NodeJS.ProcessEnv): C & { chains: ChainConfig[] } {
+  return loadBeside(
+    loadBase,
+    env,
+    (environment) => loadChainConfigs(environment, undefined, env),
+    (base) => ({ chains: loadChainConfigs(base.SERVICE_ENV, served(base), env) }),
+  );
+}
+
+/**
+ * A service's own variables and the environment's chain ids, for a process that needs only the ids
+ * (the queues it declares): a bad ENV_CHAINS is named with its other bad variables.
+ */
+export function loadWithChainIds<C extends { SERVICE_ENV: Environment }>(loadBase: () => C, env: NodeJS.ProcessEnv): C & { chainIds: number[] } {
+  return loadBeside(
+    loadBase,
+    env,
+    (environment) => configuredChainIds(environment, env),
+    (base) => ({ chainIds: configuredChainIds(base.SERVICE_ENV, env) }),
+  );
+}
+
+/**
+ * `loadBase`, then `readChains` of its result; when the service's own variables are bad, `checkChains`
+ * in the environment SERVICE_ENV names (else testnet), so that one ConfigError names every bad variable.
+ */
+function loadBeside<C extends { SERVICE_ENV: Environment }, T>(loadBase: () => C, env: NodeJS.ProcessEnv, checkChains: (environment: Environment) => unknown, readChains: (base: C) => T): C & T {
   let base: C;
   try {
     base = loadBase();
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    const environment = env.SERVICE_ENV === "mainnet" ? "mainnet" : "testnet";
     const chainProblems = (() => {
       try {
-        loadChainConfigs(environment, undefined, env);
+        checkChains(env.SERVICE_ENV === "mainnet" ? "mainnet" : "testnet");
         return [];
       } catch (chainErr) {
         return chainErr instanceof ConfigError ? chainErr.problems : [];
@@ -105,7 +123,7 @@ export function loadWithChains<C extends { SERVICE_ENV: Environment }>(loadBase:
     })();
     throw new ConfigError([...err.problems, ...chainProblems]);
   }
-  return { ...base, chains: loadChainConfigs(base.SERVICE_ENV, served(base), env) };
+  return { ...base, ...readChains(base) };
 }
 
 /**
@@ -121,8 +139,8 @@ function unsupportedFeeModel(chain: ChainInfo, env: NodeJS.ProcessEnv): string[]
   return [`chain ${chain.chainId} (${chain.name}) charges as ${chain.feeModel}, and this version cannot book ${missing} yet: take ${chain.chainId} out of ENV_CHAINS`];
 }
 
-/** The environment's chain ids for a process that needs only them (the queues it declares): a bad ENV_CHAINS is a ConfigError. */
-export function configuredChainIds(environment: Environment, env: NodeJS.ProcessEnv = process.env): number[] {
+/** The environment's chain ids, a bad ENV_CHAINS as a ConfigError. */
+function configuredChainIds(environment: Environment, env: NodeJS.ProcessEnv = process.env): number[] {
   try {
     return environmentChainIds(environment, env);
   } catch (err) {

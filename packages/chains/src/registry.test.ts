@@ -1,4 +1,4 @@
-import type { VariableCheck } from "@sweep/common";
+import { collectingProblems } from "@sweep/common";
 import { getAddress } from "ethers";
 import { CHAIN_PRESETS } from "./presets";
 import { chainRegistry, environmentChainIds, feeOnTransferTokens, rpcUrlsFor } from "./registry";
@@ -96,15 +96,7 @@ describe("chain and token registry", () => {
 /** Runs chainRegistry the way loadChainConfigs does: every problem noted, none thrown. */
 function problemsOf(environment: "testnet" | "mainnet", env: Record<string, string>): string[] {
   const problems: string[] = [];
-  const collect: VariableCheck = (read) => {
-    try {
-      return read();
-    } catch (err) {
-      problems.push((err as Error).message);
-      return undefined;
-    }
-  };
-  chainRegistry(environment, fakeDevnetAddress, env, collect);
+  chainRegistry(environment, fakeDevnetAddress, env, collectingProblems(problems));
   return problems;
 }
 

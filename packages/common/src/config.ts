@@ -55,3 +55,15 @@ export type Environment = z.infer<typeof baseEnv.SERVICE_ENV>;
  * variable); loadChainConfigs passes one that notes the problem and reads on, to name them all.
  */
 export type VariableCheck = <T>(read: () => T) => T | undefined;
+
+/** A VariableCheck that notes each problem in `problems` and reads on (undefined for the bad variable). */
+export function collectingProblems(problems: string[]): VariableCheck {
+  return <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (err) {
+      problems.push(err instanceof Error ? err.message : String(err));
+      return undefined;
+    }
+  };
+}

@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig } from "@sweep/common";
-import { configuredChainIds } from "@sweep/chains";
+import { loadConfig } from "@sweep/common";
+import { loadWithChainIds } from "@sweep/chains";
 import { workerEnv } from "@sweep/worker";
 import { z } from "zod";
 
@@ -21,22 +21,4 @@ export const webhookDispatcherEnv = workerEnv(8084).extend({
 });
 export type Config = z.infer<typeof webhookDispatcherEnv>;
 /** The dispatcher's variables, and the environment's chains (ENV_CHAINS), whose queues it declares. */
-export function loadWebhookDispatcherConfig(env: NodeJS.ProcessEnv = process.env): Config & { chainIds: number[] } {
-  let config: Config;
-  try {
-    config = loadConfig(webhookDispatcherEnv, env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    // Every bad variable in one message: ENV_CHAINS is checked too, as the environment stands.
-    const chainProblems = (() => {
-      try {
-        configuredChainIds(env.SERVICE_ENV === "mainnet" ? "mainnet" : "testnet", env);
-        return [];
-      } catch (chainErr) {
-        return chainErr instanceof ConfigError ? chainErr.problems : [];
-      }
-    })();
-    throw new ConfigError([...err.problems, ...chainProblems]);
-  }
-  return { ...config, chainIds: configuredChainIds(config.SERVICE_ENV, env) };
-}
+export const loadWebhookDispatcherConfig = (env: NodeJS.ProcessEnv = process.env): Config & { chainIds: number[] } => loadWithChainIds(() => loadConfig(webhookDispatcherEnv, env), env);
