@@ -40,16 +40,29 @@ describe.each(NODE_KINDS)("on %s, a partner sweeps deposit addresses into its ho
 
   const api = partnerApi(() => stack.api, () => partner.auth);
   const sweep = async (id: string) => (await api("GET", `/v1/sweeps/${id}`)).body as SweepBody;
-  const untilFinal = (ids: string[], timeoutMs = 90_000) =>
-    eventually(
-      `${ids.length} sweeps to end`,
-      async () => {
-        const all = await Promise.all(ids.map(sweep));
-        return all.every((s) => ["swept", "failed", "rejected"].includes(s.status)) ? all : undefined;
-      },
-      timeoutMs,
-      500,
-    );
+  /** The sweeps once all are final; a timeout names their statuses and what the stack's services warned of, for the one reading CI's log. */
+  const untilFinal = async (ids: string[], timeoutMs = 90_000) => {
+    let last: Array<{ status: string }> = [];
+    try {
+      return await eventually(
+        `${ids.length} sweeps to end`,
+        async () => {
+          const all = await Promise.all(ids.map(sweep));
+          last = all;
+          return all.every((s) => ["swept", "failed", "rejected"].includes(s.status)) ? all : undefined;
+        },
+        timeoutMs,
+        500,
+      );
+    } catch (err) {
+      const counts = new Map<string, number>();
+      for (const { status } of last) counts.set(status, (counts.get(status) ?? 0) + 1);
+      const statuses = [...counts].map(([status, count]) => `${status} ${count}`);
+      const services = ["batcher", "chain-sender", "ledger"] as const;
+      const complaints = (await Promise.all(services.map(async (name) => (await stack.logLines(name)).filter((l) => l.level === "warn" || l.level === "error").map((l) => `${name}: ${JSON.stringify(l)}`)))).flat();
+      throw new Error(`${String(err)} on ${node} (statuses: ${statuses.join(", ")})\n${complaints.slice(-40).join("\n")}`);
+    }
+  };
 
   /** A deposit address holding `usdt` units and optionally native coin, with its signed authorization. */
   async function depositAddress(usdt: bigint, native = 0n) {
