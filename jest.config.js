@@ -4,7 +4,7 @@
  * - integration: each package's and service's `test/` folder, and the root's checks: real Postgres, RabbitMQ,
  *   Redis and nodes, each worker on a database of its own (jest.worker-environment.ts);
  * - e2e: the root's stories, each on a stack of its own (testkit's startStack: database, RabbitMQ prefix, Redis
- *   key prefix, chains on free ports), so that any two run at once;
+ *   key prefix, chains on ports of their own), so that any two run at once;
  * - stories on shared stacks: the stories that read only their own partner, on one stack per node kind that
  *   jest's process hosts while stories hold them (jest.shared-stacks.setup.ts, testkit's sharedStack).
  */

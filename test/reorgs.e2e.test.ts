@@ -80,10 +80,16 @@ describe("reorgs: a sweep's transaction leaves the canonical chain", () => {
 
   /** Replaces every block from `receipt`'s to the head with new ones, holding `include` (raw transactions) in the first. */
   async function reorgOut(receipt: TransactionReceipt, include: string[] = []): Promise<number> {
-    reorgHead = await chain().provider.getBlockNumber();
-    const depth = reorgHead - receipt.blockNumber + 1;
-    await chain().provider.send("anvil_reorg", [depth, include.map((raw) => [raw, 0])]);
-    return depth;
+    // No block between reading the head and the reorg: one mined there would leave the receipt's block in the chain.
+    await chain().provider.send("evm_setIntervalMining", [0]);
+    try {
+      reorgHead = await chain().provider.getBlockNumber();
+      const depth = reorgHead - receipt.blockNumber + 1;
+      await chain().provider.send("anvil_reorg", [depth, include.map((raw) => [raw, 0])]);
+      return depth;
+    } finally {
+      await chain().provider.send("evm_setIntervalMining", [1]);
+    }
   }
 
   const bookedGas = async (hash: string) => (await stack.db.ledgerEntry.findMany({ where: { kind: "gas", txHash: hash } })).map((e) => toBigInt(e.amount));

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { freePort } from "@sweep/anvil";
 import { serviceNodeArgs, type ServiceName } from "@sweep/service-bundles";
+import { listeningPorts, parseLogLines } from "../packages/testkit/src/service-process";
 import { environmentChainIds } from "../packages/chains/src";
 import { defineTopology } from "../packages/messaging/src/topology";
 import { deleteTopology } from "../packages/messaging/src/topology-teardown";
@@ -35,6 +35,17 @@ function runService(name: ServiceName, env: Record<string, string>): Run {
   };
 }
 
+/** The ports the service's "listening" line names, once it logged it. */
+async function listening(run: Run, timeoutMs = 30_000): Promise<{ port: number; metricsPort: number }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ports = listeningPorts(parseLogLines(run.output()));
+    if (ports) return ports;
+    if (Date.now() > deadline) throw new Error(`no "listening" line:\n${run.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 async function waitForHealth(url: string, run: Run, timeoutMs = 30_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -61,12 +72,13 @@ describe("each service boots as its own process", () => {
     await deleteTopology(process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672", defineTopology({ chainIds: environmentChainIds("testnet", {}), prefix: AMQP_PREFIX }));
   });
 
-  it.each(services)("%s answers /healthz with 204, logs JSON, and stops cleanly on SIGTERM", async (name, portVariable) => {
-    const port = await freePort();
-    // The api-gateway's management port too: the default 8085 may be held by `pnpm start`.
-    const metricsPort: Record<string, string> = name === "api-gateway" ? { METRICS_PORT: String(await freePort()) } : {};
-    const run = runService(name, { [portVariable]: String(port), ...metricsPort });
+  it.each(services)("%s binds the port the system picks for 0, logs where it listens, answers /healthz with 204 and /metrics, and stops cleanly on SIGTERM", async (name, portVariable) => {
+    // Port 0, as the tests' stacks start services: a port picked free here could be another process's before the service binds it.
+    const run = runService(name, { [portVariable]: "0", ...(name === "api-gateway" ? { METRICS_PORT: "0" } : {}) });
+    const { port, metricsPort } = await listening(run);
+    expect(port).toBeGreaterThan(0);
     expect(await waitForHealth(`http://127.0.0.1:${port}/healthz`, run)).toBe(204);
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(200);
     run.kill("SIGTERM");
     expect(await run.exitCode).toBe(0);
     const lines = run.output().trim().split("\n");

@@ -16,7 +16,7 @@ export interface AnvilOptions {
   gasLimit?: bigint;
   /**
    * Its own process group, so a terminal's Ctrl-C does not reach it: the owner stops it after the
-   * processes that use it (`pnpm start` stops the services first, then the chains).
+   * processes that use it (`pnpm start` stops the services first, then the chains). Silent: it needs `port`.
    */
   detached?: boolean;
 }
@@ -58,32 +58,70 @@ export async function rpcAnswers(rpcUrl: string, chainId?: number, timeoutMs = 1
 
 export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
   const host = options.host ?? "127.0.0.1";
-  const port = options.port || (await freePort(host));
-  const args = ["--chain-id", String(options.chainId), "--port", String(port), "--host", host, "--silent"];
+  // Without a port, port 0: anvil binds one the system picks. A port picked free here could be another node's by the time
+  // anvil bound it, and a node of the same chain would then answer as this one: anvil says where it listens, and only a
+  // detached anvil (whose output nobody reads once its starter is gone) is silent and trusted to hold the port it was given.
+  const silent = options.detached ?? false;
+  if (silent && !options.port) throw new Error("a detached anvil needs a port: it says nothing of the one the system would pick");
+  const args = ["--chain-id", String(options.chainId), "--port", String(options.port || 0), "--host", host];
+  if (silent) args.push("--silent");
   if (options.blockTime !== undefined) args.push("--block-time", String(options.blockTime));
   if (options.stateFile) args.push("--state", options.stateFile);
   if (options.stateInterval) args.push("--state-interval", String(options.stateInterval));
   if (options.gasLimit) args.push("--gas-limit", options.gasLimit.toString());
-  const child = spawn(anvilBinary(), args, { stdio: ["ignore", "ignore", "pipe"], detached: options.detached ?? false });
+  const child = spawn(anvilBinary(), args, { stdio: ["ignore", silent ? "ignore" : "pipe", "pipe"], detached: silent });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const rpcUrl = `http://${host}:${port}`;
   const deadline = Date.now() + 20_000;
-  while (!(await rpcAnswers(rpcUrl, options.chainId, 500))) {
-    if (child.exitCode !== null) throw new Error(`anvil exited with ${child.exitCode}: ${stderr.trim()}`);
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`anvil did not answer on ${rpcUrl} within 20 s: ${stderr.trim()}`);
+  try {
+    const port = silent ? options.port! : await announcedPort(child, /^Listening on .*:(\d+)\s*$/m, deadline);
+    const rpcUrl = `http://${host}:${port}`;
+    while (!(await rpcAnswers(rpcUrl, options.chainId, 500))) {
+      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+      if (Date.now() > deadline) throw new Error(`did not answer on ${rpcUrl} within 20 s`);
+      await new Promise((r) => setTimeout(r, 100));
     }
-    await new Promise((r) => setTimeout(r, 100));
+    return {
+      chainId: options.chainId,
+      port,
+      rpcUrl,
+      process: child,
+      stop: () => stopProcess(child),
+    };
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw new Error(`anvil ${err instanceof Error ? err.message : String(err)}: ${stderr.trim()}`);
   }
-  return {
-    chainId: options.chainId,
-    port,
-    rpcUrl,
-    process: child,
-    stop: () => stopProcess(child),
-  };
+}
+
+/**
+ * The port a node started on port 0 says it listens on (the first group of `pattern`, matched against the
+ * whole lines of its stdout, which is drained from then on). It rejects once the node exits, or at `deadline`, before saying so.
+ */
+export function announcedPort(child: ChildProcess, pattern: RegExp, deadline: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let said = "";
+    const waitMs = Math.max(0, deadline - Date.now());
+    const timer = setTimeout(() => settle(new Error(`did not say which port it listens on within ${Math.round(waitMs / 1000)} s`)), waitMs);
+    const onExit = (code: number | null) => settle(new Error(`exited with ${code ?? child.signalCode} before it listened`));
+    const onData = (chunk: Buffer) => {
+      said += chunk.toString();
+      // Whole lines only: a line cut between chunks would end in part of its port.
+      const port = pattern.exec(said.slice(0, said.lastIndexOf("\n") + 1))?.[1];
+      if (port) settle(Number(port));
+    };
+    const settle = (outcome: number | Error) => {
+      clearTimeout(timer);
+      child.off("exit", onExit);
+      child.stdout!.off("data", onData);
+      // What it prints after (anvil: each request's method) is read and dropped, so that its pipe never fills.
+      child.stdout!.resume();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    child.once("exit", onExit);
+    child.stdout!.on("data", onData);
+  });
 }
 
 /** SIGTERM (anvil writes its state file on exit), SIGKILL after 5 s. */

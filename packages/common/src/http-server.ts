@@ -1,4 +1,5 @@
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 
 /** How long a connection may take over each part of its life; without them a few slow clients hold sockets for ever. */
 export interface ServerTimeouts {
@@ -30,6 +31,15 @@ export function listen(handler: http.RequestListener, port: number, host: string
     server.once("error", reject);
     server.listen(port, host, () => resolve(server));
   });
+}
+
+/**
+ * Where a listening server answers, e.g. http://127.0.0.1:43121: the port it was given, or the one the
+ * system picked for port 0 (the tests' stacks start services on port 0 and read the port off this).
+ */
+export function serverUrl(server: http.Server): string {
+  const { address, family, port } = server.address() as AddressInfo;
+  return `http://${family === "IPv6" ? `[${address}]` : address}:${port}`;
 }
 
 /** Stops accepting connections and waits for open requests, closing idle keep-alive sockets. */

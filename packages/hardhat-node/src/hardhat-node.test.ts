@@ -32,6 +32,11 @@ describe("startHardhatNode, beside an anvil", () => {
     expect(await result(hardhat.rpcUrl, "web3_clientVersion")).toMatch(/^HardhatNetwork\//);
   });
 
+  it("on a port another node of the same chain holds, fails instead of passing that node off as its own", async () => {
+    await expect(startHardhatNode({ chainId: 97, port: anvil.port })).rejects.toThrow(/hardhat node exited with .* before it listened/);
+    expect(await result(anvil.rpcUrl, "web3_clientVersion")).toMatch(/^anvil\//);
+  }, 60_000);
+
   it("has the code anvil predeploys, at the same addresses", async () => {
     for (const { address, code } of ANVIL_PREDEPLOYS) {
       expect(await result(anvil.rpcUrl, "eth_getCode", [address, "latest"])).toBe(code);

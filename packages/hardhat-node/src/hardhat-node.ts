@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, rpcAnswers, stopProcess, type AnvilNode } from "@sweep/anvil";
+import { announcedPort, rpcAnswers, stopProcess, type AnvilNode } from "@sweep/anvil";
 
 export interface HardhatNodeOptions {
   chainId: number;
@@ -58,44 +58,45 @@ export function hardhatConfig(chainId: number, blockTime?: number): object {
  */
 export async function startHardhatNode(options: HardhatNodeOptions): Promise<HardhatNode> {
   const host = options.host ?? "127.0.0.1";
-  const port = options.port || (await freePort(host));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sweep-hardhat-"));
   const config = path.join(dir, "hardhat.config.js");
   fs.writeFileSync(config, `module.exports = ${JSON.stringify(hardhatConfig(options.chainId, options.blockTime), null, 2)};\n`);
-  // Hardhat refuses to run unless it resolves from the working directory: this package's own.
+  // Hardhat refuses to run unless it resolves from the working directory: this package's own. Without a port, port 0:
+  // the node binds one the system picks and prints it (a port picked free here could be another node's by then).
   const cli = require.resolve("hardhat/internal/cli/cli.js");
-  const child = spawn(process.execPath, [cli, "node", "--config", config, "--hostname", host, "--port", String(port)], {
+  const child = spawn(process.execPath, [cli, "node", "--config", config, "--hostname", host, "--port", String(options.port || 0)], {
     cwd: path.dirname(require.resolve("../package.json")),
     env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true" },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
-  const rpcUrl = `http://${host}:${port}`;
   try {
     const deadline = Date.now() + 30_000;
+    const port = await announcedPort(child, /JSON-RPC server at http:\/\/.*:(\d+)\//, deadline);
+    const rpcUrl = `http://${host}:${port}`;
     while (!(await rpcAnswers(rpcUrl, options.chainId, 500))) {
-      if (child.exitCode !== null) throw new Error(`hardhat node exited with ${child.exitCode}: ${stderr.trim()}`);
-      if (Date.now() > deadline) throw new Error(`hardhat node did not answer on ${rpcUrl} within 30 s: ${stderr.trim()}`);
+      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+      if (Date.now() > deadline) throw new Error(`did not answer on ${rpcUrl} within 30 s`);
       await new Promise((r) => setTimeout(r, 100));
     }
     for (const { address, code } of ANVIL_PREDEPLOYS) await rpc(rpcUrl, "hardhat_setCode", [address, code]);
+    return {
+      chainId: options.chainId,
+      port,
+      rpcUrl,
+      process: child,
+      stop: async () => {
+        await stopProcess(child);
+        removeDir();
+      },
+    };
   } catch (err) {
     child.kill("SIGKILL");
     removeDir();
-    throw err;
+    throw new Error(`hardhat node ${err instanceof Error ? err.message : String(err)}: ${stderr.trim()}`);
   }
-  return {
-    chainId: options.chainId,
-    port,
-    rpcUrl,
-    process: child,
-    stop: async () => {
-      await stopProcess(child);
-      removeDir();
-    },
-  };
 }
 
 async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {

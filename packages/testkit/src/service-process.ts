@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { freePort } from "@sweep/anvil";
 import { repoRoot } from "@sweep/db";
 import { serviceBundle, serviceNodeArgs, type ServiceName } from "@sweep/service-bundles";
 
@@ -31,17 +30,17 @@ export interface ServiceProcess {
  * does) and waits until its /healthz answers 204.
  */
 export async function startService(name: ServiceName, env: Record<string, string>, ports?: Pick<ServiceProcess, "port" | "metricsPort">): Promise<ServiceProcess> {
-  // `ports` of a process that ended: a restarted service answers where its clients already call it.
-  const port = ports?.port ?? (await freePort());
+  // `ports` of a process that ended: a restarted service answers where its clients already call it. Otherwise port 0: the
+  // service binds a port the system picks and logs it. A port picked free here could be another worker's process's by the
+  // time the service bound it, and the health check would then reach that process instead.
   const portVariable = name === "api-gateway" ? "PORT" : "HEALTH_PORT";
-  // The api-gateway's management port too, never the default 8085 that `pnpm start` or another stack may hold.
-  const metricsPort = ports?.metricsPort ?? (name === "api-gateway" ? await freePort() : port);
+  const portsAsked = { [portVariable]: String(ports?.port ?? 0), ...(name === "api-gateway" ? { METRICS_PORT: String(ports?.metricsPort ?? 0) } : {}) };
   // SERVICE_NODE_FLAGS adds node flags to every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a bench.
   const nodeFlags = (process.env.SERVICE_NODE_FLAGS ?? "").split(" ").filter(Boolean);
   if (!existsSync(serviceBundle(name))) throw new Error(`${serviceBundle(name)} is missing: run pnpm prepare-workspace (the jest run's global setup builds it)`);
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags, ...serviceNodeArgs(name)], {
     cwd: repoRoot,
-    env: { ...process.env, LOG_LEVEL: "debug", ...env, [portVariable]: String(port), ...(name === "api-gateway" ? { METRICS_PORT: String(metricsPort) } : {}) },
+    env: { ...process.env, LOG_LEVEL: "debug", ...env, ...portsAsked },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -49,17 +48,15 @@ export async function startService(name: ServiceName, env: Record<string, string
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const deadline = Date.now() + 60_000;
+  let bound: Pick<ServiceProcess, "port" | "metricsPort"> | undefined;
   for (;;) {
-    if (child.exitCode !== null) {
-      // Ports picked here are free when picked, not when bound: another worker's process may take one between.
-      if (!ports && output.includes("EADDRINUSE")) return startService(name, env);
-      throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
-    }
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
+    // The service's own line says where it listens: what answers there is this process.
+    bound ??= listeningPorts(parseLogLines(output));
     try {
-      // Bounded: a reused port another process took since may accept and never answer.
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) })).status === 204) break;
+      if (bound && (await fetch(`http://127.0.0.1:${bound.port}/healthz`, { signal: AbortSignal.timeout(2_000) })).status === 204) break;
     } catch {
-      // not listening yet
+      // not answering yet
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
@@ -67,6 +64,7 @@ export async function startService(name: ServiceName, env: Record<string, string
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  const { port, metricsPort } = bound;
   return {
     name,
     port,
@@ -83,6 +81,14 @@ export async function startService(name: ServiceName, env: Record<string, string
     },
     exited,
   };
+}
+
+/** The ports a service's "listening" line names: the API's (`url`) or the health server's (`health`), and the metrics'. */
+export function listeningPorts(lines: LogLine[]): Pick<ServiceProcess, "port" | "metricsPort"> | undefined {
+  const line = lines.find((l) => l.message === "listening");
+  if (!line) return undefined;
+  const port = (field: unknown) => Number(new URL(String(field)).port);
+  return { port: port(line.url ?? line.health), metricsPort: port(line.metrics) };
 }
 
 /** The JSON lines of a service's output, each parsed (see `ServiceProcess.logLines`). */
