@@ -76,11 +76,7 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
   try {
     const port = silent ? options.port! : await announcedPort(child, /^Listening on .*:(\d+)\s*$/m, deadline);
     const rpcUrl = `http://${host}:${port}`;
-    while (!(await rpcAnswers(rpcUrl, options.chainId, 500))) {
-      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
-      if (Date.now() > deadline) throw new Error(`did not answer on ${rpcUrl} within 20 s`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await untilAnswering(child, rpcUrl, options.chainId, deadline);
     return {
       chainId: options.chainId,
       port,
@@ -122,6 +118,15 @@ export function announcedPort(child: ChildProcess, pattern: RegExp, deadline: nu
     child.once("exit", onExit);
     child.stdout!.on("data", onData);
   });
+}
+
+/** Resolves once the node answers as `chainId` on `rpcUrl`; rejects once it exits, or past `deadline`. */
+export async function untilAnswering(child: ChildProcess, rpcUrl: string, chainId: number, deadline: number): Promise<void> {
+  while (!(await rpcAnswers(rpcUrl, chainId, 500))) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error(`did not answer on ${rpcUrl} before its start's deadline`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** SIGTERM (anvil writes its state file on exit), SIGKILL after 5 s. */

@@ -1,6 +1,6 @@
 import type http from "node:http";
 import { collectProcessMetrics, scrapeMetrics } from "@sweep/metrics";
-import { listen } from "./http-server";
+import { listen, serverUrl } from "./http-server";
 
 /**
  * A minimal HTTP server for what operators and the platform ask a process: GET /healthz answers
@@ -24,6 +24,12 @@ export function startHealthServer(port: number, isHealthy: () => boolean = () =>
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify({ error: { code: "not_found", message: "no such path" } }));
   }, port, host);
+}
+
+/** Where a health server answers /healthz and /metrics, for a service's "listening" line. */
+export function healthUrls(server: http.Server): { health: string; metrics: string } {
+  const health = serverUrl(server);
+  return { health, metrics: `${health}/metrics` };
 }
 
 async function serveMetrics(res: http.ServerResponse): Promise<void> {

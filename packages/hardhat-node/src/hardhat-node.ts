@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { announcedPort, rpcAnswers, stopProcess, type AnvilNode } from "@sweep/anvil";
+import { announcedPort, stopProcess, untilAnswering, type AnvilNode } from "@sweep/anvil";
 
 export interface HardhatNodeOptions {
   chainId: number;
@@ -76,11 +76,7 @@ export async function startHardhatNode(options: HardhatNodeOptions): Promise<Har
     const deadline = Date.now() + 30_000;
     const port = await announcedPort(child, /JSON-RPC server at http:\/\/.*:(\d+)\//, deadline);
     const rpcUrl = `http://${host}:${port}`;
-    while (!(await rpcAnswers(rpcUrl, options.chainId, 500))) {
-      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
-      if (Date.now() > deadline) throw new Error(`did not answer on ${rpcUrl} within 30 s`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await untilAnswering(child, rpcUrl, options.chainId, deadline);
     for (const { address, code } of ANVIL_PREDEPLOYS) await rpc(rpcUrl, "hardhat_setCode", [address, code]);
     return {
       chainId: options.chainId,

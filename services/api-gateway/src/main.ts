@@ -1,4 +1,4 @@
-import { closeServer, listen, redisKeyPrefix, runService, serverUrl, startHealthServer } from "@sweep/common";
+import { closeServer, healthUrls, listen, redisKeyPrefix, runService, serverUrl, startHealthServer } from "@sweep/common";
 import { connectChains, describeChain, environmentChainIds } from "@sweep/chains";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
@@ -69,7 +69,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
   });
   const management = await startHealthServer(config.METRICS_PORT, () => true, config.HOST);
-  logger.info("listening", { url: serverUrl(server), metrics: `${serverUrl(management)}/metrics` });
+  logger.info("listening", { url: serverUrl(server), metrics: healthUrls(management).metrics });
 
   return [
     { name: "chain providers", close: () => nodes.forEach((node) => node.provider.destroy()) },

@@ -1,4 +1,4 @@
-import { closeServer, runService, serverUrl, startHealthServer } from "@sweep/common";
+import { closeServer, healthUrls, runService, startHealthServer } from "@sweep/common";
 import { connectChains, describeChain, environmentChainIds } from "@sweep/chains";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
@@ -53,7 +53,7 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
   const pollers = chainIds.map((chainId) => startDuePoller({ db, chainId, intervalMs: config.POLL_INTERVAL_MS, request, logger }));
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
-  logger.info("listening", { health: serverUrl(health), metrics: `${serverUrl(health)}/metrics` });
+  logger.info("listening", healthUrls(health));
 
   // Closed in reverse: health, pollers and consumers stop asking, then the rounds under way finish
   // (a claim is one transaction either way), then the relay sends what they wrote.

@@ -1,4 +1,4 @@
-import { closeServer, runService, serverUrl, startHealthServer } from "@sweep/common";
+import { closeServer, healthUrls, runService, startHealthServer } from "@sweep/common";
 import { Pkcs11Token, resolveKeks } from "@sweep/key-custody";
 import { connectChains, describeChain, environmentChainIds, feeOnTransferTokens } from "@sweep/chains";
 import { createDb } from "@sweep/db";
@@ -72,7 +72,7 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
   leases.forEach((lease) => lease.start());
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
-  logger.info("listening", { health: serverUrl(health), metrics: `${serverUrl(health)}/metrics` });
+  logger.info("listening", healthUrls(health));
 
   return [
     { name: "database", close: () => db.$disconnect() },

@@ -1,4 +1,4 @@
-import { closeServer, runService, serverUrl, startHealthServer } from "@sweep/common";
+import { closeServer, healthUrls, runService, startHealthServer } from "@sweep/common";
 import { connectChains, describeChain, environmentChainIds } from "@sweep/chains";
 import { createDb, workBacklog } from "@sweep/db";
 import { DEFAULT_MAX_ATTEMPTS } from "@sweep/lifecycle";
@@ -68,7 +68,7 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
   const stopDatabaseGauges = [reportWorkBacklog(() => workBacklog(db, chainIds), chainIds), reportLowGasWallets(() => lowGasWallets(db, chainIds), chainIds)];
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
-  logger.info("listening", { health: serverUrl(health), metrics: `${serverUrl(health)}/metrics` });
+  logger.info("listening", healthUrls(health));
 
   return [
     { name: "chain providers", close: async () => chains.forEach((chain) => chain.provider.destroy()) },

@@ -1,5 +1,5 @@
 import { lookup } from "node:dns/promises";
-import { closeServer, runService, serverUrl, startHealthServer } from "@sweep/common";
+import { closeServer, healthUrls, runService, startHealthServer } from "@sweep/common";
 import { createDb } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import { reportWebhookBacklog } from "@sweep/metrics";
@@ -40,7 +40,7 @@ void runService("webhook-dispatcher", () => loadWebhookDispatcherConfig(), async
   const stopBacklogGauges = reportWebhookBacklog(() => deliveryBacklog(db));
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
-  logger.info("listening", { health: serverUrl(health), metrics: `${serverUrl(health)}/metrics` });
+  logger.info("listening", healthUrls(health));
 
   // Closed in reverse: health, then no new events, then the attempts under way finish and are recorded.
   return [
