@@ -1,6 +1,6 @@
 import { devnetTokenAddress } from "../packages/chains/src";
 import { decodeSweepOutcomes } from "@sweep/contracts";
-import { activeHotWallet, authorizationBody, createTestPartner, fundedDeposit, matchSweeps, partnerApi, settledGasWallet, startStack, untilEnded, type Stack, type TestPartner } from "@sweep/testkit";
+import { activeHotWallet, authorizationBody, createTestPartner, fundedDeposit, matchSweeps, partnerApi, settledGasWallet, startStack, untilEnded, type NodeKind, type Stack, type TestPartner } from "@sweep/testkit";
 import { Wallet, parseEther } from "ethers";
 
 // A platform team adds a chain the service has never heard of, by configuration alone: chain
@@ -9,21 +9,40 @@ import { Wallet, parseEther } from "ethers";
 // configured name and ticker, registers a hot wallet there, and sweeps USDT and the native coin
 // from first-time deposit addresses; a chain the configuration does not list is refused; each
 // deposit is swept once on chain, and the gas wallet's ledger equals its balance to the wei.
+// Then the same for an OP-stack chain, 777010 "Acme Rollup" (FEE_MODEL op-stack), on anvil in
+// optimism mode with L1Block's fee values set: every transaction also pays an L1 data fee that its
+// receipt does not name, and the ledger still equals the balance to the wei, L1 fees included.
 
-const CHAIN_ID = 777001;
 const gwei = 1_000_000_000n;
 const FUNDING = parseEther("10");
-const CHAIN_ENV = {
-  ENV_CHAINS: String(CHAIN_ID),
-  [`CHAIN_NAME_${CHAIN_ID}`]: "Acme Devnet",
-  [`NATIVE_TICKER_${CHAIN_ID}`]: "ACME",
-  [`CONFIRMATIONS_${CHAIN_ID}`]: "1",
-  [`BLOCK_TIME_MS_${CHAIN_ID}`]: "1000",
-  [`TOKENS_${CHAIN_ID}`]: "USDT:6",
-  [`TOKEN_${CHAIN_ID}_USDT`]: devnetTokenAddress(CHAIN_ID, "USDT", 6),
-  [`MAX_FEE_PER_GAS_${CHAIN_ID}`]: String(50n * gwei),
-  [`MAX_PRIORITY_FEE_PER_GAS_${CHAIN_ID}`]: String(2n * gwei),
-};
+
+interface ConfiguredChain {
+  chainId: number;
+  name: string;
+  ticker: string;
+  node: NodeKind;
+  feeModel: "l1" | "op-stack";
+}
+
+const CHAINS: ConfiguredChain[] = [
+  { chainId: 777001, name: "Acme Devnet", ticker: "ACME", node: "anvil", feeModel: "l1" },
+  { chainId: 777010, name: "Acme Rollup", ticker: "AETH", node: "anvil-optimism", feeModel: "op-stack" },
+];
+
+function chainEnv({ chainId, name, ticker, feeModel }: ConfiguredChain): Record<string, string> {
+  return {
+    ENV_CHAINS: String(chainId),
+    [`CHAIN_NAME_${chainId}`]: name,
+    [`NATIVE_TICKER_${chainId}`]: ticker,
+    [`FEE_MODEL_${chainId}`]: feeModel,
+    [`CONFIRMATIONS_${chainId}`]: "1",
+    [`BLOCK_TIME_MS_${chainId}`]: "1000",
+    [`TOKENS_${chainId}`]: "USDT:6",
+    [`TOKEN_${chainId}_USDT`]: devnetTokenAddress(chainId, "USDT", 6),
+    [`MAX_FEE_PER_GAS_${chainId}`]: String(50n * gwei),
+    [`MAX_PRIORITY_FEE_PER_GAS_${chainId}`]: String(2n * gwei),
+  };
+}
 
 interface Sweep {
   id: string;
@@ -31,7 +50,8 @@ interface Sweep {
   swept_amount?: string;
 }
 
-describe("a chain added by configuration alone takes sweeps end to end", () => {
+describe.each(CHAINS)("a chain added by configuration alone takes sweeps end to end: $name ($feeModel, on $node)", (configured) => {
+  const { chainId: CHAIN_ID, name, ticker } = configured;
   let stack: Stack;
   let partner: TestPartner;
   let delegate: string;
@@ -40,7 +60,7 @@ describe("a chain added by configuration alone takes sweeps end to end", () => {
   const chain = () => stack.chain(CHAIN_ID);
 
   beforeAll(async () => {
-    stack = await startStack({ env: CHAIN_ENV });
+    stack = await startStack({ env: chainEnv(configured), node: configured.node });
     partner = await createTestPartner(stack.db, "configured chain");
     await chain().setBalance(partner.gasWallet, FUNDING);
   }, 180_000);
@@ -52,14 +72,14 @@ describe("a chain added by configuration alone takes sweeps end to end", () => {
   it("shows the partner the configured chain by its name and coin, and refuses a chain the configuration does not list", async () => {
     const balance = await api("GET", "/v1/balance");
     expect(balance.status).toBe(200);
-    expect(balance.body.chains.map((c: { chain_id: number; name: string; native: string }) => [c.chain_id, c.name, c.native])).toEqual([[CHAIN_ID, "Acme Devnet", "ACME"]]);
+    expect(balance.body.chains.map((c: { chain_id: number; name: string; native: string }) => [c.chain_id, c.name, c.native])).toEqual([[CHAIN_ID, name, ticker]]);
     const elsewhere = await api("POST", "/v1/hot-wallets", { chain_id: 97, address: hotWallet });
     expect(elsewhere.status).toBe(422);
     expect(elsewhere.body.error.code).toBe("unknown_chain");
     expect(elsewhere.body.error.message).toContain(String(CHAIN_ID));
   });
 
-  it("deploys the hot wallet's delegate and sweeps USDT and ACME from first-time deposit addresses, each once", async () => {
+  it("deploys the hot wallet's delegate and sweeps USDT and the native coin from first-time deposit addresses, each once", async () => {
     delegate = (await activeHotWallet(api, CHAIN_ID, hotWallet)).delegate;
     const usdtDeposits = await Promise.all([1_000_000n, 2_500_000n].map((amount) => fundedDeposit(chain(), delegate, amount)));
     const nativeOwner = Wallet.createRandom();
@@ -68,7 +88,7 @@ describe("a chain added by configuration alone takes sweeps end to end", () => {
     const posted = await Promise.all([
       ...usdtDeposits.map((d) => api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: d.owner.address, token: "USDT", authorization: d.authorization })),
       // The native coin by its configured ticker, as the spec lets a partner name it.
-      api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: nativeOwner.address, token: "ACME", authorization: nativeAuthorization }),
+      api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: nativeOwner.address, token: ticker, authorization: nativeAuthorization }),
     ]);
     expect(posted.map((p) => p.status)).toEqual([202, 202, 202]);
     const ended = await Promise.all(posted.map((p) => untilEnded<Sweep>(api, "/v1/sweeps", p.body.id)));
@@ -90,5 +110,9 @@ describe("a chain added by configuration alone takes sweeps end to end", () => {
     expect(topup).toBe(FUNDING);
     expect(gas + withdrawal + topup).toBe(settled.balance);
     expect(gas).toBeLessThan(0n);
+    // The L1 data fee was read for every transaction (the ledger above holds it): nonzero exactly where the chain charges one.
+    const transactions = await stack.db.chainTransaction.findMany({ where: { chainId: CHAIN_ID, status: "confirmed" }, select: { l1Fee: true } });
+    expect(transactions.length).toBeGreaterThanOrEqual(2);
+    expect(transactions.every((t) => (configured.feeModel === "op-stack" ? BigInt(t.l1Fee!.toFixed()) > 0n : t.l1Fee?.toFixed() === "0"))).toBe(true);
   }, 90_000);
 });

@@ -14,6 +14,8 @@ export interface AnvilOptions {
   stateInterval?: number;
   /** anvil's --gas-limit for blocks */
   gasLimit?: bigint;
+  /** `--network optimism`: an OP-stack chain that charges each transaction an L1 data fee (set L1Block's values with setL1BlockFees) */
+  optimism?: boolean;
   /**
    * Its own process group, so a terminal's Ctrl-C does not reach it: the owner stops it after the
    * processes that use it (`pnpm start` stops the services first, then the chains). Silent: it needs `port`.
@@ -69,6 +71,7 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
   if (options.stateFile) args.push("--state", options.stateFile);
   if (options.stateInterval) args.push("--state-interval", String(options.stateInterval));
   if (options.gasLimit) args.push("--gas-limit", options.gasLimit.toString());
+  if (options.optimism) args.push("--network", "optimism");
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", silent ? "ignore" : "pipe", "pipe"], detached: silent });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

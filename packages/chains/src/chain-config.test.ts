@@ -193,6 +193,15 @@ describe("a chain added by configuration alone", () => {
     });
   });
 
+  it("is served as an OP-stack chain when FEE_MODEL_ says so, as the OP-stack presets are", () => {
+    const chains = loadChainConfigs("testnet", undefined, { ...acme, ENV_CHAINS: "97,84532,777001", FEE_MODEL_777001: "op-stack", RPC_URL_84532: "https://base-sepolia.example" });
+    expect(chains.map((c) => [c.chainId, c.feeModel])).toEqual([
+      [97, "l1"],
+      [84532, "op-stack"],
+      [777001, "op-stack"],
+    ]);
+  });
+
   it("must name its node and both fee ceilings: it has no devnet and no defaults", () => {
     const { RPC_URL_777001: _rpc, MAX_FEE_PER_GAS_777001: _fee, MAX_PRIORITY_FEE_PER_GAS_777001: _tip, ...bare } = acme;
     expect(problemsOf(bare)).toEqual([
@@ -203,7 +212,7 @@ describe("a chain added by configuration alone", () => {
   });
 
   it.each([
-    [{ ENV_CHAINS: "97,84532", RPC_URL_84532: "https://base-sepolia.example" }, "chain 84532 (Base Sepolia) charges as op-stack, and this version cannot book its L1 data fee yet: take 84532 out of ENV_CHAINS"],
+    [{ ENV_CHAINS: "97,421614", RPC_URL_421614: "https://arbitrum-sepolia.example" }, "chain 421614 (Arbitrum Sepolia) charges as arbitrum, and this version cannot book the gas of its plain transfers yet: take 421614 out of ENV_CHAINS"],
     [{ ...acme, FEE_MODEL_777001: "arbitrum" }, "chain 777001 (Acme Chain) charges as arbitrum, and this version cannot book the gas of its plain transfers yet: take 777001 out of ENV_CHAINS"],
     [{ ENV_CHAINS: "97,84532", FEE_MODEL_84532: "l1" }, "FEE_MODEL_84532 is l1, but Base Sepolia charges as op-stack"],
   ])("refuses a fee model whose fees it cannot book yet, even on a chain this process does not serve, naming it once", (env, problem) => {

@@ -127,16 +127,14 @@ function loadBeside<C extends { SERVICE_ENV: Environment }, T>(loadBase: () => C
 }
 
 /**
- * What this version cannot book yet: an OP-stack chain's L1 data fee comes on top of gas used ×
- * price, and Arbitrum refuses the fixed 21,000-gas transfers; served, either would leave the ledger
- * short of the chain. Refused at start rather than booked wrong. A FEE_MODEL_ that contradicts the
- * preset was named already, as its own problem.
+ * What this version cannot book yet: Arbitrum refuses the fixed 21,000-gas transfers; served, it
+ * would leave the ledger short of the chain. Refused at start rather than booked wrong. A FEE_MODEL_
+ * that contradicts the preset was named already, as its own problem.
  */
 function unsupportedFeeModel(chain: ChainInfo, env: NodeJS.ProcessEnv): string[] {
   const configured = env[`FEE_MODEL_${chain.chainId}`];
-  if (chain.feeModel === "l1" || (configured && configured !== chain.feeModel)) return [];
-  const missing = chain.feeModel === "op-stack" ? "its L1 data fee" : "the gas of its plain transfers";
-  return [`chain ${chain.chainId} (${chain.name}) charges as ${chain.feeModel}, and this version cannot book ${missing} yet: take ${chain.chainId} out of ENV_CHAINS`];
+  if (chain.feeModel !== "arbitrum" || (configured && configured !== chain.feeModel)) return [];
+  return [`chain ${chain.chainId} (${chain.name}) charges as ${chain.feeModel}, and this version cannot book the gas of its plain transfers yet: take ${chain.chainId} out of ENV_CHAINS`];
 }
 
 /** The environment's chain ids, a bad ENV_CHAINS as a ConfigError. */
@@ -158,7 +156,7 @@ export function connectChains(configs: readonly ChainConfig[], options: ConnectO
   return configs.map((config) => {
     const endpoints = new RpcEndpoints(config.chainId, config.rpcUrls, { timeoutMs: options.timeoutMs });
     const provider = new ChainProvider(endpoints);
-    return { ...config, endpoints, provider, client: new ChainClient({ chainId: config.chainId, confirmations: config.confirmations, provider }) };
+    return { ...config, endpoints, provider, client: new ChainClient({ chainId: config.chainId, confirmations: config.confirmations, provider, chargesL1DataFee: config.feeModel === "op-stack" }) };
   });
 }
 

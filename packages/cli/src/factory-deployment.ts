@@ -104,7 +104,7 @@ export async function deployFactory(client: ChainClient, deployer: Wallet, targe
     if ((await code(factory.address)) === expectedCode) return { status: "already_deployed", address: factory.address };
     throw new FactoryDeploymentError("reverted", `${hash} did not deploy DelegateFactory at ${factory.address} (${receipt.succeeded ? "succeeded" : "reverted"}, ${receipt.gasUsed} gas used)`);
   }
-  return { status: "deployed", address: factory.address, txHash: hash, gasUsed: receipt.gasUsed, feePaid: receipt.gasUsed * receipt.effectiveGasPrice };
+  return { status: "deployed", address: factory.address, txHash: hash, gasUsed: receipt.gasUsed, feePaid: receipt.gasUsed * receipt.effectiveGasPrice + receipt.l1Fee };
 }
 
 async function minedReceipt(client: ChainClient, hash: string, target: DeploymentTarget) {

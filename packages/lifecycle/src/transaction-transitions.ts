@@ -23,6 +23,8 @@ export async function storeTransaction(db: Db | Tx, draft: TransactionDraft): Pr
 export interface MinedReceipt {
   gasUsed: bigint;
   effectiveGasPrice: bigint;
+  /** the L1 data fee an OP-stack chain charged beyond gas used × price; 0 elsewhere */
+  l1Fee: bigint;
   blockNumber: number;
   blockHash: string;
   succeeded: boolean;
@@ -50,6 +52,7 @@ function changedColumns(change: TransactionChange): Prisma.ChainTransactionUpdat
         status: "confirmed",
         gasUsed: receipt.gasUsed,
         effectiveGasPrice: toDecimal(receipt.effectiveGasPrice),
+        l1Fee: toDecimal(receipt.l1Fee),
         blockNumber: BigInt(receipt.blockNumber),
         blockHash: receipt.blockHash,
         succeeded: receipt.succeeded,

@@ -1,5 +1,6 @@
 import type { LogLike } from "@sweep/contracts";
-import { toQuantity, type Authorization } from "ethers";
+import { L1_BLOCK_ADDRESS, L1_BLOCK_SLOTS, fjordL1Fee, unpackScalars, type L1BlockFees } from "@sweep/fees";
+import { getBytes, toQuantity, type Authorization } from "ethers";
 import type { ChainProvider } from "./chain-provider";
 import { ChainCallError, broadcastVerdict, isStateUnavailable, nodeMessage, type BroadcastVerdict } from "./node-errors";
 
@@ -10,6 +11,8 @@ export interface Receipt {
   succeeded: boolean;
   gasUsed: bigint;
   effectiveGasPrice: bigint;
+  /** what an OP-stack chain charged for the transaction's L1 data beyond gas used × price; 0 elsewhere */
+  l1Fee: bigint;
   logs: readonly LogLike[];
 }
 
@@ -82,7 +85,11 @@ export function authorizationToRpc(a: Authorization) {
   };
 }
 
-/** A receipt as the node sent it, checked: quantities in any letter case, optional fields absent. */
+/**
+ * A receipt as the node sent it, checked: quantities in any letter case, optional fields absent. Its
+ * `l1Fee` is the node's (op-geth's receipts carry it), else 0: ChainClient.receipt reads what a node
+ * charged but left out.
+ */
 export function receiptFromRpc(raw: unknown): Receipt {
   const r = raw as Record<string, unknown>;
   const quantity = (field: string) => {
@@ -90,6 +97,7 @@ export function receiptFromRpc(raw: unknown): Receipt {
     if (typeof value !== "string" || !/^0x[0-9a-f]+$/i.test(value)) throw new Error(`the node's receipt has no quantity ${field}: ${JSON.stringify(value)}`);
     return BigInt(value);
   };
+  const l1Fee = r.l1Fee === undefined || r.l1Fee === null ? 0n : quantity("l1Fee");
   const logs = Array.isArray(r.logs) ? (r.logs as LogLike[]).map((l) => ({ address: l.address, topics: l.topics, data: l.data })) : [];
   return {
     hash: String(r.transactionHash),
@@ -99,8 +107,15 @@ export function receiptFromRpc(raw: unknown): Receipt {
     gasUsed: quantity("gasUsed"),
     // Pre-London receipts lack it; the suite sends type-2 and type-4 transactions only, whose receipts carry it.
     effectiveGasPrice: quantity("effectiveGasPrice"),
+    l1Fee,
     logs,
   };
+}
+
+/** Whether the node's receipt names the L1 data fee itself. */
+function carriesL1Fee(raw: unknown): boolean {
+  const fee = (raw as Record<string, unknown>).l1Fee;
+  return fee !== undefined && fee !== null;
 }
 
 /**
@@ -111,7 +126,8 @@ export function receiptFromRpc(raw: unknown): Receipt {
 export class ChainClient {
   /** `at`: the block that state reads, simulations and estimates name instead of "latest" (see atBlock) */
   constructor(
-    readonly chain: { chainId: number; confirmations: number; provider: ChainProvider },
+    /** `chargesL1DataFee`: an OP-stack chain, whose transactions pay an L1 data fee beyond their gas */
+    readonly chain: { chainId: number; confirmations: number; provider: ChainProvider; chargesL1DataFee?: boolean },
     private readonly at?: number,
   ) {}
 
@@ -193,9 +209,34 @@ export class ChainClient {
     }
   }
 
+  /**
+   * The transaction's receipt; on an OP-stack chain with the L1 data fee it paid even where the node
+   * leaves it out of the receipt (anvil's optimism mode charges it, but its receipts do not say).
+   */
   async receipt(hash: string): Promise<Receipt | null> {
     const raw = await this.call("eth_getTransactionReceipt", () => this.provider.send("eth_getTransactionReceipt", [hash]));
-    return raw === null ? null : receiptFromRpc(raw);
+    if (raw === null) return null;
+    const receipt = receiptFromRpc(raw);
+    if (!this.chain.chargesL1DataFee || carriesL1Fee(raw)) return receipt;
+    return { ...receipt, l1Fee: await this.l1FeeCharged(hash, receipt.blockNumber) };
+  }
+
+  /**
+   * The L1 data fee a mined transaction paid, computed as the chain does: its signed bytes priced at
+   * the L1Block predeploy's fee values as of its block (the GasPriceOracle's getL1Fee prices unsigned
+   * bytes with a 68-byte allowance for the signature, close but not the fee charged).
+   */
+  async l1FeeCharged(hash: string, blockNumber: number): Promise<bigint> {
+    const raw = await this.call("eth_getRawTransactionByHash", () => this.provider.send("eth_getRawTransactionByHash", [hash]) as Promise<string | null>);
+    if (raw === null) throw new ChainCallError("eth_getRawTransactionByHash", new Error(`the node does not have ${hash}`));
+    return fjordL1Fee(getBytes(raw), await this.l1BlockFees(blockNumber));
+  }
+
+  /** The L1Block predeploy's fee values as of a block ("latest" when none is named): what the chain charges L1 data at. */
+  async l1BlockFees(block: "latest" | number = this.latest): Promise<L1BlockFees> {
+    const slot = (index: bigint) => this.call("eth_getStorageAt", () => this.provider.getStorage(L1_BLOCK_ADDRESS, index, block));
+    const [l1BaseFee, scalars, blobBaseFee] = await Promise.all([slot(L1_BLOCK_SLOTS.l1BaseFee), slot(L1_BLOCK_SLOTS.scalars), slot(L1_BLOCK_SLOTS.blobBaseFee)]);
+    return { l1BaseFee: BigInt(l1BaseFee), blobBaseFee: BigInt(blobBaseFee), ...unpackScalars(BigInt(scalars)) };
   }
 
   /**

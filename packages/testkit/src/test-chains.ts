@@ -1,4 +1,4 @@
-import { startAnvil, type AnvilNode } from "@sweep/anvil";
+import { REALISTIC_L1_BLOCK_FEES, setL1BlockFees, startAnvil, type AnvilNode } from "@sweep/anvil";
 import { startHardhatNode } from "@sweep/hardhat-node";
 import { chainRegistry, devnetTokenAddress } from "@sweep/chains";
 import { createProvider, type ChainProvider } from "@sweep/rpc";
@@ -6,9 +6,12 @@ import { contractAt } from "@sweep/contracts";
 import { deployPlatformContracts } from "@sweep/devnet";
 import type { Contract } from "ethers";
 
-/** The node implementations the suite runs on: anvil (the default) and hardhat's EDR. */
-export type NodeKind = "anvil" | "hardhat";
-/** Every node kind, for the stories that run on each (`describe.each(NODE_KINDS)`). */
+/**
+ * The node implementations the suite runs on: anvil (the default) and hardhat's EDR; and anvil as an
+ * OP-stack chain (`--network optimism`, L1Block's fee values set), for chains configured op-stack.
+ */
+export type NodeKind = "anvil" | "hardhat" | "anvil-optimism";
+/** The node kinds of an L1 chain, for the stories that run on each (`describe.each(NODE_KINDS)`). */
 export const NODE_KINDS: readonly NodeKind[] = ["anvil", "hardhat"];
 
 /** A running node of either kind: where it answers, its process, and how to stop it. */
@@ -54,6 +57,16 @@ export interface TestChain extends ChainConnection {
 
 /** Starts a node of the kind asked for. */
 export async function startNode(kind: NodeKind, chainId: number, blockTime?: number): Promise<ChainNode> {
+  if (kind === "anvil-optimism") {
+    const node = await startAnvil({ chainId, blockTime, optimism: true });
+    try {
+      await setL1BlockFees(node.rpcUrl, REALISTIC_L1_BLOCK_FEES);
+    } catch (err) {
+      await node.stop();
+      throw err;
+    }
+    return { ...node, kind };
+  }
   const node = await (kind === "hardhat" ? startHardhatNode : startAnvil)({ chainId, blockTime });
   return { ...node, kind };
 }

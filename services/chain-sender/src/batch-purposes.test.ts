@@ -19,14 +19,17 @@ describe("what a batch's transaction carries, by purpose", () => {
 
 describe("what a batch's transaction spends, by purpose", () => {
   const wallet = { ...base, feesDue: 400_000n, inFlightCost: 100_000n };
-  it.each<[string, BatchToSend, { value: bigint | null; kept: bigint }]>([
+  it.each<[string, BatchToSend, { value: bigint | null; kept: bigint }, bigint?]>([
     ["a sweep sends nothing and keeps the fees due", { ...wallet, purpose: "sweep", hotWalletId: "h", delegate: "0xd", items: [] }, { value: 0n, kept: 400_000n }],
     ["a deployment likewise", { ...wallet, purpose: "deploy_delegate", hotWalletId: "h", hotWallet: "0xh" }, { value: 0n, kept: 400_000n }],
     ["a revocation likewise", { ...wallet, purpose: "revocation", hotWalletId: null, items: [] }, { value: 0n, kept: 400_000n }],
     ["a withdrawal sends the fees due less its gas, keeping none back", { ...wallet, purpose: "withdrawal", hotWalletId: null, drainTo: null }, { value: 400_000n - 21_000n * 5n, kept: 0n }],
     ["a drain sends the rest of the balance, keeping the fees due", { ...wallet, purpose: "withdrawal", hotWalletId: null, drainTo: "0xn" }, { value: 10_000_000n - 400_000n - 100_000n - 25_000n * 5n, kept: 400_000n }],
-  ])("%s", (_what, batch, expected) => {
-    expect(stagesOf(batch).spending(batch, 10_000_000n, batch.purpose === "withdrawal" && batch.drainTo !== null ? 25_000n : 21_000n, 5n)).toEqual(expected);
+    ["on an OP-stack chain a withdrawal leaves its L1 data fee reserve out too", { ...wallet, purpose: "withdrawal", hotWalletId: null, drainTo: null }, { value: 400_000n - 21_000n * 5n - 7_000n, kept: 0n }, 7_000n],
+    ["and a drain", { ...wallet, purpose: "withdrawal", hotWalletId: null, drainTo: "0xn" }, { value: 10_000_000n - 400_000n - 100_000n - 25_000n * 5n - 7_000n, kept: 400_000n }, 7_000n],
+    ["a sweep's reserve is kept from its balance check, not its value", { ...wallet, purpose: "sweep", hotWalletId: "h", delegate: "0xd", items: [] }, { value: 0n, kept: 400_000n }, 7_000n],
+  ])("%s", (_what, batch, expected, l1Reserve = 0n) => {
+    expect(stagesOf(batch).spending(batch, 10_000_000n, batch.purpose === "withdrawal" && batch.drainTo !== null ? 25_000n : 21_000n, 5n, l1Reserve)).toEqual(expected);
   });
 
   it("never loads a gap filler as an open batch", async () => {

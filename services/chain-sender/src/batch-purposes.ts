@@ -27,7 +27,8 @@ export interface PurposeStages<B extends BatchToSend> {
   /** the transaction's call and gas limit, or nothing to send, and the sweeps a simulation left out */
   content(ctx: ContentContext, batch: B): PlannedContent | Promise<PlannedContent>;
   /** the value sent, from the balance at the attempt's block, the gas limit and the max fee */
-  spending(batch: B, balance: bigint, gasLimit: bigint, maxFeePerGas: bigint): Spending;
+  /** `l1Reserve`: what the transaction's L1 data fee may cost (OP-stack chains; 0 elsewhere) */
+  spending(batch: B, balance: bigint, gasLimit: bigint, maxFeePerGas: bigint, l1Reserve: bigint): Spending;
   /** in the attempt's database transaction: the items left out, settled */
   rejectDropped(tx: Tx, names: QueueNames, batch: B, dropped: readonly string[], metrics: PendingMetrics): Promise<void>;
   carriedIds(batch: B, dropped: readonly string[]): CarriedIds;
@@ -102,10 +103,10 @@ export const batchPurposes: Stages = {
     load: loadWithdrawalBatch,
     content: withdrawalContent,
     // A withdrawal spends the fees due themselves (value + gas = fees due), so they are not kept back from it as well; a drain keeps them.
-    spending: (batch, balance, gasLimit, maxFeePerGas) =>
+    spending: (batch, balance, gasLimit, maxFeePerGas, l1Reserve) =>
       batch.drainTo === null
-        ? { value: withdrawalValue(batch.feesDue, maxFeePerGas), kept: 0n }
-        : { value: drainValue({ balance, feesDue: batch.feesDue, inFlightCost: batch.inFlightCost }, gasLimit, maxFeePerGas), kept: batch.feesDue },
+        ? { value: withdrawalValue(batch.feesDue, maxFeePerGas, l1Reserve), kept: 0n }
+        : { value: drainValue({ balance, feesDue: batch.feesDue, inFlightCost: batch.inFlightCost }, gasLimit, maxFeePerGas, l1Reserve), kept: batch.feesDue },
     rejectDropped: nothing,
     carriedIds: () => ({}),
     ...plainMined,

@@ -1,5 +1,5 @@
 import type { GasWalletSigner } from "@sweep/key-custody";
-import { Transaction, type Authorization, type Provider, type TransactionRequest } from "ethers";
+import { Transaction, getBytes, type Authorization, type Provider, type TransactionRequest } from "ethers";
 import type { Fees } from "./fees";
 
 /** Everything a transaction says except its fees and signature. */
@@ -37,6 +37,26 @@ export async function signTransaction(signer: GasWalletSigner, provider: Provide
   };
   const rawTx = await signer.connect(provider).signTransaction(request);
   return { rawTx, hash: Transaction.from(rawTx).hash!, nonce: content.nonce, gasLimit: content.gasLimit, fees };
+}
+
+/**
+ * The most bytes the transaction's unsigned RLP can take before its nonce and value are settled: both
+ * counted at their widest, so a reserve sized by it holds whatever they turn out to be.
+ */
+export function widestUnsignedSize(content: Omit<TransactionContent, "nonce" | "value">, fees: Fees): number {
+  const widest = Transaction.from({
+    type: content.authorizationList.length > 0 ? 4 : 2,
+    chainId: content.chainId,
+    nonce: Number.MAX_SAFE_INTEGER,
+    to: content.to,
+    data: content.data,
+    value: (1n << 256n) - 1n,
+    gasLimit: content.gasLimit,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    ...(content.authorizationList.length > 0 ? { authorizationList: content.authorizationList } : {}),
+  });
+  return getBytes(widest.unsignedSerialized).length;
 }
 
 /** The content of a stored signed transaction, so a replacement carries exactly the same. */

@@ -35,7 +35,7 @@ export async function settleTransaction(deps: LedgerDeps, payload: MessagePayloa
   // A withdrawal's or drain's entries hold its gas (settleWithdrawal books them behind the reconciliation); any other transaction's gas is a gas entry, booked here first when its block was reconciled before (a restored one).
   if (batch?.purpose !== "withdrawal") {
     const { partnerId, chainId, gasWalletId, receipt, blockNumber } = settled;
-    const entry = { partnerId, chainId, gasWalletId, hash: receipt.hash, blockNumber, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice };
+    const entry = { partnerId, chainId, gasWalletId, hash: receipt.hash, blockNumber, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice, l1Fee: receipt.l1Fee };
     if (await deps.db.$transaction((tx) => bookGasBehindReconciliation(tx, entry))) {
       logger.warn("a restored transaction's gas booked with a top-up reversing the one that explained it while it was given up", { hash: receipt.hash, blockNumber });
     }

@@ -15,20 +15,30 @@ describe("token sweep fee", () => {
     ["a sweep dearer than the benchmark share: never below zero", 7000, 50_547n, 40_000n, GWEI, 0n],
     ["a gas price of 10,000 × 2^200", 7000, 50_547n, 20_000n, 10_000n << 200n, 153_829_000n << 200n],
   ])("%s", (_what, rateBps, classicGas, sweepGas, gasPrice, fee) => {
-    expect(tokenSweepFee({ rateBps, classicGas, sweepGas, gasPrice })).toBe(fee);
+    expect(tokenSweepFee({ rateBps, classicGas, sweepGas, gasPrice, l1Fee: 0n })).toBe(fee);
+  });
+
+  it.each([
+    // 35,382.9 gwei of the classic way against 20,000 gwei of L2 gas and 5,000 gwei of L1 data: 10,382.9 gwei saved
+    ["an L1 data fee is a cost of the sweep", 7000, 50_547n, 20_000n, GWEI, 5_000n * GWEI, 10_382_900_000_000n],
+    ["rounds down once, at the end, with it (10,382.9 wei)", 7000, 50_547n, 20_000n, 1n, 5_000n, 10_382n],
+    ["an L1 fee that eats the saving: nothing", 7000, 50_547n, 20_000n, GWEI, 15_383n * GWEI, 0n],
+  ])("%s", (_what, rateBps, classicGas, sweepGas, gasPrice, l1Fee, fee) => {
+    expect(tokenSweepFee({ rateBps, classicGas, sweepGas, gasPrice, l1Fee })).toBe(fee);
   });
 
   it("keeps every wei at a gas price near 2^256", () => {
-    const fee = tokenSweepFee({ rateBps: 7000, classicGas: 50_547n, sweepGas: 20_000n, gasPrice: MAX });
+    const fee = tokenSweepFee({ rateBps: 7000, classicGas: 50_547n, sweepGas: 20_000n, gasPrice: MAX, l1Fee: 0n });
     const exact = 153_829_000n * MAX; // in basis points
     expect(fee * 10_000n <= exact && exact - fee * 10_000n < 10_000n).toBe(true);
   });
 
   it.each([
-    ["rate", { rateBps: -1, classicGas: 1n, sweepGas: 0n, gasPrice: 1n }],
-    ["benchmark", { rateBps: 1, classicGas: -1n, sweepGas: 0n, gasPrice: 1n }],
-    ["gas", { rateBps: 1, classicGas: 1n, sweepGas: -1n, gasPrice: 1n }],
-    ["gas price", { rateBps: 1, classicGas: 1n, sweepGas: 0n, gasPrice: -1n }],
+    ["rate", { rateBps: -1, classicGas: 1n, sweepGas: 0n, gasPrice: 1n, l1Fee: 0n }],
+    ["benchmark", { rateBps: 1, classicGas: -1n, sweepGas: 0n, gasPrice: 1n, l1Fee: 0n }],
+    ["gas", { rateBps: 1, classicGas: 1n, sweepGas: -1n, gasPrice: 1n, l1Fee: 0n }],
+    ["gas price", { rateBps: 1, classicGas: 1n, sweepGas: 0n, gasPrice: -1n, l1Fee: 0n }],
+    ["L1 fee", { rateBps: 1, classicGas: 1n, sweepGas: 0n, gasPrice: 1n, l1Fee: -1n }],
   ])("refuses a negative %s", (_what, input) => {
     expect(() => tokenSweepFee(input)).toThrow(RangeError);
   });
@@ -46,12 +56,22 @@ describe("native sweep fee", () => {
     ["a sweep dearer than a plain transfer: never below zero", 1000, 25_000n, GWEI, 0n],
     ["a gas price of 10,000 × 2^200", 1000, 15_000n, 10_000n << 200n, 15_000_000n << 200n],
   ])("%s", (_what, markupBps, sweepGas, gasPrice, fee) => {
-    expect(nativeSweepFee({ markupBps, sweepGas, gasPrice })).toBe(fee);
+    expect(nativeSweepFee({ markupBps, sweepGas, gasPrice, l1Fee: 0n })).toBe(fee);
+  });
+
+  it.each([
+    // 10% of 15,000 gwei of L2 gas and 1,000 gwei of L1 data
+    ["the markup covers the L1 data fee too", 1000, 15_000n, GWEI, 1_000n * GWEI, 1_600n * GWEI],
+    // it saves 6,000 gwei of L2 gas, less 4,500 gwei of L1 data
+    ["the cap is what it saves, less the L1 data fee", 10_000, 15_000n, GWEI, 4_500n * GWEI, 1_500n * GWEI],
+    ["an L1 fee above the gas it saves: nothing", 1000, 15_000n, GWEI, 6_001n * GWEI, 0n],
+  ])("%s", (_what, markupBps, sweepGas, gasPrice, l1Fee, fee) => {
+    expect(nativeSweepFee({ markupBps, sweepGas, gasPrice, l1Fee })).toBe(fee);
   });
 
   it("marks up and caps exactly at a gas price near 2^256", () => {
-    expect(nativeSweepFee({ markupBps: 10_000, sweepGas: 20_000n, gasPrice: MAX })).toBe(1_000n * MAX);
-    expect(nativeSweepFee({ markupBps: 1, sweepGas: 20_000n, gasPrice: MAX })).toBe(2n * MAX);
+    expect(nativeSweepFee({ markupBps: 10_000, sweepGas: 20_000n, gasPrice: MAX, l1Fee: 0n })).toBe(1_000n * MAX);
+    expect(nativeSweepFee({ markupBps: 1, sweepGas: 20_000n, gasPrice: MAX, l1Fee: 0n })).toBe(2n * MAX);
   });
 });
 
@@ -69,6 +89,6 @@ describe("fee of a swept item under a tariff", () => {
     ["a token without a benchmark carries no fee", { token: "DAI", native: false, kind: "repeat" }, 20_000n, { fee: 0n, classicGas: null, rateBps: 7000 }],
     ["a native sweep: markup, against a plain transfer", { token: "ETH", native: true, kind: "first" }, 15_000n, { fee: 1_500n, classicGas: 21_000n, rateBps: 1000 }],
   ] as const)("%s", (_what, sweep, gas, expected) => {
-    expect(sweepFee(tariff, { ...sweep, gas, gasPrice: 1n })).toEqual(expected);
+    expect(sweepFee(tariff, { ...sweep, gas, gasPrice: 1n, l1Fee: 0n })).toEqual(expected);
   });
 });

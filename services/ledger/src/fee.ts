@@ -8,23 +8,26 @@ function nonNegative(values: Record<string, bigint | number>): void {
 }
 
 /**
- * Token sweep: max(0, rate_bps/10000 × classic_gas − sweep_gas) × gas_price, computed exactly in
- * basis points and rounded down once, at the end (the partner never pays a fraction of a wei).
+ * Token sweep: max(0, rate_bps/10000 × classic_gas × gas_price − (sweep_gas × gas_price + l1_fee)),
+ * computed exactly in basis points and rounded down once, at the end (the partner never pays a
+ * fraction of a wei). `l1Fee` is the item's share of an OP-stack chain's L1 data fee (0 elsewhere):
+ * a cost of the sweep, so it lowers what the sweep saved.
  */
-export function tokenSweepFee(input: { rateBps: number; classicGas: bigint; sweepGas: bigint; gasPrice: bigint }): bigint {
+export function tokenSweepFee(input: { rateBps: number; classicGas: bigint; sweepGas: bigint; gasPrice: bigint; l1Fee: bigint }): bigint {
   nonNegative(input);
-  const savedBpsGas = BigInt(input.rateBps) * input.classicGas - BPS * input.sweepGas;
-  return savedBpsGas > 0n ? (savedBpsGas * input.gasPrice) / BPS : 0n;
+  const savedBpsWei = BigInt(input.rateBps) * input.classicGas * input.gasPrice - BPS * (input.sweepGas * input.gasPrice + input.l1Fee);
+  return savedBpsWei > 0n ? savedBpsWei / BPS : 0n;
 }
 
 /**
- * Native coin sweep: native_markup_bps/10000 × sweep_gas × gas_price, rounded down, and never more
- * than the sweep saves against a plain transfer: (21000 − sweep_gas) × gas_price, not below zero.
+ * Native coin sweep: native_markup_bps/10000 × (sweep_gas × gas_price + l1_fee), rounded down, and
+ * never more than the sweep saves against a plain transfer: (21000 − sweep_gas) × gas_price − l1_fee,
+ * not below zero (`l1Fee`: the item's share of an OP-stack chain's L1 data fee, 0 elsewhere).
  */
-export function nativeSweepFee(input: { markupBps: number; sweepGas: bigint; gasPrice: bigint }): bigint {
+export function nativeSweepFee(input: { markupBps: number; sweepGas: bigint; gasPrice: bigint; l1Fee: bigint }): bigint {
   nonNegative(input);
-  const markup = (BigInt(input.markupBps) * input.sweepGas * input.gasPrice) / BPS;
-  const saved = (NATIVE_TRANSFER_GAS - input.sweepGas) * input.gasPrice;
+  const markup = (BigInt(input.markupBps) * (input.sweepGas * input.gasPrice + input.l1Fee)) / BPS;
+  const saved = (NATIVE_TRANSFER_GAS - input.sweepGas) * input.gasPrice - input.l1Fee;
   if (saved <= 0n) return 0n;
   return markup < saved ? markup : saved;
 }
@@ -42,12 +45,12 @@ export interface SweepFee {
  * their ticker (`new` when the sweep created the account, `existing` otherwise); a token without a
  * benchmark carries no fee. The native coin is measured against the plain 21,000-gas transfer.
  */
-export function sweepFee(tariff: Pick<ChainTariff, "rateBps" | "nativeMarkupBps" | "classicGas">, sweep: { token: string; native: boolean; kind: SweepKind; gas: bigint; gasPrice: bigint }): SweepFee {
+export function sweepFee(tariff: Pick<ChainTariff, "rateBps" | "nativeMarkupBps" | "classicGas">, sweep: { token: string; native: boolean; kind: SweepKind; gas: bigint; gasPrice: bigint; l1Fee: bigint }): SweepFee {
   if (sweep.native) {
-    return { fee: nativeSweepFee({ markupBps: tariff.nativeMarkupBps, sweepGas: sweep.gas, gasPrice: sweep.gasPrice }), classicGas: NATIVE_TRANSFER_GAS, rateBps: tariff.nativeMarkupBps };
+    return { fee: nativeSweepFee({ markupBps: tariff.nativeMarkupBps, sweepGas: sweep.gas, gasPrice: sweep.gasPrice, l1Fee: sweep.l1Fee }), classicGas: NATIVE_TRANSFER_GAS, rateBps: tariff.nativeMarkupBps };
   }
   const benchmark = tariff.classicGas?.[sweep.token];
   if (!benchmark) return { fee: 0n, classicGas: null, rateBps: tariff.rateBps };
   const classicGas = sweep.kind === "first_new" ? benchmark.new : benchmark.existing;
-  return { fee: tokenSweepFee({ rateBps: tariff.rateBps, classicGas, sweepGas: sweep.gas, gasPrice: sweep.gasPrice }), classicGas, rateBps: tariff.rateBps };
+  return { fee: tokenSweepFee({ rateBps: tariff.rateBps, classicGas, sweepGas: sweep.gas, gasPrice: sweep.gasPrice, l1Fee: sweep.l1Fee }), classicGas, rateBps: tariff.rateBps };
 }

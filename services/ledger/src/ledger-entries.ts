@@ -1,12 +1,13 @@
 import { toDecimal, type Tx } from "@sweep/db";
+import { transactionCost, type Receipt } from "./outcomes";
 
 /**
  * The gas entry of a confirmed transaction: what the gas wallet paid, booked once per hash
  * (a duplicate key is skipped, so a redelivered outcome books nothing twice).
  */
-export async function bookTransactionGas(tx: Tx, entry: { partnerId: string; chainId: number; hash: string; gasUsed: bigint; effectiveGasPrice: bigint }): Promise<void> {
+export async function bookTransactionGas(tx: Tx, entry: { partnerId: string; chainId: number; hash: string } & Pick<Receipt, "gasUsed" | "effectiveGasPrice" | "l1Fee">): Promise<void> {
   await tx.ledgerEntry.createMany({
-    data: [{ partnerId: entry.partnerId, chainId: entry.chainId, kind: "gas", amount: toDecimal(-(entry.gasUsed * entry.effectiveGasPrice)), txHash: entry.hash, dedupeKey: `gas:${entry.hash}` }],
+    data: [{ partnerId: entry.partnerId, chainId: entry.chainId, kind: "gas", amount: toDecimal(-transactionCost(entry)), txHash: entry.hash, dedupeKey: `gas:${entry.hash}` }],
     skipDuplicates: true,
   });
 }

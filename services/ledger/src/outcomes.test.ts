@@ -10,7 +10,7 @@ const tariff: ChainTariff = {
   extraGas: { delegation: 12_500n, account: 12_500n },
 };
 const PRICE = 3n;
-const receipt = (succeeded: boolean, gasUsed = 110_000n): Receipt => ({ hash: "0xabc", succeeded, gasUsed, effectiveGasPrice: PRICE });
+const receipt = (succeeded: boolean, gasUsed = 110_000n, l1Fee = 0n): Receipt => ({ hash: "0xabc", succeeded, gasUsed, effectiveGasPrice: PRICE, l1Fee });
 const token = (id: string, attempts = 1): OpenSweep => ({ id, attempts, token: "USDT", native: false });
 
 // direct gas 18,000 / 32,500 / 45,000; of 110,000 the shares are 20,733 / 37,435 / 51,832 (see gas-split.test.ts)
@@ -33,6 +33,21 @@ describe("settling a confirmed sweep batch", () => {
       { sweepId: "b", outcome: "swept", sweptAmount: 5n, onChain: { txHash: "0xabc", kind: "first", gas: 37_435n, gasCost: 112_305n }, fee: { fee: 0n, classicGas: 50_000n, rateBps: 7000 } },
       { sweepId: "c", outcome: "failed", reason: "TokenTransferFailed", onChain: { txHash: "0xabc", kind: "first_new", gas: 51_832n, gasCost: 155_496n } },
     ]);
+  });
+
+  it("adds each item's share of an L1 data fee, split as the gas is, to its cost, and counts it against the saving", () => {
+    // 9,550 wei over direct gas 18,000 / 32,500 / 45,000: 1,800 / 3,250 / 4,500
+    const [a, b, c] = settle({ receipt: receipt(true, 110_000n, 9_550n) });
+    expect([a!, b!, c!].map((s) => ("onChain" in s ? s.onChain.gasCost : null))).toEqual([62_199n + 1_800n, 112_305n + 3_250n, 155_496n + 4_500n]);
+    // 0.7 × 50,000 × 3 − 63,999 wei
+    expect(a).toMatchObject({ fee: { fee: 105_000n - 63_999n } });
+  });
+
+  it("splits an L1 data fee exactly to the wei, the odd wei to the largest remainders", () => {
+    const settled = settle({ receipt: receipt(true, 110_000n, 10_001n) });
+    const l1Shares = settled.map((s, i) => ("onChain" in s ? s.onChain.gasCost - [62_199n, 112_305n, 155_496n][i]! : 0n));
+    expect(l1Shares).toEqual([1_885n, 3_403n, 4_713n]);
+    expect(l1Shares.reduce((x, y) => x + y)).toBe(10_001n);
   });
 
   it("splits over every carried item even when some were settled before, so a redelivery computes the same shares", () => {

@@ -3,7 +3,7 @@ import type { AttemptFailureReason } from "@sweep/common";
 import type { SweepKind } from "@sweep/db";
 import { afterAttemptFailure, type AfterAttemptFailure } from "@sweep/lifecycle";
 import { sweepFee, type SweepFee } from "./fee";
-import { splitGas } from "./gas-split";
+import { apportion, directGas, splitGas } from "./gas-split";
 
 /** A confirmed transaction's receipt, as the chain-sender stored it. */
 export interface Receipt {
@@ -11,6 +11,13 @@ export interface Receipt {
   succeeded: boolean;
   gasUsed: bigint;
   effectiveGasPrice: bigint;
+  /** the L1 data fee an OP-stack chain charged beyond gas used × price; 0 elsewhere */
+  l1Fee: bigint;
+}
+
+/** What the transaction took from the gas wallet besides any value it sent: its gas at the price paid, and its L1 data fee. */
+export function transactionCost(receipt: Pick<Receipt, "gasUsed" | "effectiveGasPrice" | "l1Fee">): bigint {
+  return receipt.gasUsed * receipt.effectiveGasPrice + receipt.l1Fee;
 }
 
 /** A batch item as the chain-sender left it: outcome, amount and gasUsed are set for the items the transaction carried. */
@@ -97,15 +104,17 @@ export function settleSweepBatch(input: {
 
   const carried = carriedItems(input.items);
   const shares = carried.length > 0 ? splitGas(receipt.gasUsed, carried) : [];
-  const bySweep = new Map(carried.map((item, i) => [item.sweepId, { item, gas: shares[i]! }]));
+  // The L1 data fee is split as the gas is: in proportion to each item's direct gas, exact to the wei.
+  const l1Shares = carried.length > 0 ? apportion(receipt.l1Fee, carried.map(directGas)) : [];
+  const bySweep = new Map(carried.map((item, i) => [item.sweepId, { item, gas: shares[i]!, l1Fee: l1Shares[i]! }]));
 
   return openSweeps.map((sweep): SweepSettlement => {
     const carriedItem = bySweep.get(sweep.id);
     if (!carriedItem) return settleFailedAttempt([sweep], "internal", maxAttempts, now)[0]!;
-    const { item, gas } = carriedItem;
-    const onChain = { txHash: receipt.hash, kind: item.kind, gas, gasCost: gas * receipt.effectiveGasPrice };
+    const { item, gas, l1Fee } = carriedItem;
+    const onChain = { txHash: receipt.hash, kind: item.kind, gas, gasCost: gas * receipt.effectiveGasPrice + l1Fee };
     if (item.outcome !== "swept") return { sweepId: sweep.id, outcome: "failed", onChain, reason: item.outcome };
-    const fee = sweepFee(tariff, { token: sweep.token, native: sweep.native, kind: item.kind, gas, gasPrice: receipt.effectiveGasPrice });
+    const fee = sweepFee(tariff, { token: sweep.token, native: sweep.native, kind: item.kind, gas, gasPrice: receipt.effectiveGasPrice, l1Fee });
     return { sweepId: sweep.id, outcome: "swept", onChain, sweptAmount: item.amount!, fee };
   });
 }

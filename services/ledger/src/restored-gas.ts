@@ -1,5 +1,6 @@
 import { toDecimal, type Tx } from "@sweep/db";
 import { bookTransactionGas } from "./ledger-entries";
+import type { Receipt } from "./outcomes";
 import { explainedChange } from "./reconcile-rules";
 import { chainMovingEntries } from "./reconcile-store";
 
@@ -43,6 +44,6 @@ export async function bookBehindReconciliation(tx: Tx, at: BehindReconciliation,
 }
 
 /** A transaction carrying nothing on chain but its gas, booked behind the reconciliation as above. */
-export async function bookGasBehindReconciliation(tx: Tx, entry: BehindReconciliation & { gasUsed: bigint; effectiveGasPrice: bigint }): Promise<boolean> {
+export async function bookGasBehindReconciliation(tx: Tx, entry: BehindReconciliation & Pick<Receipt, "gasUsed" | "effectiveGasPrice" | "l1Fee">): Promise<boolean> {
   return bookBehindReconciliation(tx, entry, (tx) => bookTransactionGas(tx, entry));
 }

@@ -10,7 +10,7 @@ import {
 const now = new Date("2026-11-21T00:00:00Z");
 const MAX = (1n << 256n) - 1n;
 const PRICE = 3n;
-const receipt = (succeeded: boolean, gasUsed = 100_001n, effectiveGasPrice = PRICE): Receipt => ({ hash: "0xabc", succeeded, gasUsed, effectiveGasPrice });
+const receipt = (succeeded: boolean, gasUsed = 100_001n, effectiveGasPrice = PRICE, l1Fee = 0n): Receipt => ({ hash: "0xabc", succeeded, gasUsed, effectiveGasPrice, l1Fee });
 const open = (id: string, attempts = 1): OpenRevocation => ({ id, attempts });
 
 // listed out of position order: the split goes by position
@@ -27,6 +27,11 @@ function settle(overrides: Partial<Parameters<typeof settleRevocationBatch>[0]> 
 const onChain = (gas: bigint, price = PRICE) => ({ txHash: "0xabc", gas, gasCost: gas * price });
 
 describe("settling a confirmed revocation batch", () => {
+  it("splits an L1 data fee evenly too, the first by position taking the wei left over, and adds each share to its cost", () => {
+    const costs = settle({ receipt: receipt(true, 99_000n, PRICE, 1_000_001n) }).map((s) => ("onChain" in s ? s.onChain.gasCost : null));
+    expect(costs).toEqual([33_000n * PRICE + 333_334n, 33_000n * PRICE + 333_334n, 33_000n * PRICE + 333_333n]);
+  });
+
   it("revokes and fails each open revocation by its item; 100,001 gas over three: the first two by position take the two units left", () => {
     expect(settle()).toEqual([
       { revocationId: "a", outcome: "revoked", onChain: onChain(33_334n) },

@@ -70,14 +70,15 @@ export function settleRevocationBatch(input: {
   const { receipt, openRevocations, maxAttempts, now } = input;
   const carried = carriedRevocations(input.items);
   const shares = carried.length > 0 ? splitEvenly(receipt.gasUsed, carried.length) : [];
-  const byRevocation = new Map(carried.map((item, i) => [item.revocationId, { outcome: item.outcome, gas: shares[i]! }]));
+  const l1Shares = carried.length > 0 ? splitEvenly(receipt.l1Fee, carried.length) : [];
+  const byRevocation = new Map(carried.map((item, i) => [item.revocationId, { outcome: item.outcome, gas: shares[i]!, l1Fee: l1Shares[i]! }]));
   const undecided: AttemptFailureReason = receipt.succeeded ? "internal" : "transaction_reverted";
 
   return openRevocations.map((revocation): RevocationSettlement => {
     const carriedItem = byRevocation.get(revocation.id);
     if (!carriedItem) return settleFailedRevocationAttempt([revocation], undecided, maxAttempts, now)[0]!;
-    const { outcome, gas } = carriedItem;
-    const onChain = { txHash: receipt.hash, gas, gasCost: gas * receipt.effectiveGasPrice };
+    const { outcome, gas, l1Fee } = carriedItem;
+    const onChain = { txHash: receipt.hash, gas, gasCost: gas * receipt.effectiveGasPrice + l1Fee };
     return outcome === "revoked" ? { revocationId: revocation.id, outcome: "revoked", onChain } : { revocationId: revocation.id, outcome: "failed", onChain, reason: "not_applied" };
   });
 }

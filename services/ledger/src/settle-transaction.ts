@@ -40,7 +40,8 @@ export async function loadTransaction(deps: LedgerDeps, payload: MessagePayload<
   if (status !== states.transaction.confirmed || gasUsed === null || effectiveGasPrice === null || succeeded === null || blockNumber === null) {
     throw new Error(`transaction ${transaction.hash} is ${status}, not confirmed with a receipt`);
   }
-  const receipt: Receipt = { hash: transaction.hash, succeeded, gasUsed, effectiveGasPrice: toBigInt(effectiveGasPrice) };
+  // A row confirmed before the L1 fee was read has none: it was confirmed on a chain without one.
+  const receipt: Receipt = { hash: transaction.hash, succeeded, gasUsed, effectiveGasPrice: toBigInt(effectiveGasPrice), l1Fee: toBigIntOrNull(transaction.l1Fee) ?? 0n };
   return {
     partnerId: transaction.gasWallet.partnerId,
     gasWalletId: transaction.gasWalletId,
@@ -53,7 +54,7 @@ export async function loadTransaction(deps: LedgerDeps, payload: MessagePayload<
 }
 
 function gasEntry({ partnerId, chainId, receipt }: Pick<Settled, "partnerId" | "chainId" | "receipt">) {
-  return { partnerId, chainId, hash: receipt.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice };
+  return { partnerId, chainId, hash: receipt.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice, l1Fee: receipt.l1Fee };
 }
 
 /** A transaction that carried nothing but its gas: a gap filler, with or without its batch. */

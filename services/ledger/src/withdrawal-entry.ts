@@ -1,6 +1,6 @@
 import { toDecimal, type Tx } from "@sweep/db";
 import { Transaction } from "ethers";
-import type { Receipt } from "./outcomes";
+import { transactionCost, type Receipt } from "./outcomes";
 
 /** A confirmed withdrawal, as its ledger entry needs it. */
 export interface ConfirmedWithdrawal {
@@ -21,7 +21,7 @@ export function withdrawalEntry({ partnerId, chainId, rawTx, receipt }: Confirme
   // The value is only trusted from the transaction that was mined.
   if (transaction.hash !== receipt.hash) throw new Error(`the stored transaction of ${receipt.hash} hashes to ${transaction.hash}`);
   if (transaction.to === null) throw new Error(`withdrawal ${receipt.hash} has no recipient`);
-  const amount = -(transaction.value + receipt.gasUsed * receipt.effectiveGasPrice);
+  const amount = -(transaction.value + transactionCost(receipt));
   return { partnerId, chainId, kind: "withdrawal" as const, amount, txHash: receipt.hash, note: `to ${transaction.to}`, dedupeKey: `withdrawal:${receipt.hash}` };
 }
 
@@ -41,7 +41,7 @@ export function drainEntries({ partnerId, chainId, rawTx, receipt }: ConfirmedWi
   if (transaction.to?.toLowerCase() !== drainTo.toLowerCase()) throw new Error(`drain ${receipt.hash} went to ${transaction.to}, not ${drainTo}`);
   const scope = { partnerId, chainId, txHash: receipt.hash };
   return [
-    { ...scope, kind: "gas" as const, amount: -(receipt.gasUsed * receipt.effectiveGasPrice), note: null, dedupeKey: `gas:${receipt.hash}` },
+    { ...scope, kind: "gas" as const, amount: -transactionCost(receipt), note: null, dedupeKey: `gas:${receipt.hash}` },
     { ...scope, kind: "topup" as const, amount: -transaction.value, note: `drained to ${transaction.to}`, dedupeKey: `drain:${receipt.hash}` },
   ];
 }

@@ -98,7 +98,7 @@ describe("balance reconciliation", () => {
       });
     if (status === "confirmed") await confirm();
     const book = () =>
-      db.$transaction((tx) => bookTransactionGas(tx, { partnerId: partner.partnerId, chainId: CHAIN_ID, hash: sent.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.gasPrice }));
+      db.$transaction((tx) => bookTransactionGas(tx, { partnerId: partner.partnerId, chainId: CHAIN_ID, hash: sent.hash, gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.gasPrice, l1Fee: 0n }));
     return { hash: sent.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed, gasPrice: receipt.gasPrice, gas: receipt.gasUsed * receipt.gasPrice, confirm, book };
   }
 
@@ -203,7 +203,7 @@ describe("balance reconciliation", () => {
 
     // Found mined and restored: the ledger books its gas, and reverses the top-up, once however often the outcome comes.
     await sent.confirm();
-    const entry = { partnerId: partner.partnerId, chainId: CHAIN_ID, gasWalletId: (await db.gasWallet.findUniqueOrThrow({ where: { partnerId: partner.partnerId } })).id, hash: sent.hash, blockNumber: sent.blockNumber, gasUsed: sent.gasUsed, effectiveGasPrice: sent.gasPrice };
+    const entry = { partnerId: partner.partnerId, chainId: CHAIN_ID, gasWalletId: (await db.gasWallet.findUniqueOrThrow({ where: { partnerId: partner.partnerId } })).id, hash: sent.hash, blockNumber: sent.blockNumber, gasUsed: sent.gasUsed, effectiveGasPrice: sent.gasPrice, l1Fee: 0n };
     expect(await db.$transaction((tx) => bookGasBehindReconciliation(tx, entry))).toBe(true);
     expect(await db.$transaction((tx) => bookGasBehindReconciliation(tx, entry))).toBe(false);
     await sent.book();
@@ -259,7 +259,7 @@ describe("balance reconciliation", () => {
     const partner = await createTestPartner(db);
     await transferTo(partner.gasWallet, parseEther("1"));
     const sent = await sendFromGasWallet(partner, "confirmed");
-    const entry = { partnerId: partner.partnerId, chainId: CHAIN_ID, gasWalletId: (await db.gasWallet.findUniqueOrThrow({ where: { partnerId: partner.partnerId } })).id, hash: sent.hash, blockNumber: sent.blockNumber, gasUsed: sent.gasUsed, effectiveGasPrice: sent.gasPrice };
+    const entry = { partnerId: partner.partnerId, chainId: CHAIN_ID, gasWalletId: (await db.gasWallet.findUniqueOrThrow({ where: { partnerId: partner.partnerId } })).id, hash: sent.hash, blockNumber: sent.blockNumber, gasUsed: sent.gasUsed, effectiveGasPrice: sent.gasPrice, l1Fee: 0n };
     expect(await db.$transaction((tx) => bookGasBehindReconciliation(tx, entry))).toBe(false);
     expect(await db.ledgerEntry.count({ where: { partnerId: partner.partnerId, txHash: sent.hash } })).toBe(0);
     // Its settlement books it as usual (the wallets the later stories read stay explained).

@@ -1,4 +1,4 @@
-import { DEFAULT_TX_FEE_CAP, effectiveFeeCeiling, type FeeCeiling } from "@sweep/fees";
+import { DEFAULT_TX_FEE_CAP, effectiveFeeCeiling, l1FeeReserve, type FeeCeiling } from "@sweep/fees";
 import type { ChainClient } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import { partnerMaxFeePerGas, type Db } from "@sweep/db";
@@ -12,7 +12,7 @@ import { initialFees } from "../fees";
 import { TRANSACTION_GAS_CAP } from "./gas-limit";
 import type { GasWalletSigners } from "../gas-wallet-signers";
 import { OPEN_BATCH_HOLD_RETRY_MS, newTransactionVerdict } from "./new-transaction-hold";
-import { signTransaction } from "../signing";
+import { signTransaction, widestUnsignedSize } from "../signing";
 import { capAfterRefusal, commitResend, fitCap, isSplittable, overheadGas, reservedLeaving, splitItemsOf, withoutItems } from "./split-sending";
 
 const NO_TOKENS: ReadonlySet<string> = new Set();
@@ -192,9 +192,11 @@ export class BatchSender {
       }
       const content = planned.content;
       const balance = await reads.balance;
-      const { value, kept } = stages.spending(batch, balance, gasLimit, fees.maxFeePerGas);
+      // An OP-stack chain also charges for the transaction's L1 data: kept back as a reserve, as the max fee keeps back for gas.
+      const l1Reserve = client.chain.chargesL1DataFee ? l1FeeReserve(widestUnsignedSize({ ...content, chainId: BigInt(batch.chainId), gasLimit }, fees), await client.l1BlockFees()) : 0n;
+      const { value, kept } = stages.spending(batch, balance, gasLimit, fees.maxFeePerGas, l1Reserve);
       if (value === null) return { type: "empty", dropped, leftOut };
-      const needed = value + gasLimit * fees.maxFeePerGas;
+      const needed = value + gasLimit * fees.maxFeePerGas + l1Reserve;
       const available = balance - kept - batch.inFlightCost;
       if (available < needed) {
         throw new AttemptFailure("insufficient_gas_balance", `available ${available} wei (after ${kept} wei of fees due kept and transactions in flight), the transaction may cost ${needed}`);

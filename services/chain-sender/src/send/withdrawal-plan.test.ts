@@ -7,8 +7,10 @@ describe("withdrawal value", () => {
     ["fees due that only pay the gas", 21_000n * 7n, 7n, null],
     ["fees due below the gas", 1_000n, 7n, null],
     ["no fees due", 0n, 7n, null],
-  ])("%s", (_name, feesDue, maxFeePerGas, expected) => {
-    expect(withdrawalValue(feesDue, maxFeePerGas)).toBe(expected);
+    ["an L1 data fee reserve comes out of the fees due too", 21_000n * 7n + 1_001n, 7n, 1n, 1_000n],
+    ["fees due that only pay the gas and the L1 reserve", 21_000n * 7n + 1_000n, 7n, null, 1_000n],
+  ])("%s", (_name, feesDue, maxFeePerGas, expected, l1Reserve = 0n) => {
+    expect(withdrawalValue(feesDue, maxFeePerGas, l1Reserve)).toBe(expected);
   });
 });
 
@@ -20,7 +22,9 @@ describe("drain value", () => {
     ["a recipient that costs more gas leaves less", { balance: 1_000_000n, feesDue: 0n, inFlightCost: 0n }, 30_000n, 5n, 850_000n],
     ["a balance that only pays the gas", { balance: 105_000n, feesDue: 0n, inFlightCost: 0n }, 21_000n, 5n, null],
     ["an empty wallet", { balance: 0n, feesDue: 0n, inFlightCost: 0n }, 21_000n, 5n, null],
-  ])("%s", (_name, wallet, gasLimit, maxFeePerGas, expected) => {
-    expect(drainValue(wallet, gasLimit, maxFeePerGas)).toBe(expected);
+    ["the L1 data fee reserve stays too", { balance: 1_000_000n, feesDue: 0n, inFlightCost: 0n }, 21_000n, 5n, 894_000n, 1_000n],
+    ["a balance that only pays the gas and the L1 reserve", { balance: 106_000n, feesDue: 0n, inFlightCost: 0n }, 21_000n, 5n, null, 1_000n],
+  ])("%s", (_name, wallet, gasLimit, maxFeePerGas, expected, l1Reserve = 0n) => {
+    expect(drainValue(wallet, gasLimit, maxFeePerGas, l1Reserve)).toBe(expected);
   });
 });

@@ -1,0 +1,29 @@
+import { L1_BLOCK_ADDRESS, L1_BLOCK_SLOTS, packScalars, type L1BlockFees } from "@sweep/fees";
+import { toBeHex } from "ethers";
+
+/**
+ * Base's scalars (baseFeeScalar 2,269, blobBaseFeeScalar 1,055,762) at a 5 gwei L1 base fee and a
+ * 3,000,000 wei blob base fee: what an OP-stack test chain charges for L1 data.
+ */
+export const REALISTIC_L1_BLOCK_FEES: L1BlockFees = { l1BaseFee: 5_000_000_000n, blobBaseFee: 3_000_000n, baseFeeScalar: 2_269n, blobBaseFeeScalar: 1_055_762n };
+
+/**
+ * Sets the fee values of an OP-stack node's L1Block predeploy: anvil in optimism mode has no code
+ * there and no sequencer to write them, only storage, which it charges by from the next block on.
+ */
+export async function setL1BlockFees(rpcUrl: string, fees: L1BlockFees): Promise<void> {
+  const slots: Array<[bigint, bigint]> = [
+    [L1_BLOCK_SLOTS.l1BaseFee, fees.l1BaseFee],
+    [L1_BLOCK_SLOTS.scalars, packScalars(fees)],
+    [L1_BLOCK_SLOTS.blobBaseFee, fees.blobBaseFee],
+  ];
+  for (const [slot, value] of slots) {
+    const response = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_setStorageAt", params: [L1_BLOCK_ADDRESS, toBeHex(slot, 32), toBeHex(value, 32)] }),
+    });
+    const answer = (await response.json()) as { error?: { message: string } };
+    if (answer.error) throw new Error(`anvil_setStorageAt on L1Block slot ${slot}: ${answer.error.message}`);
+  }
+}

@@ -1,0 +1,72 @@
+import { REALISTIC_L1_BLOCK_FEES, setL1BlockFees, startAnvil, type AnvilNode } from "@sweep/anvil";
+import { fjordL1Fee, l1FeeReserve, type L1BlockFees } from "@sweep/fees";
+import { ChainClient, createProvider } from "@sweep/rpc";
+import { JsonRpcProvider, Network, Transaction, Wallet, getBytes } from "ethers";
+
+// anvil in optimism mode charges every transaction an L1 data fee from L1Block's storage, and its
+// receipts do not name it. What ChainClient reads as a receipt's l1Fee must be what the node took
+// from the sender beyond gas used × price, to the wei, and the reserve kept before signing at least that.
+
+const CHAIN_ID = 11155420;
+const DEV_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+/** Dearer than the realistic values, so that the fee is well above a rounding: 20 gwei on L1, 7 gwei per blob gas. */
+const SPIKE: L1BlockFees = { ...REALISTIC_L1_BLOCK_FEES, l1BaseFee: 20_000_000_000n, blobBaseFee: 7_000_000_000n };
+
+describe("the L1 data fee on an OP-stack node whose receipts leave it out", () => {
+  let node: AnvilNode;
+  let direct: JsonRpcProvider;
+  let wallet: Wallet;
+  const client = () => new ChainClient({ chainId: CHAIN_ID, confirmations: 1, provider: createProvider(node.rpcUrl, CHAIN_ID), chargesL1DataFee: true });
+
+  beforeAll(async () => {
+    node = await startAnvil({ chainId: CHAIN_ID, optimism: true });
+    await setL1BlockFees(node.rpcUrl, SPIKE);
+    direct = new JsonRpcProvider(node.rpcUrl, Network.from(CHAIN_ID), { staticNetwork: Network.from(CHAIN_ID), cacheTimeout: -1 });
+    wallet = new Wallet(DEV_KEY, direct);
+  });
+  afterAll(async () => {
+    direct.destroy();
+    await node?.stop();
+  });
+
+  it.each([
+    ["no calldata (under Fjord's 100-byte floor)", "0x"],
+    ["500 bytes that compress", "0x" + "ab".repeat(250) + "00".repeat(250)],
+    ["3,000 bytes that hardly compress", "0x" + Array.from({ length: 3000 }, (_, i) => ((i * 7919) % 251).toString(16).padStart(2, "0")).join("")],
+  ])("reads %s as the fee the node charged, to the wei", async (_what, data) => {
+    const nonce = await direct.getTransactionCount(wallet.address, "pending");
+    const sent = await wallet.sendTransaction({ to: "0x000000000000000000000000000000000000dEaD", value: 1n, data, gasLimit: 300_000, nonce });
+    const mined = (await sent.wait())!;
+    const charged = (await direct.getBalance(wallet.address, mined.blockNumber - 1)) - (await direct.getBalance(wallet.address, mined.blockNumber)) - 1n - mined.gasUsed * mined.gasPrice;
+    expect((await direct.send("eth_getTransactionReceipt", [sent.hash])).l1Fee).toBeUndefined();
+
+    const receipt = (await client().receipt(sent.hash))!;
+    expect(charged).toBeGreaterThan(0n);
+    expect(receipt.l1Fee).toBe(charged);
+    expect(receipt.l1Fee).toBe(fjordL1Fee(getBytes(Transaction.from(sent).serialized), SPIKE));
+    expect(l1FeeReserve(getBytes(Transaction.from(sent).unsignedSerialized).length, await client().l1BlockFees())).toBeGreaterThanOrEqual(2n * charged);
+  });
+
+  it("reads the fee values as of the receipt's block, not the head's", async () => {
+    const nonce = await direct.getTransactionCount(wallet.address, "pending");
+    const sent = await wallet.sendTransaction({ to: wallet.address, data: "0x" + "11".repeat(400), gasLimit: 100_000, nonce });
+    const mined = (await sent.wait())!;
+    // anvil_setStorageAt writes into the head's state: a block first, so the receipt's block keeps its values.
+    await direct.send("evm_mine", []);
+    await setL1BlockFees(node.rpcUrl, { ...SPIKE, l1BaseFee: SPIKE.l1BaseFee * 3n });
+    await direct.send("evm_mine", []);
+    const charged = (await direct.getBalance(wallet.address, mined.blockNumber - 1)) - (await direct.getBalance(wallet.address, mined.blockNumber)) - mined.gasUsed * mined.gasPrice;
+    expect((await client().receipt(sent.hash))!.l1Fee).toBe(charged);
+    expect((await client().l1BlockFees()).l1BaseFee).toBe(SPIKE.l1BaseFee * 3n);
+    await direct.send("evm_mine", []);
+    await setL1BlockFees(node.rpcUrl, SPIKE);
+  });
+
+  it("reads no L1 fee on a chain that charges none", async () => {
+    const nonce = await direct.getTransactionCount(wallet.address, "pending");
+    const sent = await wallet.sendTransaction({ to: wallet.address, gasLimit: 21_000, nonce });
+    await sent.wait();
+    const l1Chain = new ChainClient({ chainId: CHAIN_ID, confirmations: 1, provider: createProvider(node.rpcUrl, CHAIN_ID) });
+    expect((await l1Chain.receipt(sent.hash))!.l1Fee).toBe(0n);
+  });
+});
