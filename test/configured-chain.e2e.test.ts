@@ -1,6 +1,21 @@
-import { devnetTokenAddress } from "../packages/chains/src";
 import { decodeSweepOutcomes } from "@sweep/contracts";
-import { activeHotWallet, authorizationBody, createTestPartner, fundedDeposit, matchSweeps, partnerApi, settledGasWallet, startStack, untilEnded, type NodeKind, type Stack, type TestPartner } from "@sweep/testkit";
+import {
+  OP_STACK_TEST_CHAIN,
+  activeHotWallet,
+  authorizationBody,
+  configuredChainEnv,
+  createTestPartner,
+  fundedDeposit,
+  matchSweeps,
+  partnerApi,
+  settledGasWallet,
+  startStack,
+  untilEnded,
+  type ConfiguredTestChain,
+  type NodeKind,
+  type Stack,
+  type TestPartner,
+} from "@sweep/testkit";
 import { Wallet, parseEther } from "ethers";
 
 // A platform team adds a chain the service has never heard of, by configuration alone: chain
@@ -13,36 +28,12 @@ import { Wallet, parseEther } from "ethers";
 // optimism mode with L1Block's fee values set: every transaction also pays an L1 data fee that its
 // receipt does not name, and the ledger still equals the balance to the wei, L1 fees included.
 
-const gwei = 1_000_000_000n;
 const FUNDING = parseEther("10");
 
-interface ConfiguredChain {
-  chainId: number;
-  name: string;
-  ticker: string;
-  node: NodeKind;
-  feeModel: "l1" | "op-stack";
-}
-
-const CHAINS: ConfiguredChain[] = [
-  { chainId: 777001, name: "Acme Devnet", ticker: "ACME", node: "anvil", feeModel: "l1" },
-  { chainId: 777010, name: "Acme Rollup", ticker: "AETH", node: "anvil-optimism", feeModel: "op-stack" },
+const CHAINS: Array<ConfiguredTestChain & { node: NodeKind }> = [
+  { chainId: 777001, name: "Acme Devnet", ticker: "ACME", feeModel: "l1", node: "anvil" },
+  { ...OP_STACK_TEST_CHAIN, node: "anvil-optimism" },
 ];
-
-function chainEnv({ chainId, name, ticker, feeModel }: ConfiguredChain): Record<string, string> {
-  return {
-    ENV_CHAINS: String(chainId),
-    [`CHAIN_NAME_${chainId}`]: name,
-    [`NATIVE_TICKER_${chainId}`]: ticker,
-    [`FEE_MODEL_${chainId}`]: feeModel,
-    [`CONFIRMATIONS_${chainId}`]: "1",
-    [`BLOCK_TIME_MS_${chainId}`]: "1000",
-    [`TOKENS_${chainId}`]: "USDT:6",
-    [`TOKEN_${chainId}_USDT`]: devnetTokenAddress(chainId, "USDT", 6),
-    [`MAX_FEE_PER_GAS_${chainId}`]: String(50n * gwei),
-    [`MAX_PRIORITY_FEE_PER_GAS_${chainId}`]: String(2n * gwei),
-  };
-}
 
 interface Sweep {
   id: string;
@@ -60,7 +51,7 @@ describe.each(CHAINS)("a chain added by configuration alone takes sweeps end to 
   const chain = () => stack.chain(CHAIN_ID);
 
   beforeAll(async () => {
-    stack = await startStack({ env: chainEnv(configured), node: configured.node });
+    stack = await startStack({ env: configuredChainEnv(configured), node: configured.node });
     partner = await createTestPartner(stack.db, "configured chain");
     await chain().setBalance(partner.gasWallet, FUNDING);
   }, 180_000);

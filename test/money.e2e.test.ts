@@ -1,15 +1,34 @@
-import { NODE_KINDS, authorizationBody, createTestPartner, eventually, partnerApi, untilEnded, runSweepctl, settledGasWallet, startStack, type Stack, type TestPartner } from "@sweep/testkit";
+import {
+  NODE_KINDS,
+  OP_STACK_TEST_CHAIN,
+  authorizationBody,
+  configuredChainEnv,
+  createTestPartner,
+  eventually,
+  partnerApi,
+  untilEnded,
+  runSweepctl,
+  settledGasWallet,
+  startStack,
+  type NodeKind,
+  type Stack,
+  type TestPartner,
+} from "@sweep/testkit";
 import { Wallet, ZeroAddress, parseEther, type BaseWallet } from "ethers";
 
 // The money invariant, through the running services on anvil and on hardhat's node (which
-// refunds authorizations as EIP-7702 says), each with 1 s blocks: after first and
-// repeat token sweeps, a native sweep, a hot-wallet deployment, a revocation, outside top-ups, a
-// charge, a credit and a withdrawal, the gas wallet's balance on chain equals the sum of its
-// chain-moving ledger entries (gas, withdrawal, topup), and fees_due equals the fees, charges and
-// credits minus the withdrawals.
+// refunds authorizations as EIP-7702 says), and on an OP-stack chain (anvil in optimism mode, whose
+// every transaction also pays an L1 data fee its receipt does not name), each with 1 s blocks: after
+// first and repeat token sweeps, a native sweep, a hot-wallet deployment, a revocation, outside
+// top-ups, a charge, a credit and a withdrawal, the gas wallet's balance on chain equals the sum of
+// its chain-moving ledger entries (gas, withdrawal, topup), and fees_due equals the fees, charges and
+// credits minus the withdrawals; then a drain.
 
-const CHAIN_ID = 97;
 const TREASURY = Wallet.createRandom().address;
+const CHAINS: Array<{ node: NodeKind; chainId: number; env: Record<string, string> }> = [
+  ...NODE_KINDS.map((node) => ({ node, chainId: 97, env: {} })),
+  { node: "anvil-optimism", chainId: OP_STACK_TEST_CHAIN.chainId, env: configuredChainEnv(OP_STACK_TEST_CHAIN) },
+];
 
 interface LedgerEntry {
   id: number;
@@ -19,7 +38,7 @@ interface LedgerEntry {
   note: string | null;
 }
 
-describe.each(NODE_KINDS)("on %s, the partner's money adds up to the wei", (node) => {
+describe.each(CHAINS)("on $node, chain $chainId, the partner's money adds up to the wei", ({ node, chainId: CHAIN_ID, env }) => {
   let stack: Stack;
   let partner: TestPartner;
   const hotWallet = Wallet.createRandom().address;
@@ -47,7 +66,7 @@ describe.each(NODE_KINDS)("on %s, the partner's money adds up to the wei", (node
   const sum = (entries: LedgerEntry[], kinds: LedgerEntry["kind"][]) => entries.filter((e) => kinds.includes(e.kind)).reduce((total, e) => total + BigInt(e.amount), 0n);
 
   beforeAll(async () => {
-    stack = await startStack({ blockTime: 1, node, env: { [`TREASURY_ADDRESS_${CHAIN_ID}`]: TREASURY, WITHDRAW_INTERVAL_MS: "0", RECONCILE_INTERVAL_MS: "200" } });
+    stack = await startStack({ blockTime: 1, node, env: { ...env, [`TREASURY_ADDRESS_${CHAIN_ID}`]: TREASURY, WITHDRAW_INTERVAL_MS: "0", RECONCILE_INTERVAL_MS: "200" } });
     partner = await createTestPartner(stack.db, "money");
   }, 180_000);
 
@@ -112,6 +131,11 @@ describe.each(NODE_KINDS)("on %s, the partner's money adds up to the wei", (node
     expect(reported).toMatchObject({ balance: balance.toString(), fees_accrued: accrued.toString(), fees_withdrawn: withdrawn.toString() });
     expect(BigInt(reported.fees_due)).toBe(accrued - withdrawn > 0n ? accrued - withdrawn : 0n);
     expect(BigInt(reported.available)).toBe(balance - BigInt(reported.fees_due) > 0n ? balance - BigInt(reported.fees_due) : 0n);
+
+    // The ledger above holds every transaction's L1 data fee: nonzero on each where the chain charges one, and nowhere else.
+    const l1Fees = (await stack.db.chainTransaction.findMany({ where: { chainId: CHAIN_ID, status: "confirmed" }, select: { l1Fee: true } })).map((t) => BigInt(t.l1Fee!.toFixed()));
+    expect(l1Fees.length).toBeGreaterThanOrEqual(5);
+    expect(l1Fees.filter((fee) => (node === "anvil-optimism" ? fee === 0n : fee !== 0n))).toEqual([]);
   }, 150_000);
 
   // A key rotation's last step (docs/key-custody.md): the old gas wallet's balance moves to the new one, fees due aside.

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Pkcs11Token, type Pkcs11Config } from "@sweep/key-custody";
@@ -42,8 +42,31 @@ export function createSoftHsmToken(): SoftHsmToken {
     config,
     env: { SOFTHSM2_CONF: conf, GAS_WALLET_KEYS: "pkcs11", PKCS11_LIBRARY: config.library, PKCS11_TOKEN_LABEL: label, PKCS11_PIN: pin },
     open: () => Pkcs11Token.open(config),
-    remove: () => softhsm(["--delete-token", "--token", label]),
+    remove: () => removeToken(conf, label),
   };
+}
+
+/**
+ * Deletes the token. Any other process of the run that lists the tokens (a worker opening its own, a
+ * service) briefly holds a lock file in every token's directory; softhsm2-util then deletes the
+ * token's files but fails to remove the directory ("Could not delete the directory", seen in a full
+ * run), and the directory left holds only such a lock: removed here, inside the token directory only.
+ */
+export function removeToken(conf: string, label: string, deleteToken = (token: string) => softhsm(["--delete-token", "--token", token])): void {
+  try {
+    deleteToken(label);
+  } catch (err) {
+    const left = /Could not delete the directory: (\S+)/.exec(err instanceof Error ? err.message : String(err))?.[1];
+    if (!left || !left.startsWith(`${tokenDirectory(conf)}/`)) throw err;
+    rmSync(left, { recursive: true, force: true });
+  }
+}
+
+/** The token directory a SoftHSM2 configuration names. */
+export function tokenDirectory(conf: string): string {
+  const dir = /^directories\.tokendir\s*=\s*(\S+)\s*$/m.exec(readFileSync(conf, "utf8"))?.[1];
+  if (!dir) throw new Error(`${conf} names no directories.tokendir`);
+  return dir;
 }
 
 function softhsm(args: string[]): void {

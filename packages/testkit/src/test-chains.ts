@@ -134,6 +134,39 @@ export function connectTestChain(chainId: number, rpcUrl: string, env: NodeJS.Pr
   };
 }
 
+/** A chain the suite adds by configuration alone, as a platform team would. */
+export interface ConfiguredTestChain {
+  chainId: number;
+  name: string;
+  ticker: string;
+  feeModel: "l1" | "op-stack";
+}
+
+/** An L2 of the suite's own: an OP-stack chain on anvil in optimism mode (node kind `anvil-optimism`). */
+export const OP_STACK_TEST_CHAIN: ConfiguredTestChain = { chainId: 777010, name: "Acme Rollup", ticker: "AETH", feeModel: "op-stack" };
+
+/**
+ * The variables that add `chain` and serve it alone (ENV_CHAINS): its name, coin and fee model, 1
+ * confirmation and 1 s blocks, the devnet's 6-decimal USDT with the classic benchmark measured on
+ * BSC testnet's (so token sweeps carry fees), and fee ceilings well above a local node's prices.
+ */
+export function configuredChainEnv({ chainId, name, ticker, feeModel }: ConfiguredTestChain): Record<string, string> {
+  const gwei = 1_000_000_000n;
+  return {
+    ENV_CHAINS: String(chainId),
+    [`CHAIN_NAME_${chainId}`]: name,
+    [`NATIVE_TICKER_${chainId}`]: ticker,
+    [`FEE_MODEL_${chainId}`]: feeModel,
+    [`CONFIRMATIONS_${chainId}`]: "1",
+    [`BLOCK_TIME_MS_${chainId}`]: "1000",
+    [`TOKENS_${chainId}`]: "USDT:6",
+    [`TOKEN_${chainId}_USDT`]: devnetTokenAddress(chainId, "USDT", 6),
+    [`CLASSIC_GAS_${chainId}_USDT`]: "50583,50583",
+    [`MAX_FEE_PER_GAS_${chainId}`]: String(50n * gwei),
+    [`MAX_PRIORITY_FEE_PER_GAS_${chainId}`]: String(2n * gwei),
+  };
+}
+
 /** A testnet chain as the services will see it: the defaults, or the chains `env` configures. */
 function testnetChain(chainId: number, env: NodeJS.ProcessEnv = {}) {
   const info = chainRegistry("testnet", devnetTokenAddress, env).find((c) => c.chainId === chainId);
