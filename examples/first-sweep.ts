@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   if (!apiKey) throw new Error("give the API key `pnpm sweepctl partner create` printed: SWEEP_API_KEY=svc_test_… pnpm example:first-sweep");
   const chainId = Number(process.env.CHAIN_ID ?? 11155111);
   const count = Number(process.env.DEPOSITS ?? 10);
-  const devnet = devnetInfo("testnet").chains.find((c) => c.chain_id === chainId);
+  const devnet = devnetChain(chainId);
   const rpcUrl = process.env.RPC_URL ?? devnet?.rpc_url;
   const usdtAddress = process.env.USDT_ADDRESS ?? devnet?.tokens.find((t) => t.ticker === "USDT")?.address;
   if (!rpcUrl || !usdtAddress) throw new Error(`chain ${chainId} is not a devnet chain: set RPC_URL and USDT_ADDRESS`);
@@ -116,6 +116,18 @@ async function sweepAndHear(client: SweepClient, heard: Map<string, (event: Even
   const total = swept.reduce((sum, sweep) => sum + BigInt(sweep.swept_amount!), 0n);
   say(`   swept ${formatUnits(total, 6)} USDT in ${transactions.size} transaction${transactions.size === 1 ? "" : "s"} (${[...transactions].join(", ")})`);
   return swept;
+}
+
+/**
+ * The devnet's chain of that id, looked up alone: OP Sepolia (`pnpm start --with-op`) is one too,
+ * whether ENV_CHAINS lists it here or not. Undefined for a chain that is not a testnet preset.
+ */
+function devnetChain(chainId: number) {
+  try {
+    return devnetInfo("testnet", { ...process.env, ENV_CHAINS: String(chainId) }).chains.find((c) => c.chain_id === chainId);
+  } catch {
+    return undefined;
+  }
 }
 
 function report(what: string, sweeps: Sweep[]): void {

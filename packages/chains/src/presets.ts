@@ -66,14 +66,15 @@ const arbitrumTiming = { blockTimeMs: 250, replaceAfterBlocks: 40, dropAfterBloc
 
 /**
  * The well-known chains. The testnets with a devnet port run on a local anvil unless RPC_URL_ says
- * otherwise; their USDT is the devnet's. The L2 testnets list no token: a partner's test token is
+ * otherwise; their USDT is the devnet's. The other L2 testnets list no token: a partner's test token is
  * listed with TOKENS_<chain_id> and TOKEN_<chain_id>_<TICKER>. Mainnet token addresses are the
  * issuers' own contracts (Tether's USDT, Circle's native USDC).
  */
 export const CHAIN_PRESETS: readonly ChainPreset[] = [
   { chainId: 11155111, environment: "testnet", name: "Sepolia", nativeTicker: "ETH", feeModel: "l1", confirmations: 1, ...ethereumTiming, devnetPort: 8545, tokens: [{ ticker: "USDT", decimals: 6 }] },
   { chainId: 97, environment: "testnet", name: "BSC Testnet", nativeTicker: "tBNB", feeModel: "l1", confirmations: 1, ...bscTiming, devnetPort: 8546, tokens: [{ ticker: "USDT", decimals: 18 }] },
-  { chainId: 11155420, environment: "testnet", name: "OP Sepolia", nativeTicker: "ETH", feeModel: "op-stack", confirmations: 1, ...opStackTiming, tokens: [] },
+  // `pnpm start --with-op` runs it locally (anvil in optimism mode): ENV_CHAINS lists it then.
+  { chainId: 11155420, environment: "testnet", name: "OP Sepolia", nativeTicker: "ETH", feeModel: "op-stack", confirmations: 1, ...opStackTiming, devnetPort: 8547, tokens: [{ ticker: "USDT", decimals: 6 }] },
   { chainId: 84532, environment: "testnet", name: "Base Sepolia", nativeTicker: "ETH", feeModel: "op-stack", confirmations: 1, ...opStackTiming, tokens: [] },
   { chainId: 421614, environment: "testnet", name: "Arbitrum Sepolia", nativeTicker: "ETH", feeModel: "arbitrum", confirmations: 1, ...arbitrumTiming, tokens: [] },
   {

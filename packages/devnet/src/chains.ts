@@ -1,8 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { rpcAnswers, startAnvil } from "@sweep/anvil";
-import { chainRegistry, devnetTokenAddress, rpcUrlsFor, type ChainInfo } from "@sweep/chains";
+import { REALISTIC_L1_BLOCK_FEES, rpcAnswers, setL1BlockFees, startAnvil } from "@sweep/anvil";
+import { DEFAULT_ENV_CHAINS, chainRegistry, devnetTokenAddress, rpcUrlsFor, type ChainInfo } from "@sweep/chains";
 import type { Environment } from "@sweep/common";
 import { repoRoot } from "@sweep/db";
 
@@ -20,6 +20,8 @@ export interface LocalChain {
   chainId: number;
   port: number;
   stateFile: string;
+  /** an OP-stack chain: anvil in optimism mode, charging an L1 data fee at realistic L1Block values */
+  optimism: boolean;
 }
 
 export interface ChainEndpoint {
@@ -27,6 +29,15 @@ export interface ChainEndpoint {
   rpcUrl: string;
   /** Present when the chain runs locally, i.e. no RPC_URL_<chain_id> points at a real node. */
   local?: LocalChain;
+}
+
+/** The local OP-stack chain `pnpm start --with-op` adds. */
+export const LOCAL_OP_STACK_CHAIN = 11155420;
+
+/** ENV_CHAINS with the local OP-stack chain added (the testnet's default chains when unset). */
+export function withOpStack(env: NodeJS.ProcessEnv): string {
+  const listed = env.ENV_CHAINS ? env.ENV_CHAINS.split(",").map((id) => id.trim()) : DEFAULT_ENV_CHAINS.testnet.map(String);
+  return [...new Set([...listed, String(LOCAL_OP_STACK_CHAIN)])].join(",");
 }
 
 /** The chains of an environment and where each is reached. */
@@ -37,7 +48,7 @@ export function chainEndpoints(environment: Environment, env: NodeJS.ProcessEnv 
       chain,
       // The platform goes through the first endpoint of a list: one deployment per chain, whichever node takes it.
       rpcUrl: rpcUrlsFor(chain, env)[0]!,
-      local: isLocal ? { chainId: chain.chainId, port: chain.devnetPort!, stateFile: path.join(stateDir, `${chain.chainId}.json`) } : undefined,
+      local: isLocal ? { chainId: chain.chainId, port: chain.devnetPort!, stateFile: path.join(stateDir, `${chain.chainId}.json`), optimism: chain.feeModel === "op-stack" } : undefined,
     };
   });
 }
@@ -73,13 +84,22 @@ export async function startLocalChain(local: LocalChain, blockTime: number, log:
     stateFile: local.stateFile,
     stateInterval: STATE_INTERVAL_SECONDS,
     detached: true,
+    optimism: local.optimism,
   }).catch((err: Error) => {
     // A dump cut short by a SIGKILL leaves a file anvil cannot load.
     const hint = resumed ? ` (if ${local.stateFile} is damaged, \`pnpm sweepctl devnet reset\` starts chains and database afresh)` : "";
     throw new Error(`chain ${local.chainId}: ${err.message}${hint}`);
   });
+  if (local.optimism) {
+    // No sequencer writes L1Block's prices here: set at every start (a resumed state holds them too).
+    await setL1BlockFees(node.rpcUrl, REALISTIC_L1_BLOCK_FEES).catch(async (err: Error) => {
+      await node.stop();
+      throw new Error(`chain ${local.chainId}: setting L1Block's fee values: ${err.message}`);
+    });
+  }
   const state = path.relative(process.cwd(), local.stateFile);
-  log(`chain ${local.chainId}: anvil on ${node.rpcUrl}, a block every ${blockTime} s, state ${resumed ? "resumed from" : "kept in"} ${state}`);
+  const kind = local.optimism ? "anvil in optimism mode (an L1 data fee on every transaction)" : "anvil";
+  log(`chain ${local.chainId}: ${kind} on ${node.rpcUrl}, a block every ${blockTime} s, state ${resumed ? "resumed from" : "kept in"} ${state}`);
   return { chainId: local.chainId, rpcUrl: node.rpcUrl, process: node.process, stop: () => node.stop() };
 }
 

@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, rpcAnswers, startAnvil, type AnvilNode } from "@sweep/anvil";
+import { REALISTIC_L1_BLOCK_FEES, freePort, rpcAnswers, startAnvil, type AnvilNode } from "@sweep/anvil";
 import { createProvider } from "@sweep/rpc";
 import { devTokenDeployment, factoryDeployment } from "@sweep/chains";
 import { contractAt } from "@sweep/contracts";
 import { createDb } from "@sweep/db";
-import { chainEndpoints, startLocalChain, type ChainEndpoint, type RunningChain } from "./chains";
+import { chainEndpoints, startLocalChain, withOpStack, type ChainEndpoint, type LocalChain, type RunningChain } from "./chains";
 import { deployPlatformContracts } from "./deploy-platform";
 import { devnetInfo } from "./devnet-info";
 import { resetDevnet } from "./reset";
@@ -28,11 +28,11 @@ async function codeAt(rpcUrl: string, chainId: number, address: string): Promise
 
 describe("local chains and platform contracts", () => {
   const chainId = 11155111;
-  let local: { chainId: number; port: number; stateFile: string };
+  let local: LocalChain;
   let chain: RunningChain | undefined;
 
   beforeAll(async () => {
-    local = { chainId, port: await freePort(), stateFile: path.join(tmpDir(), `${chainId}.json`) };
+    local = { chainId, port: await freePort(), stateFile: path.join(tmpDir(), `${chainId}.json`), optimism: false };
   });
   afterEach(() => chain?.stop());
 
@@ -76,6 +76,27 @@ describe("local chains and platform contracts", () => {
     expect(await rpcAnswers(chain.rpcUrl, chainId)).toBe(true);
   });
 
+  it("runs an OP-stack chain in optimism mode, charging an L1 data fee at L1Block's values, after a restart too", async () => {
+    const op: LocalChain = { chainId: 11155420, port: await freePort(), stateFile: path.join(tmpDir(), "11155420.json"), optimism: true };
+    const l1FeeCharged = async () => {
+      const provider = createProvider(chain!.rpcUrl, op.chainId);
+      try {
+        expect(BigInt(await provider.getStorage("0x4200000000000000000000000000000000000015", 1n))).toBe(REALISTIC_L1_BLOCK_FEES.l1BaseFee);
+        const signer = await provider.getSigner(0);
+        const mined = (await (await signer.sendTransaction({ to: signer.address, data: "0x" + "ab".repeat(300) })).wait())!;
+        const spent = (await provider.getBalance(signer.address, mined.blockNumber - 1)) - (await provider.getBalance(signer.address, mined.blockNumber));
+        return spent - mined.gasUsed * mined.gasPrice;
+      } finally {
+        provider.destroy();
+      }
+    };
+    chain = await startLocalChain(op, 1, quiet);
+    expect(await l1FeeCharged()).toBeGreaterThan(0n);
+    await chain.stop();
+    chain = await startLocalChain(op, 1, quiet);
+    expect(await l1FeeCharged()).toBeGreaterThan(0n);
+  });
+
   it("refuses a port where another chain answers", async () => {
     chain = await startLocalChain(local, 1, quiet);
     await expect(startLocalChain({ ...local, chainId: 97 }, 1, quiet)).rejects.toThrow(/answers as another chain than 97/);
@@ -90,6 +111,23 @@ describe("devnet info", () => {
         { chain_id: 97, rpc_url: "http://127.0.0.1:8546", tokens: [{ ticker: "USDT", address: devTokenDeployment("USDT", 18).address, decimals: 18 }] },
       ],
     });
+  });
+
+  it("runs OP Sepolia locally, as an OP-stack chain on its own port, when ENV_CHAINS lists it (pnpm start --with-op)", () => {
+    const endpoints = chainEndpoints("testnet", { ENV_CHAINS: "11155111,97,11155420" });
+    expect(endpoints.map((e) => [e.chain.chainId, e.rpcUrl, e.local?.optimism])).toEqual([
+      [11155111, "http://127.0.0.1:8545", false],
+      [97, "http://127.0.0.1:8546", false],
+      [11155420, "http://127.0.0.1:8547", true],
+    ]);
+  });
+
+  it.each([
+    [{}, "11155111,97,11155420"],
+    [{ ENV_CHAINS: "97" }, "97,11155420"],
+    [{ ENV_CHAINS: "97, 11155420" }, "97,11155420"],
+  ])("--with-op adds OP Sepolia to ENV_CHAINS %o, once", (env, expected) => {
+    expect(withOpStack(env)).toBe(expected);
   });
 
   it("shows a real node where RPC_URL_<chain_id> replaces the local chain, by its host only", () => {

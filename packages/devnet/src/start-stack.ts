@@ -2,14 +2,16 @@
  * `pnpm start`: the whole suite on this machine, in order: database migrations, the local chains,
  * the platform contracts, then the five services under concurrently, which restarts a service that
  * fails (supervise-services.ts). Ctrl-C (or SIGTERM) stops the services first, then the chains,
- * which write their state files on the way out.
+ * which write their state files on the way out. `pnpm start --with-op` adds a third local chain,
+ * OP Sepolia (11155420) on anvil in optimism mode, which charges an L1 data fee (withOpStack).
  */
 import { EventEmitter } from "node:events";
+import { parseArgs } from "node:util";
 import { z } from "zod";
 import { redactRpcUrl } from "@sweep/rpc";
 import { baseEnv, loadConfig, port } from "@sweep/common";
 import { migrateDatabase, repoRoot } from "@sweep/db";
-import { chainEndpoints, startLocalChains, type RunningChain } from "./chains";
+import { chainEndpoints, startLocalChains, withOpStack, type RunningChain } from "./chains";
 import { deployPlatformToChains } from "./deploy-platform";
 import { localServiceEnv } from "./service-env";
 import { superviseServices } from "./supervise-services";
@@ -54,7 +56,11 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
 }
 
 async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { "with-op": { type: "boolean", default: false } } });
+  // The services read ENV_CHAINS from the environment this process passes on.
+  if (values["with-op"]) process.env.ENV_CHAINS = withOpStack(process.env);
   const config = loadConfig(stackEnv);
+  if (values["with-op"] && config.SERVICE_ENV !== "testnet") throw new Error("--with-op adds a local testnet chain (OP Sepolia): SERVICE_ENV must be testnet");
 
   say(`database ${withoutPassword(config.DATABASE_URL)}: applying migrations`);
   await migrateDatabase(config.DATABASE_URL);
