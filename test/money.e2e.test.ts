@@ -132,9 +132,11 @@ describe.each(CHAINS)("on $node, chain $chainId, the partner's money adds up to 
     expect(BigInt(reported.fees_due)).toBe(accrued - withdrawn > 0n ? accrued - withdrawn : 0n);
     expect(BigInt(reported.available)).toBe(balance - BigInt(reported.fees_due) > 0n ? balance - BigInt(reported.fees_due) : 0n);
 
-    // The ledger above holds every transaction's L1 data fee: nonzero on each where the chain charges one, and nowhere else.
-    const l1Fees = (await stack.db.chainTransaction.findMany({ where: { chainId: CHAIN_ID, status: "confirmed" }, select: { l1Fee: true } })).map((t) => BigInt(t.l1Fee!.toFixed()));
-    expect(l1Fees.length).toBeGreaterThanOrEqual(5);
+    // The ledger above holds every transaction's L1 data fee, and the fees their blocks' least L1 fee (the classic way's):
+    // nonzero on each transaction where the chain charges one, and nowhere else.
+    const confirmed = await stack.db.chainTransaction.findMany({ where: { chainId: CHAIN_ID, status: "confirmed" }, select: { l1Fee: true, minimumL1Fee: true } });
+    const l1Fees = confirmed.flatMap((t) => [BigInt(t.l1Fee!.toFixed()), BigInt(t.minimumL1Fee!.toFixed())]);
+    expect(confirmed.length).toBeGreaterThanOrEqual(5);
     expect(l1Fees.filter((fee) => (node === "anvil-optimism" ? fee === 0n : fee !== 0n))).toEqual([]);
   }, 150_000);
 

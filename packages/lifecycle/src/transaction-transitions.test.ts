@@ -30,12 +30,12 @@ describe("the changes of a transaction's state", () => {
       status: t.status,
       broadcast: t.broadcastAt !== null,
       abandonedAtBlock: t.abandonedAtBlock,
-      mined: [t.gasUsed, t.effectiveGasPrice?.toFixed() ?? null, t.l1Fee?.toFixed() ?? null, t.blockNumber, t.blockHash, t.succeeded, t.minedAt !== null],
+      mined: [t.gasUsed, t.effectiveGasPrice?.toFixed() ?? null, t.l1Fee?.toFixed() ?? null, t.minimumL1Fee?.toFixed() ?? null, t.blockNumber, t.blockHash, t.succeeded, t.minedAt !== null],
       reorg: [t.reorg, t.reorgedAt !== null],
     };
   };
-  const untouched = { broadcast: false, abandonedAtBlock: null, mined: [null, null, null, null, null, null, false], reorg: [null, false] };
-  const receipt: MinedReceipt = { gasUsed: 21_000n, effectiveGasPrice: 10n ** 30n + 7n, l1Fee: 10n ** 25n + 3n, blockNumber: 1234, blockHash: hash(), succeeded: true };
+  const untouched = { broadcast: false, abandonedAtBlock: null, mined: [null, null, null, null, null, null, null, false], reorg: [null, false] };
+  const receipt: MinedReceipt = { gasUsed: 21_000n, effectiveGasPrice: 10n ** 30n + 7n, l1Fee: 10n ** 25n + 3n, minimumL1Fee: 10n ** 20n + 9n, blockNumber: 1234, blockHash: hash(), succeeded: true };
 
   it("stores a transaction signed, before any broadcast", async () => {
     const { id, nonce: at } = await storeTransaction(db, draft(nonce++));
@@ -46,7 +46,7 @@ describe("the changes of a transaction's state", () => {
   it.each<[string, TxStatus, TransactionChange, Partial<Awaited<ReturnType<typeof columns>>>]>([
     ["signed → broadcast: when the node took it", "signed", { to: "broadcast" }, { status: "broadcast", broadcast: true }],
     ["broadcast → dropped: given up at a head", "broadcast", { to: "dropped", abandonedAtBlock: 77 }, { status: "dropped", abandonedAtBlock: 77n }],
-    ["signed → confirmed: the receipt's columns", "signed", { to: "confirmed", receipt }, { status: "confirmed", mined: [21_000n, (10n ** 30n + 7n).toString(), (10n ** 25n + 3n).toString(), 1234n, receipt.blockHash, true, true] }],
+    ["signed → confirmed: the receipt's columns", "signed", { to: "confirmed", receipt }, { status: "confirmed", mined: [21_000n, (10n ** 30n + 7n).toString(), (10n ** 25n + 3n).toString(), (10n ** 20n + 9n).toString(), 1234n, receipt.blockHash, true, true] }],
   ])("%s, exactly, once", async (_what, from, change, expected) => {
     const id = await stored(from);
     expect(await changeTransactions(db, { ids: [id] }, change)).toBe(1);

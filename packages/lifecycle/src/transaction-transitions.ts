@@ -25,6 +25,8 @@ export interface MinedReceipt {
   effectiveGasPrice: bigint;
   /** the L1 data fee an OP-stack chain charged beyond gas used × price; 0 elsewhere */
   l1Fee: bigint;
+  /** the least L1 data fee of its block (a classic transfer's); 0 where the chain charges none */
+  minimumL1Fee: bigint;
   blockNumber: number;
   blockHash: string;
   succeeded: boolean;
@@ -53,6 +55,7 @@ function changedColumns(change: TransactionChange): Prisma.ChainTransactionUpdat
         gasUsed: receipt.gasUsed,
         effectiveGasPrice: toDecimal(receipt.effectiveGasPrice),
         l1Fee: toDecimal(receipt.l1Fee),
+        minimumL1Fee: toDecimal(receipt.minimumL1Fee),
         blockNumber: BigInt(receipt.blockNumber),
         blockHash: receipt.blockHash,
         succeeded: receipt.succeeded,

@@ -37,6 +37,7 @@ describe("a receipt as a node sends it", () => {
       gasUsed: 21_000n,
       effectiveGasPrice: 1_000_000_000n,
       l1Fee: 0n,
+      minimumL1Fee: 0n,
       logs: [{ address: "0xcc", topics: ["0xdd"], data: "0x" }],
     });
     expect(receiptFromRpc({ ...raw, status: "0x0", logs: undefined })).toMatchObject({ succeeded: false, logs: [] });

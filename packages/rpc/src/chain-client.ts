@@ -1,5 +1,5 @@
 import type { LogLike } from "@sweep/contracts";
-import { L1_BLOCK_ADDRESS, L1_BLOCK_SLOTS, fjordL1Fee, unpackScalars, type L1BlockFees } from "@sweep/fees";
+import { L1_BLOCK_ADDRESS, L1_BLOCK_SLOTS, fjordL1Fee, l1FeeOfCompressedSize, unpackScalars, type L1BlockFees } from "@sweep/fees";
 import { getBytes, toQuantity, type Authorization } from "ethers";
 import type { ChainProvider } from "./chain-provider";
 import { ChainCallError, broadcastVerdict, isStateUnavailable, nodeMessage, type BroadcastVerdict } from "./node-errors";
@@ -13,6 +13,11 @@ export interface Receipt {
   effectiveGasPrice: bigint;
   /** what an OP-stack chain charged for the transaction's L1 data beyond gas used × price; 0 elsewhere */
   l1Fee: bigint;
+  /**
+   * what the least transaction paid for its L1 data in the same block (Fjord's floor of 100 bytes):
+   * a plain transfer's or a token transfer's L1 fee, the classic sweep's; 0 where the chain charges none
+   */
+  minimumL1Fee: bigint;
   logs: readonly LogLike[];
 }
 
@@ -87,8 +92,8 @@ export function authorizationToRpc(a: Authorization) {
 
 /**
  * A receipt as the node sent it, checked: quantities in any letter case, optional fields absent. Its
- * `l1Fee` is the node's (op-geth's receipts carry it), else 0: ChainClient.receipt reads what a node
- * charged but left out.
+ * `l1Fee` is the node's (op-geth's receipts carry it), else 0, and its `minimumL1Fee` 0:
+ * ChainClient.receipt reads what an OP-stack chain charged from L1Block at the receipt's block.
  */
 export function receiptFromRpc(raw: unknown): Receipt {
   const r = raw as Record<string, unknown>;
@@ -108,6 +113,7 @@ export function receiptFromRpc(raw: unknown): Receipt {
     // Pre-London receipts lack it; the suite sends type-2 and type-4 transactions only, whose receipts carry it.
     effectiveGasPrice: quantity("effectiveGasPrice"),
     l1Fee,
+    minimumL1Fee: 0n,
     logs,
   };
 }
@@ -211,14 +217,17 @@ export class ChainClient {
 
   /**
    * The transaction's receipt; on an OP-stack chain with the L1 data fee it paid even where the node
-   * leaves it out of the receipt (anvil's optimism mode charges it, but its receipts do not say).
+   * leaves it out of the receipt (anvil's optimism mode charges it, but its receipts do not say), and
+   * the least L1 fee of its block, both from L1Block's values as of that block.
    */
   async receipt(hash: string): Promise<Receipt | null> {
     const raw = await this.call("eth_getTransactionReceipt", () => this.provider.send("eth_getTransactionReceipt", [hash]));
     if (raw === null) return null;
     const receipt = receiptFromRpc(raw);
-    if (!this.chain.chargesL1DataFee || carriesL1Fee(raw)) return receipt;
-    return { ...receipt, l1Fee: await this.l1FeeCharged(hash, receipt.blockNumber) };
+    if (!this.chain.chargesL1DataFee) return receipt;
+    const fees = await this.l1BlockFees(receipt.blockNumber);
+    const l1Fee = carriesL1Fee(raw) ? receipt.l1Fee : await this.l1FeeCharged(hash, fees);
+    return { ...receipt, l1Fee, minimumL1Fee: l1FeeOfCompressedSize(0n, fees) };
   }
 
   /**
@@ -226,10 +235,10 @@ export class ChainClient {
    * the L1Block predeploy's fee values as of its block (the GasPriceOracle's getL1Fee prices unsigned
    * bytes with a 68-byte allowance for the signature, close but not the fee charged).
    */
-  async l1FeeCharged(hash: string, blockNumber: number): Promise<bigint> {
+  private async l1FeeCharged(hash: string, fees: L1BlockFees): Promise<bigint> {
     const raw = await this.call("eth_getRawTransactionByHash", () => this.provider.send("eth_getRawTransactionByHash", [hash]) as Promise<string | null>);
     if (raw === null) throw new ChainCallError("eth_getRawTransactionByHash", new Error(`the node does not have ${hash}`));
-    return fjordL1Fee(getBytes(raw), await this.l1BlockFees(blockNumber));
+    return fjordL1Fee(getBytes(raw), fees);
   }
 
   /** The L1Block predeploy's fee values as of a block ("latest" when none is named): what the chain charges L1 data at. */

@@ -1,5 +1,5 @@
 import { REALISTIC_L1_BLOCK_FEES, setL1BlockFees, startAnvil, type AnvilNode } from "@sweep/anvil";
-import { fjordL1Fee, l1FeeReserve, type L1BlockFees } from "@sweep/fees";
+import { fjordL1Fee, l1FeeOfCompressedSize, l1FeeReserve, type L1BlockFees } from "@sweep/fees";
 import { ChainClient, createProvider } from "@sweep/rpc";
 import { JsonRpcProvider, Network, Transaction, Wallet, getBytes } from "ethers";
 
@@ -62,11 +62,21 @@ describe("the L1 data fee on an OP-stack node whose receipts leave it out", () =
     await setL1BlockFees(node.rpcUrl, SPIKE);
   });
 
+  it("names the block's least L1 fee: what a plain transfer, under Fjord's floor, paid", async () => {
+    const nonce = await direct.getTransactionCount(wallet.address, "pending");
+    const sent = await wallet.sendTransaction({ to: "0x000000000000000000000000000000000000dEaD", value: 5n, gasLimit: 21_000, nonce });
+    const mined = (await sent.wait())!;
+    const charged = (await direct.getBalance(wallet.address, mined.blockNumber - 1)) - (await direct.getBalance(wallet.address, mined.blockNumber)) - 5n - mined.gasUsed * mined.gasPrice;
+    const receipt = (await client().receipt(sent.hash))!;
+    expect(receipt.minimumL1Fee).toBe(charged);
+    expect(receipt.minimumL1Fee).toBe(l1FeeOfCompressedSize(0n, SPIKE));
+  });
+
   it("reads no L1 fee on a chain that charges none", async () => {
     const nonce = await direct.getTransactionCount(wallet.address, "pending");
     const sent = await wallet.sendTransaction({ to: wallet.address, gasLimit: 21_000, nonce });
     await sent.wait();
     const l1Chain = new ChainClient({ chainId: CHAIN_ID, confirmations: 1, provider: createProvider(node.rpcUrl, CHAIN_ID) });
-    expect((await l1Chain.receipt(sent.hash))!.l1Fee).toBe(0n);
+    expect((await l1Chain.receipt(sent.hash))!).toMatchObject({ l1Fee: 0n, minimumL1Fee: 0n });
   });
 });

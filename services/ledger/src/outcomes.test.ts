@@ -10,7 +10,7 @@ const tariff: ChainTariff = {
   extraGas: { delegation: 12_500n, account: 12_500n },
 };
 const PRICE = 3n;
-const receipt = (succeeded: boolean, gasUsed = 110_000n, l1Fee = 0n): Receipt => ({ hash: "0xabc", succeeded, gasUsed, effectiveGasPrice: PRICE, l1Fee });
+const receipt = (succeeded: boolean, gasUsed = 110_000n, l1Fee = 0n, minimumL1Fee = 0n): Receipt => ({ hash: "0xabc", succeeded, gasUsed, effectiveGasPrice: PRICE, l1Fee, minimumL1Fee });
 const token = (id: string, attempts = 1): OpenSweep => ({ id, attempts, token: "USDT", native: false });
 
 // direct gas 18,000 / 32,500 / 45,000; of 110,000 the shares are 20,733 / 37,435 / 51,832 (see gas-split.test.ts)
@@ -41,6 +41,12 @@ describe("settling a confirmed sweep batch", () => {
     expect([a!, b!, c!].map((s) => ("onChain" in s ? s.onChain.gasCost : null))).toEqual([62_199n + 1_800n, 112_305n + 3_250n, 155_496n + 4_500n]);
     // 0.7 × 50,000 × 3 − 63,999 wei
     expect(a).toMatchObject({ fee: { fee: 105_000n - 63_999n } });
+  });
+
+  it("counts the block's least L1 fee twice in the classic benchmark, once per classic transaction", () => {
+    const [a] = settle({ receipt: receipt(true, 110_000n, 9_550n, 1_000n) });
+    // 0.7 × (50,000 × 3 + 2 × 1,000) − 63,999 wei
+    expect(a).toMatchObject({ fee: { fee: 106_400n - 63_999n } });
   });
 
   it("splits an L1 data fee exactly to the wei, the odd wei to the largest remainders", () => {

@@ -13,6 +13,8 @@ export interface Receipt {
   effectiveGasPrice: bigint;
   /** the L1 data fee an OP-stack chain charged beyond gas used × price; 0 elsewhere */
   l1Fee: bigint;
+  /** the least L1 data fee of its block, a classic transfer's; 0 where the chain charges none */
+  minimumL1Fee: bigint;
 }
 
 /** What the transaction took from the gas wallet besides any value it sent: its gas at the price paid, and its L1 data fee. */
@@ -114,7 +116,7 @@ export function settleSweepBatch(input: {
     const { item, gas, l1Fee } = carriedItem;
     const onChain = { txHash: receipt.hash, kind: item.kind, gas, gasCost: gas * receipt.effectiveGasPrice + l1Fee };
     if (item.outcome !== "swept") return { sweepId: sweep.id, outcome: "failed", onChain, reason: item.outcome };
-    const fee = sweepFee(tariff, { token: sweep.token, native: sweep.native, kind: item.kind, gas, gasPrice: receipt.effectiveGasPrice, l1Fee });
+    const fee = sweepFee(tariff, { token: sweep.token, native: sweep.native, kind: item.kind, gas, gasPrice: receipt.effectiveGasPrice, l1Fee, minimumL1Fee: receipt.minimumL1Fee });
     return { sweepId: sweep.id, outcome: "swept", onChain, sweptAmount: item.amount!, fee };
   });
 }

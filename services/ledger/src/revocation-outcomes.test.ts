@@ -10,7 +10,7 @@ import {
 const now = new Date("2026-11-21T00:00:00Z");
 const MAX = (1n << 256n) - 1n;
 const PRICE = 3n;
-const receipt = (succeeded: boolean, gasUsed = 100_001n, effectiveGasPrice = PRICE, l1Fee = 0n): Receipt => ({ hash: "0xabc", succeeded, gasUsed, effectiveGasPrice, l1Fee });
+const receipt = (succeeded: boolean, gasUsed = 100_001n, effectiveGasPrice = PRICE, l1Fee = 0n): Receipt => ({ hash: "0xabc", succeeded, gasUsed, effectiveGasPrice, l1Fee, minimumL1Fee: 0n });
 const open = (id: string, attempts = 1): OpenRevocation => ({ id, attempts });
 
 // listed out of position order: the split goes by position

@@ -40,8 +40,15 @@ export async function loadTransaction(deps: LedgerDeps, payload: MessagePayload<
   if (status !== states.transaction.confirmed || gasUsed === null || effectiveGasPrice === null || succeeded === null || blockNumber === null) {
     throw new Error(`transaction ${transaction.hash} is ${status}, not confirmed with a receipt`);
   }
-  // A row confirmed before the L1 fee was read has none: it was confirmed on a chain without one.
-  const receipt: Receipt = { hash: transaction.hash, succeeded, gasUsed, effectiveGasPrice: toBigInt(effectiveGasPrice), l1Fee: toBigIntOrNull(transaction.l1Fee) ?? 0n };
+  // A row confirmed before the L1 fees were read has none: it was confirmed on a chain without one.
+  const receipt: Receipt = {
+    hash: transaction.hash,
+    succeeded,
+    gasUsed,
+    effectiveGasPrice: toBigInt(effectiveGasPrice),
+    l1Fee: toBigIntOrNull(transaction.l1Fee) ?? 0n,
+    minimumL1Fee: toBigIntOrNull(transaction.minimumL1Fee) ?? 0n,
+  };
   return {
     partnerId: transaction.gasWallet.partnerId,
     gasWalletId: transaction.gasWalletId,

@@ -5,7 +5,7 @@ const key = new Wallet(`0x${"42".repeat(32)}`);
 const treasury = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
 const sign = (value: bigint, to: string | null = treasury) =>
   key.signTransaction({ type: 2, chainId: 97, nonce: 3, to, value, data: "0x", gasLimit: 21_000, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1n });
-const receiptOf = (rawTx: string, gasUsed = 21_000n, effectiveGasPrice = 1n, l1Fee = 0n) => ({ hash: Transaction.from(rawTx).hash!, succeeded: true, gasUsed, effectiveGasPrice, l1Fee });
+const receiptOf = (rawTx: string, gasUsed = 21_000n, effectiveGasPrice = 1n, l1Fee = 0n) => ({ hash: Transaction.from(rawTx).hash!, succeeded: true, gasUsed, effectiveGasPrice, l1Fee, minimumL1Fee: 0n });
 
 describe("withdrawal entry", () => {
   it.each([
