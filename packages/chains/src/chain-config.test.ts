@@ -193,12 +193,15 @@ describe("a chain added by configuration alone", () => {
     });
   });
 
-  it("is served as an OP-stack chain when FEE_MODEL_ says so, as the OP-stack presets are", () => {
-    const chains = loadChainConfigs("testnet", undefined, { ...acme, ENV_CHAINS: "97,84532,777001", FEE_MODEL_777001: "op-stack", RPC_URL_84532: "https://base-sepolia.example" });
+  it.each([
+    ["op-stack", 84532, { RPC_URL_84532: "https://base-sepolia.example" }],
+    ["arbitrum", 421614, { RPC_URL_421614: "https://arbitrum-sepolia.example" }],
+  ])("is served as an %s chain when FEE_MODEL_ says so, as that model's presets are", (feeModel, preset, presetRpc) => {
+    const chains = loadChainConfigs("testnet", undefined, { ...acme, ...presetRpc, ENV_CHAINS: `97,${preset},777001`, FEE_MODEL_777001: feeModel });
     expect(chains.map((c) => [c.chainId, c.feeModel])).toEqual([
       [97, "l1"],
-      [84532, "op-stack"],
-      [777001, "op-stack"],
+      [preset, feeModel],
+      [777001, feeModel],
     ]);
   });
 
@@ -211,12 +214,8 @@ describe("a chain added by configuration alone", () => {
     ]);
   });
 
-  it.each([
-    [{ ENV_CHAINS: "97,421614", RPC_URL_421614: "https://arbitrum-sepolia.example" }, "chain 421614 (Arbitrum Sepolia) charges as arbitrum, and this version cannot book the gas of its plain transfers yet: take 421614 out of ENV_CHAINS"],
-    [{ ...acme, FEE_MODEL_777001: "arbitrum" }, "chain 777001 (Acme Chain) charges as arbitrum, and this version cannot book the gas of its plain transfers yet: take 777001 out of ENV_CHAINS"],
-    [{ ENV_CHAINS: "97,84532", FEE_MODEL_84532: "l1" }, "FEE_MODEL_84532 is l1, but Base Sepolia charges as op-stack"],
-  ])("refuses a fee model whose fees it cannot book yet, even on a chain this process does not serve, naming it once", (env, problem) => {
-    expect(problemsOf(env, [97])).toEqual([problem]);
+  it("refuses a FEE_MODEL_ that contradicts a preset, even on a chain this process does not serve, naming it once", () => {
+    expect(problemsOf({ ENV_CHAINS: "97,84532", FEE_MODEL_84532: "l1" }, [97])).toEqual(["FEE_MODEL_84532 is l1, but Base Sepolia charges as op-stack"]);
   });
 
   it("names a malformed ENV_CHAINS alone, without the gaps of chains it did not mean", () => {

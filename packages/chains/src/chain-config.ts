@@ -69,8 +69,6 @@ export function loadChainConfigs(environment: Environment, only?: readonly numbe
         txFeeCap: configuredTxFeeCap(chain.chainId, env, checked),
       };
     });
-  // Every chain of the environment, served here or not: the gateway quotes and books them all.
-  problems.push(...registry.flatMap((chain) => unsupportedFeeModel(chain, env)));
   if (environment === "mainnet") for (const chain of configs) problems.push(...mainnetGaps(chain, env));
   if (problems.length > 0) throw new ConfigError(problems);
   return configs;
@@ -124,17 +122,6 @@ function loadBeside<C extends { SERVICE_ENV: Environment }, T>(loadBase: () => C
     throw new ConfigError([...err.problems, ...chainProblems]);
   }
   return { ...base, ...readChains(base) };
-}
-
-/**
- * What this version cannot book yet: Arbitrum refuses the fixed 21,000-gas transfers; served, it
- * would leave the ledger short of the chain. Refused at start rather than booked wrong. A FEE_MODEL_
- * that contradicts the preset was named already, as its own problem.
- */
-function unsupportedFeeModel(chain: ChainInfo, env: NodeJS.ProcessEnv): string[] {
-  const configured = env[`FEE_MODEL_${chain.chainId}`];
-  if (chain.feeModel !== "arbitrum" || (configured && configured !== chain.feeModel)) return [];
-  return [`chain ${chain.chainId} (${chain.name}) charges as ${chain.feeModel}, and this version cannot book the gas of its plain transfers yet: take ${chain.chainId} out of ENV_CHAINS`];
 }
 
 /** The environment's chain ids, a bad ENV_CHAINS as a ConfigError. */

@@ -105,7 +105,7 @@ export const batchPurposes: Stages = {
     // A withdrawal spends the fees due themselves (value + gas = fees due), so they are not kept back from it as well; a drain keeps them.
     spending: (batch, balance, gasLimit, maxFeePerGas, l1Reserve) =>
       batch.drainTo === null
-        ? { value: withdrawalValue(batch.feesDue, maxFeePerGas, l1Reserve), kept: 0n }
+        ? { value: withdrawalValue(batch.feesDue, gasLimit, maxFeePerGas, l1Reserve), kept: 0n }
         : { value: drainValue({ balance, feesDue: batch.feesDue, inFlightCost: batch.inFlightCost }, gasLimit, maxFeePerGas, l1Reserve), kept: batch.feesDue },
     rejectDropped: nothing,
     carriedIds: () => ({}),

@@ -48,6 +48,8 @@ void runService("chain-sender", () => loadChainSenderConfig(), async ({ config, 
       intervalMs: chain.blockTimeMs,
       headPollMs: headPollMs(chain.blockTimeMs),
       replaceAfterMs: blocksAsMs(chain.replaceAfterBlocks, chain.blockTimeMs),
+      // Arbitrum's sequencer has no public mempool: a higher fee buys no earlier place (as OpenZeppelin's relayer does there).
+      bumpsFees: chain.feeModel !== "arbitrum",
       gapGraceMs: config.NONCE_GAP_GRACE_MS,
       dropAfterMs: blocksAsMs(chain.dropAfterBlocks, chain.blockTimeMs),
       outboxWritten,

@@ -72,7 +72,7 @@ export async function startHarness(options: { blockTime?: number } = {}): Promis
       sender,
       deploys,
       watcher: (overrides = {}) =>
-        new ChainWatcher({ db, names, client, signers, logger, feeCeiling: served.feeCeiling, intervalMs: 50, headPollMs: 10, replaceAfterMs: 60_000, gapGraceMs: 0, dropAfterMs: 60_000, ...overrides }),
+        new ChainWatcher({ db, names, client, signers, logger, feeCeiling: served.feeCeiling, intervalMs: 50, headPollMs: 10, replaceAfterMs: 60_000, bumpsFees: true, gapGraceMs: 0, dropAfterMs: 60_000, ...overrides }),
       stop: async () => {
         served.provider.destroy();
         await db.$disconnect();

@@ -105,6 +105,22 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     for (let i = 1; i < rows.length; i++) expect(toBigInt(rows[i]!.maxFeePerGas) * 8n).toBeGreaterThanOrEqual(toBigInt(rows[i - 1]!.maxFeePerGas) * 9n);
   });
 
+  it("on a chain that bumps no fees (Arbitrum), leaves a stuck transaction in the pool as it is, and settles it once mined", async () => {
+    await automine(false);
+    const partner = await partnerWithGasWallet(h);
+    const { batch } = await sendDeploy(partner);
+    const watcher = h.watcher({ replaceAfterMs: 0, bumpsFees: false });
+    // Rounds enough for a replacement at any chain's threshold: none comes.
+    for (let round = 0; round < 5; round++) await watcher.runOnce();
+    const [only, ...others] = await transactionsOf(partner);
+    expect(others).toEqual([]);
+    expect(only).toMatchObject({ replacement: 0, status: "broadcast" });
+
+    await mine();
+    await watchUntil(watcher, "the batch confirmed", async () => ((await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).status === "confirmed" ? true : undefined));
+    expect(await transactionsOf(partner)).toHaveLength(1);
+  });
+
   it("resumes a transaction stored before a crash that kept it from the node, without signing another", async () => {
     const partner = await partnerWithGasWallet(h);
     const deadAtBroadcast = new NodeGoneAtBroadcast(h.client.chain);

@@ -1,4 +1,3 @@
-import { NATIVE_TRANSFER_GAS } from "@sweep/fees";
 import { estimateFailureReason, isUnsupportedMethod, nodeMessage, type CallRequest, type ChainClient } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import { BATCH_GAS_TOO_LOW_SELECTOR, contractAt, decodeSweepOutcomes, encodeSweepBatch, type SweepOutcome } from "@sweep/contracts";
@@ -89,15 +88,18 @@ export function deploymentContent(ctx: ContentContext, batch: DeployBatchToSend)
   return estimated(ctx, { to: ctx.factory, data: factory.interface.encodeFunctionData("deploy", [batch.hotWallet, batch.gasWallet.address]), authorizationList: [] });
 }
 
-/** A plain transfer: of the fees due to the treasury, or, a drain, of the rest of the balance to the address it names. */
+/**
+ * A plain transfer: of the fees due to the treasury, or, a drain, of the rest of the balance to the
+ * address it names. Its gas is estimated, never assumed 21,000: the recipient may be a contract (a
+ * smart account), and Arbitrum counts a transfer's L1 calldata in its gas.
+ */
 export function withdrawalContent(ctx: ContentContext, batch: WithdrawalBatchToSend): PlannedContent {
-  // The recipient may be a contract (a smart account): its receive is estimated, not assumed 21,000.
   if (batch.drainTo !== null) return estimated(ctx, { to: batch.drainTo, data: "0x", authorizationList: [] });
   if (!ctx.treasury) {
     ctx.logger.error(`TREASURY_ADDRESS_${batch.chainId} is not set: the fees due cannot be withdrawn on this chain`);
     throw new AttemptFailure("internal", `no treasury address for chain ${batch.chainId}`);
   }
-  return { content: { to: ctx.treasury, data: "0x", authorizationList: [] }, dropped: [], gasLimit: () => Promise.resolve(NATIVE_TRANSFER_GAS) };
+  return estimated(ctx, { to: ctx.treasury, data: "0x", authorizationList: [] });
 }
 
 function estimated(ctx: ContentContext, content: Content): PlannedContent {

@@ -9,8 +9,10 @@ describe("withdrawal value", () => {
     ["no fees due", 0n, 7n, null],
     ["an L1 data fee reserve comes out of the fees due too", 21_000n * 7n + 1_001n, 7n, 1n, 1_000n],
     ["fees due that only pay the gas and the L1 reserve", 21_000n * 7n + 1_000n, 7n, null, 1_000n],
-  ])("%s", (_name, feesDue, maxFeePerGas, expected, l1Reserve = 0n) => {
-    expect(withdrawalValue(feesDue, maxFeePerGas, l1Reserve)).toBe(expected);
+    // Arbitrum counts the transfer's L1 calldata in its gas: the estimate, not 21,000
+    ["a gas limit above 21,000 leaves less", 10n ** 16n, 3_000_000_000n, 10n ** 16n - 300_000n * 3_000_000_000n, 0n, 300_000n],
+  ])("%s", (_name, feesDue, maxFeePerGas, expected, l1Reserve = 0n, gasLimit = 21_000n) => {
+    expect(withdrawalValue(feesDue, gasLimit, maxFeePerGas, l1Reserve)).toBe(expected);
   });
 });
 

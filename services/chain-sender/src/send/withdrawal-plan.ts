@@ -1,12 +1,10 @@
-import { NATIVE_TRANSFER_GAS } from "@sweep/fees";
-
 /**
- * What a withdrawal sends to the treasury: the fees due less the most its own gas can cost at this
- * max fee and its L1 data fee reserve (OP-stack chains; 0 elsewhere), so value and costs together
- * never take more than the fees due. Null when nothing is left.
+ * What a withdrawal sends to the treasury: the fees due less the most its own gas can cost (its gas
+ * limit at this max fee) and its L1 data fee reserve (OP-stack chains; 0 elsewhere), so value and
+ * costs together never take more than the fees due. Null when nothing is left.
  */
-export function withdrawalValue(feesDue: bigint, maxFeePerGas: bigint, l1Reserve: bigint): bigint | null {
-  const value = feesDue - NATIVE_TRANSFER_GAS * maxFeePerGas - l1Reserve;
+export function withdrawalValue(feesDue: bigint, gasLimit: bigint, maxFeePerGas: bigint, l1Reserve: bigint): bigint | null {
+  const value = feesDue - gasLimit * maxFeePerGas - l1Reserve;
   return value > 0n ? value : null;
 }
 

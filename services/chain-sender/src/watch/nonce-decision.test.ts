@@ -1,6 +1,6 @@
 import { decideNonce, type NonceDecision, type NonceObservations } from "./nonce-decision";
 
-const rules = { confirmations: 3, replaceAfterMs: 60_000, dropAfterMs: 300_000, abandon: { rounds: 3, blocks: 12 } };
+const rules = { confirmations: 3, bumps: true, replaceAfterMs: 60_000, dropAfterMs: 300_000, abandon: { rounds: 3, blocks: 12 } };
 const now = Date.parse("2026-11-25T12:00:00Z");
 
 /** Nonce 5, the next to mine, sent a moment ago, nothing mined: the head at block 100, counted at depth at 98. */
@@ -57,5 +57,15 @@ describe("decideNonce", () => {
     ["a gap filler the gas wallet cannot pay for waits", { ...refused, rebroadcast: "insufficient_funds", current: { ...stuck, gapFill: true }, refusedSince: now - 300_000 }, { do: "wait", why: "refused" }],
   ])("%s", (_situation, seen, decision) => {
     expect(decideNonce({ ...base, ...seen }, rules)).toEqual(decision);
+  });
+
+  // Arbitrum: no public mempool, no replacement; a refused nonce is still given up and filled after the drop time.
+  it.each<[string, Partial<NonceObservations>, NonceDecision]>([
+    ["in the pool and stuck as the next nonce: left alone", { inPool: true, current: stuck }, { do: "wait", why: "in_pool" }],
+    ["refused and stuck: no higher fees", { ...refused, current: stuck }, { do: "wait", why: "refused" }],
+    ["refused for the drop time: given up and filled", { ...refused, current: stuck, refusedSince: now - 300_000 }, { do: "fill", reason: "nonce_conflict" }],
+    ["mined at the confirmation depth", { minedBlock: 98 }, { do: "settle" }],
+  ])("on a chain that does not bump fees, %s", (_situation, seen, decision) => {
+    expect(decideNonce({ ...base, ...seen }, { ...rules, bumps: false })).toEqual(decision);
   });
 });

@@ -28,6 +28,11 @@ export interface NonceObservations {
 
 export interface NonceRules {
   confirmations: number;
+  /**
+   * whether a stuck transaction is replaced at higher fees: not on a chain without a public mempool
+   * (Arbitrum's sequencer takes transactions as they come, and more fees buy no earlier place)
+   */
+  bumps: boolean;
   replaceAfterMs: number;
   dropAfterMs: number;
   /** the agreement that gives up a nonce counted past with no receipt of ours */
@@ -64,7 +69,7 @@ export type NonceDecision =
  * The watcher's decision for one nonce. A receipt of ours (from any node) settles it at the
  * confirmation depth; the chain counting past it with no receipt of ours gives it up, but only once
  * rounds at later heads agreed (takenForSure): a missing receipt may be a lagging backend's. Otherwise ours is still to mine: left alone in the pool, replaced
- * with higher fees when stuck as the next nonce, sent again when the node does not hold it. A node
+ * with higher fees when stuck as the next nonce (where the chain's rules bump fees), sent again when the node does not hold it. A node
  * that keeps refusing the next nonce (no earlier version of it in the pool) has it filled with a
  * self-transfer after `dropAfterMs` (never a gap filler: another would take its place), or, refused
  * for its fees and stuck, replaced.
@@ -77,7 +82,7 @@ export function decideNonce(o: NonceObservations, rules: NonceRules): NonceDecis
   const stuck = next && isStuck(o.current.sentAt, new Date(o.now), rules.replaceAfterMs);
   if (o.current.status === "broadcast" && o.rebroadcast === undefined) {
     if (o.inPool === undefined) return { do: "ask_pool" };
-    if (o.inPool) return stuck ? { do: "replace" } : { do: "wait", why: "in_pool" };
+    if (o.inPool) return stuck && rules.bumps ? { do: "replace" } : { do: "wait", why: "in_pool" };
   }
   if (o.rebroadcast === undefined) return { do: "rebroadcast" };
   if (countsAsSent(o.rebroadcast)) return { do: "wait", why: "sent" };
@@ -91,7 +96,7 @@ export function decideNonce(o: NonceObservations, rules: NonceRules): NonceDecis
     return { do: "fill", reason: o.rebroadcast === "insufficient_funds" ? "insufficient_gas_balance" : "nonce_conflict" };
   }
   // Higher fees may be what the node wants (a fee cap below the base fee); they cannot help a gas wallet that cannot pay.
-  if (o.rebroadcast === "refused" && stuck) return { do: "replace" };
+  if (o.rebroadcast === "refused" && stuck && rules.bumps) return { do: "replace" };
   return { do: "wait", why: "refused" };
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_TX_FEE_CAP, NATIVE_TRANSFER_GAS, effectiveFeeCeiling, withinTxFeeCap, type FeeCeiling } from "@sweep/fees";
+import { DEFAULT_TX_FEE_CAP, effectiveFeeCeiling, withinTxFeeCap, type FeeCeiling } from "@sweep/fees";
 import { type BroadcastVerdict, type ChainClient, type Receipt } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import { partnerMaxFeePerGas, type Db } from "@sweep/db";
@@ -175,9 +175,15 @@ export class StoredActions implements WatchActions {
     return fees && { fees, replacement: earlier.length === 0 ? 0 : Math.max(...earlier.map((t) => t.replacement)) + 1 };
   }
 
-  private signGapFill(at: NonceAt, fees: Fees): Promise<SignedTransaction> {
+  /**
+   * A self-transfer at the nonce, its gas limit the node's estimate: 21,000 on most chains, more on
+   * Arbitrum, whose gas counts the transaction's L1 calldata (eth_estimateGas there pads its L1 price).
+   */
+  private async signGapFill(at: NonceAt, fees: Fees): Promise<SignedTransaction> {
     const { client } = this.options;
-    const content = { chainId: BigInt(client.chainId), nonce: at.nonce, to: at.wallet.address, data: "0x", value: 0n, gasLimit: NATIVE_TRANSFER_GAS, authorizationList: [] };
+    const self = at.wallet.address;
+    const gasLimit = await client.estimateGas({ from: self, to: self, data: "0x" });
+    const content = { chainId: BigInt(client.chainId), nonce: at.nonce, to: self, data: "0x", value: 0n, gasLimit, authorizationList: [] };
     return signTransaction(this.signer(at), client.chain.provider, content, fees);
   }
 

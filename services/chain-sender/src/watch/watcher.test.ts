@@ -14,7 +14,7 @@ import { ChainWatcher, type WatcherOptions } from "./watcher";
 
 const start = Date.parse("2026-11-27T12:00:00Z");
 const wallet: GasWalletRow = { id: "wallet", address: "0x00000000000000000000000000000000000000aa", keyCustody: "sealed", encryptedKey: null, kekId: null, keyLabel: null };
-const options = { replaceAfterMs: 60_000, dropAfterMs: 300_000, gapGraceMs: 30_000, confirmations: 3 };
+const options = { replaceAfterMs: 60_000, bumpsFees: true, dropAfterMs: 300_000, gapGraceMs: 30_000, confirmations: 3 };
 
 /** A stored transaction of the wallet, named `n<nonce>r<replacement>` (its hash and id). */
 function stored(nonce: number, replacement = 0, over: Partial<InFlightTransaction> = {}): InFlightTransaction {

@@ -34,6 +34,8 @@ export interface WatcherOptions {
    */
   headPollMs: number;
   replaceAfterMs: number;
+  /** false on a chain without a public mempool (Arbitrum): a stuck transaction is never replaced at higher fees */
+  bumpsFees: boolean;
   /** the chain's fee ceilings: no transaction offers more (a partner's own lower max fee applies to its gas wallet's) */
   feeCeiling: FeeCeiling;
   /** `TX_FEE_CAP_<chain_id>`: a replacement costing more at its gas limit and max fee is not made (default one coin) */
@@ -253,7 +255,7 @@ export class ChainWatcher {
       now: view.now,
       refusedSince: this.refusedSince.get(key) ?? view.now,
     };
-    const rules = { confirmations: client.chain.confirmations, replaceAfterMs: this.options.replaceAfterMs, dropAfterMs: this.options.dropAfterMs, abandon: ABANDON_TAKEN };
+    const rules = { confirmations: client.chain.confirmations, bumps: this.options.bumpsFees, replaceAfterMs: this.options.replaceAfterMs, dropAfterMs: this.options.dropAfterMs, abandon: ABANDON_TAKEN };
     const txLogger = logger.child({ transactionId: current.id, hash: current.hash });
     const at = { wallet: view.wallet, nonce, head: view.head };
     for (;;) {
