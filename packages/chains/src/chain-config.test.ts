@@ -59,7 +59,7 @@ describe("per-chain configuration", () => {
       MAX_PRIORITY_FEE_PER_GAS_11155111: "0",
     });
     expect(problems).toEqual([
-      "CONFIRMATIONS_11155111 must be a whole number of blocks from 0 to 1000",
+      "CONFIRMATIONS_11155111 must be a whole number of blocks from 0 to 1000, or finalized",
       "TOKEN_97_USDT must be a token contract's address (a valid checksum when mixed case)",
       "RATE_BPS_97 must be a whole number of basis points from 0 to 1000000",
       expect.stringMatching(/^CLASSIC_GAS_97_USDT takes <new>,<existing>/),
@@ -120,6 +120,7 @@ describe("per-chain configuration", () => {
       ["confirmations below Ethereum's minimum", { ...complete, CONFIRMATIONS_1: "5" }, ["CONFIRMATIONS_1 must be at least 6 on mainnet, chain 1's minimum"]],
       ["confirmations below BSC's minimum", { ...complete, CONFIRMATIONS_56: "14" }, ["CONFIRMATIONS_56 must be at least 15 on mainnet, chain 56's minimum"]],
       ["confirmations at the minimum", { ...complete, CONFIRMATIONS_1: "6", CONFIRMATIONS_56: "15" }, []],
+      ["settling at the node's finalized block, past any minimum", { ...complete, CONFIRMATIONS_56: "finalized" }, []],
       ["a malformed value, named once as malformed", { ...complete, MAX_FEE_PER_GAS_1: "60 gwei" }, ["MAX_FEE_PER_GAS_1 must be a whole number of wei above zero, in decimal digits"]],
     ])("%s", (_case, env, expected) => {
       expect(mainnetProblems(env)).toEqual(expected);

@@ -143,7 +143,7 @@ export function connectChains(configs: readonly ChainConfig[], options: ConnectO
   return configs.map((config) => {
     const endpoints = new RpcEndpoints(config.chainId, config.rpcUrls, { timeoutMs: options.timeoutMs });
     const provider = new ChainProvider(endpoints);
-    return { ...config, endpoints, provider, client: new ChainClient({ chainId: config.chainId, confirmations: config.confirmations, provider, chargesL1DataFee: config.feeModel === "op-stack" }) };
+    return { ...config, endpoints, provider, client: new ChainClient({ chainId: config.chainId, confirmations: config.confirmations, finality: config.finality, provider, chargesL1DataFee: config.feeModel === "op-stack" }) };
   });
 }
 

@@ -9,7 +9,7 @@ import { MAINNET_FLOOR_CONFIRMATIONS } from "./presets";
  * the chain's minimum confirmations (MAINNET_FLOOR_CONFIRMATIONS for a chain without its own). A variable set but malformed is not named again here: its own
  * check already says what is wrong with it.
  */
-export function mainnetGaps(chain: Pick<ChainInfo, "chainId" | "tokens" | "confirmations" | "minConfirmations">, env: NodeJS.ProcessEnv): string[] {
+export function mainnetGaps(chain: Pick<ChainInfo, "chainId" | "tokens" | "confirmations" | "minConfirmations" | "finality">, env: NodeJS.ProcessEnv): string[] {
   const id = chain.chainId;
   const unset = (variable: string) => !env[variable];
   const gaps: string[] = [];
@@ -23,6 +23,7 @@ export function mainnetGaps(chain: Pick<ChainInfo, "chainId" | "tokens" | "confi
     if (unset(`MAX_PRIORITY_FEE_PER_GAS_${id}`)) gaps.push(`MAX_PRIORITY_FEE_PER_GAS_${id} is required on mainnet: the most tip per gas on chain ${id}, in wei`);
   }
   const minimum = chain.minConfirmations ?? MAINNET_FLOOR_CONFIRMATIONS;
-  if (chain.confirmations < minimum) gaps.push(`CONFIRMATIONS_${id} must be at least ${minimum} on mainnet, chain ${id}'s minimum`);
+  // The node's finalized block is past any depth a reorg reaches.
+  if (chain.finality !== "finalized" && chain.confirmations < minimum) gaps.push(`CONFIRMATIONS_${id} must be at least ${minimum} on mainnet, chain ${id}'s minimum`);
   return gaps;
 }

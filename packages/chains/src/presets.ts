@@ -8,6 +8,9 @@ import type { Environment } from "@sweep/common";
 export const FEE_MODELS = ["l1", "op-stack", "arbitrum"] as const;
 export type FeeModel = (typeof FEE_MODELS)[number];
 
+/** How a chain's outcomes become final: at a depth of confirmations, or at the node's `finalized` block. */
+export type Finality = "depth" | "finalized";
+
 /** A chain's listed token as a preset knows it; without an address the token is the devnet's own deployment. */
 export interface PresetToken {
   ticker: string;
@@ -23,8 +26,13 @@ export interface ChainPreset {
   nativeTicker: string;
   /** how the chain charges beyond gas used × price (`FEE_MODEL_<chain_id>`) */
   feeModel: FeeModel;
-  /** blocks on top of the receipt's block before an outcome counts as final */
+  /** blocks on top of the receipt's block before an outcome counts as final (unless `finality` is "finalized") */
   confirmations: number;
+  /**
+   * "depth": final at `confirmations`; "finalized": final once the node's finalized block reaches it
+   * (`CONFIRMATIONS_<chain_id>=finalized`; BSC's fast finality settles in a few blocks)
+   */
+  finality?: Finality;
   /** mainnet chains: the fewest `CONFIRMATIONS_<chain_id>` may set (see MAINNET_MIN_CONFIRMATIONS) */
   minConfirmations?: number;
   /** milliseconds between the chain's blocks (`BLOCK_TIME_MS_<chain_id>`): what its timers count in (head polling, thresholds in blocks) */

@@ -30,8 +30,17 @@ describe("chain and token registry", () => {
     expect(chain.confirmations).toBe(5);
   });
 
-  it.each([["-1"], ["two"], ["1.5"]])("refuses CONFIRMATIONS_97=%s, naming it", (value) => {
-    expect(() => chainRegistry("testnet", fakeDevnetAddress, { CONFIRMATIONS_97: value })).toThrow(/^CONFIRMATIONS_97 must be a whole number of blocks from 0 to 1000$/);
+  it.each([
+    ["5", "depth", 5],
+    ["finalized", "finalized", 1],
+    ["", "depth", 1],
+  ])("CONFIRMATIONS_97=%j settles at %s (depth %i, the preset's beside finalized)", (value, finality, confirmations) => {
+    const chain = chainRegistry("testnet", fakeDevnetAddress, { CONFIRMATIONS_97: value }).find((c) => c.chainId === 97)!;
+    expect([chain.finality, chain.confirmations]).toEqual([finality, confirmations]);
+  });
+
+  it.each([["-1"], ["two"], ["1.5"], ["Finalized"]])("refuses CONFIRMATIONS_97=%s, naming it", (value) => {
+    expect(() => chainRegistry("testnet", fakeDevnetAddress, { CONFIRMATIONS_97: value })).toThrow(/^CONFIRMATIONS_97 must be a whole number of blocks from 0 to 1000, or finalized$/);
   });
 
   it.each([
@@ -146,6 +155,7 @@ describe("chains from configuration", () => {
       nativeTicker: "ACME",
       feeModel: "l1",
       confirmations: 4,
+      finality: "depth",
       minConfirmations: undefined,
       blockTimeMs: 2000,
       replaceAfterBlocks: 8,

@@ -27,11 +27,12 @@ export type DevnetTokenAddress = (chainId: number, ticker: string, decimals: num
 
 const confirmations = z.coerce.number().int().min(0).max(1000);
 
-/** `CONFIRMATIONS_<chain_id>`: a whole number of blocks from 0 to 1000. */
-function confirmationsOverride(variable: string, value: string | undefined): number | undefined {
+/** `CONFIRMATIONS_<chain_id>`: a whole number of blocks from 0 to 1000, or `finalized` (the node's finalized block). */
+function confirmationsOverride(variable: string, value: string | undefined): number | "finalized" | undefined {
   if (!value) return undefined;
+  if (value === "finalized") return value;
   const parsed = confirmations.safeParse(value);
-  if (!parsed.success) throw new Error(`${variable} must be a whole number of blocks from 0 to 1000`);
+  if (!parsed.success) throw new Error(`${variable} must be a whole number of blocks from 0 to 1000, or finalized`);
   return parsed.data;
 }
 
@@ -187,7 +188,9 @@ function describedChain(chainId: number, env: NodeJS.ProcessEnv, check: Variable
   const preset = chainPreset(chainId);
   const name = read("CHAIN_NAME", nameOverride) ?? preset?.name;
   const nativeTicker = read("NATIVE_TICKER", tickerOverride) ?? preset?.nativeTicker;
-  const confirmationsValue = read("CONFIRMATIONS", confirmationsOverride) ?? preset?.confirmations;
+  const configuredConfirmations = read("CONFIRMATIONS", confirmationsOverride);
+  // `finalized` keeps the preset's depth beside it: what a depth would be, for the screens that show one.
+  const confirmationsValue = configuredConfirmations === "finalized" ? (preset?.confirmations ?? 0) : (configuredConfirmations ?? preset?.confirmations);
   const blockTimeMs = read("BLOCK_TIME_MS", blockTimeOverride) ?? preset?.blockTimeMs;
   if (!preset) {
     for (const [name, what] of REQUIRED_WITHOUT_PRESET) {
@@ -203,6 +206,7 @@ function describedChain(chainId: number, env: NodeJS.ProcessEnv, check: Variable
     nativeTicker: nativeTicker ?? "",
     feeModel: check(() => presetFeeModel(preset, read("FEE_MODEL", feeModelOverride))) ?? preset?.feeModel ?? "l1",
     confirmations: confirmationsValue ?? 0,
+    finality: configuredConfirmations === "finalized" ? "finalized" : "depth",
     minConfirmations: preset?.minConfirmations,
     blockTimeMs: blockTime,
     replaceAfterBlocks: read("REPLACE_AFTER_BLOCKS", blockCountOverride) ?? preset?.replaceAfterBlocks ?? Math.ceil(15_000 / blockTime),

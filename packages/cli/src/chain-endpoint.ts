@@ -23,7 +23,7 @@ export interface PinnedChain {
  * keeps it): a one-shot command's reads and its transaction then come from one node's view.
  * Throws when no endpoint answers.
  */
-export async function pinFirstAnswering(config: Pick<ChainConfig, "chainId" | "confirmations" | "rpcUrls" | "feeModel">, timeoutMs: number): Promise<PinnedChain> {
+export async function pinFirstAnswering(config: Pick<ChainConfig, "chainId" | "confirmations" | "finality" | "rpcUrls" | "feeModel">, timeoutMs: number): Promise<PinnedChain> {
   const endpoints = new RpcEndpoints(config.chainId, config.rpcUrls, { timeoutMs });
   const probes: EndpointProbe[] = [];
   for (const [index, endpoint] of endpoints.labels.entries()) {
@@ -39,5 +39,5 @@ export async function pinFirstAnswering(config: Pick<ChainConfig, "chainId" | "c
   const first = probes.findIndex((probe) => probe.chainId !== null);
   if (first === -1) throw new Error(`RPC_URL_${config.chainId}: no endpoint answers (${probes.map((p) => p.failure).join("; ")})`);
   const provider = new ChainProvider(endpoints, first);
-  return { probes, endpoint: probes[first]!.endpoint, client: new ChainClient({ chainId: config.chainId, confirmations: config.confirmations, provider, chargesL1DataFee: config.feeModel === "op-stack" }) };
+  return { probes, endpoint: probes[first]!.endpoint, client: new ChainClient({ chainId: config.chainId, confirmations: config.confirmations, finality: config.finality, provider, chargesL1DataFee: config.feeModel === "op-stack" }) };
 }

@@ -2,6 +2,7 @@ import type { LogLike } from "@sweep/contracts";
 import { L1_BLOCK_ADDRESS, L1_BLOCK_SLOTS, fjordL1Fee, l1FeeOfCompressedSize, unpackScalars, type L1BlockFees } from "@sweep/fees";
 import { getBytes, toQuantity, type Authorization } from "ethers";
 import type { ChainProvider } from "./chain-provider";
+import { finalAtDepth } from "./finality";
 import { ChainCallError, broadcastVerdict, isStateUnavailable, nodeMessage, type BroadcastVerdict } from "./node-errors";
 
 export interface Receipt {
@@ -132,8 +133,11 @@ function carriesL1Fee(raw: unknown): boolean {
 export class ChainClient {
   /** `at`: the block that state reads, simulations and estimates name instead of "latest" (see atBlock) */
   constructor(
-    /** `chargesL1DataFee`: an OP-stack chain, whose transactions pay an L1 data fee beyond their gas */
-    readonly chain: { chainId: number; confirmations: number; provider: ChainProvider; chargesL1DataFee?: boolean },
+    /**
+     * `chargesL1DataFee`: an OP-stack chain, whose transactions pay an L1 data fee beyond their gas;
+     * `finality` "finalized": outcomes are final at the node's finalized block, not at `confirmations`
+     */
+    readonly chain: { chainId: number; confirmations: number; provider: ChainProvider; chargesL1DataFee?: boolean; finality?: "depth" | "finalized" },
     private readonly at?: number,
   ) {}
 
@@ -167,6 +171,19 @@ export class ChainClient {
 
   headNumber(): Promise<number> {
     return this.call("eth_blockNumber", () => this.provider.getBlockNumber());
+  }
+
+  /**
+   * The newest block whose outcomes are final, given the round's head: `confirmations` deep (the head's
+   * own block counting as 1; below 0 on a chain still shorter), or the node's finalized block (never
+   * above the head) where the chain settles at finality. A node that names no finalized block fails
+   * the call: nothing is final then.
+   */
+  async finalBlock(head: number): Promise<number> {
+    if (this.chain.finality !== "finalized") return finalAtDepth(head, this.chain.confirmations);
+    const finalized = await this.call("eth_getBlockByNumber", () => this.provider.getBlock("finalized"));
+    if (!finalized) throw new ChainCallError("eth_getBlockByNumber", new Error("the node names no finalized block"));
+    return Math.min(head, finalized.number);
   }
 
   /** The head, never below `floor` nor a head this process was shown (see freshHead). */

@@ -5,3 +5,4 @@ export * from "./node-errors";
 export * from "./provider-refusals";
 export * from "./rpc-endpoints";
 export * from "./rpc-url";
+export * from "./finality";

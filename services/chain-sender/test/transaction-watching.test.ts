@@ -121,6 +121,24 @@ describe("chain-sender: watching stored transactions on anvil", () => {
     expect(await transactionsOf(partner)).toHaveLength(1);
   });
 
+  it("on a chain that settles at finality (CONFIRMATIONS=finalized), waits for the node's finalized block, however deep the receipt", async () => {
+    const partner = await partnerWithGasWallet(h);
+    const { batch } = await sendDeploy(partner);
+    const [sent] = await transactionsOf(partner);
+    const finalizedChain = new ChainClient({ ...h.client.chain, finality: "finalized" });
+    const watcher = h.watcher({ client: finalizedChain });
+    // anvil finalizes 64 blocks behind its head (two epochs of 32 slots): 40 blocks deep is past any depth configured here, not finalized.
+    await mineBlocks(40);
+    for (let round = 0; round < 3; round++) await watcher.runOnce();
+    expect((await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).status).toBe("sent");
+    expect((await h.db.chainTransaction.findUniqueOrThrow({ where: { id: sent!.id } })).status).toBe("broadcast");
+
+    await mineBlocks(40);
+    await watchUntil(watcher, "the batch confirmed at finality", async () => ((await h.db.batch.findUniqueOrThrow({ where: { id: batch.id } })).status === "confirmed" ? true : undefined));
+    const receipt = (await h.chain.provider.getTransactionReceipt(sent!.hash))!;
+    expect((await h.chain.provider.getBlock("finalized"))!.number).toBeGreaterThanOrEqual(receipt.blockNumber);
+  });
+
   it("resumes a transaction stored before a crash that kept it from the node, without signing another", async () => {
     const partner = await partnerWithGasWallet(h);
     const deadAtBroadcast = new NodeGoneAtBroadcast(h.client.chain);

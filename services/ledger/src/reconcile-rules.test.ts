@@ -1,16 +1,6 @@
-import { explainedChange, finalBlock, firstUnbooked, fullPassDue, needsReconciling, reconcileIntervalMs, reconcileUpTo, topupDedupeKey, topupNote, type ChainMovingEntry, type MinedCandidate } from "./reconcile-rules";
+import { explainedChange, firstUnbooked, fullPassDue, needsReconciling, reconcileIntervalMs, reconcileUpTo, topupDedupeKey, topupNote, type ChainMovingEntry, type MinedCandidate } from "./reconcile-rules";
 
 describe("reconcile rules", () => {
-  it.each([
-    [100, 1, 100],
-    [100, 0, 100],
-    [110, 12, 99],
-    [111, 12, 100],
-    [5, 15, -9],
-  ])("at head %i with %i confirmations the final block is %i (the watcher's isFinal)", (head, confirmations, expected) => {
-    expect(finalBlock(head, confirmations)).toBe(expected);
-  });
-
   it.each<[string, number | null, number | null, boolean, boolean]>([
     ["never reconciled on the chain", null, null, false, true],
     ["a transaction of ours confirmed past the reconciled block", 100, 101, false, true],

@@ -3,10 +3,6 @@
  * wallet's balance can be explained up to, what the ledger explains of it, and how a top-up is named.
  */
 
-/** The highest block final at `head`, as the chain-sender's watcher counts: the head is the first confirmation. */
-export function finalBlock(head: number, confirmations: number): number {
-  return head - Math.max(1, confirmations) + 1;
-}
 
 /**
  * Whether a round reads a gas wallet's balance: in a full pass every wallet is read (a partner's

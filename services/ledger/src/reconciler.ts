@@ -3,7 +3,7 @@ import type { Environment, Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import type { ChainReads } from "./chain-reads";
-import { finalBlock, fullPassDue, needsReconciling, reconcileUpTo } from "./reconcile-rules";
+import { fullPassDue, needsReconciling, reconcileUpTo } from "./reconcile-rules";
 import { commitReconciliation, unbookedTransaction, walletsToReconcile, type ReconciledWallet } from "./reconcile-store";
 
 export interface ReconcilerOptions {
@@ -66,7 +66,8 @@ export class Reconciler {
       if (fullPass) this.lastFullPassAt = startedAt;
       return;
     }
-    const final = finalBlock(await chain.head(), chain.confirmations);
+    // As the chain-sender settles: confirmations deep, or the node's finalized block.
+    const final = await chain.finalBlock(await chain.head());
     if (fullPass) this.lastFullPassAt = startedAt;
     for (const wallet of wallets) {
       if (this.loop.stopping.aborted) return;

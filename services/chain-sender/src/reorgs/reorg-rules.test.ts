@@ -22,7 +22,7 @@ describe("reorg rules", () => {
     expect(settledPlace({ blockNumber: 100, blockHash: A }, canonical)).toBe(expected);
   });
 
-  // Nonce 5, confirmations 3, head 100; lost once three rounds spanning 12 blocks saw the nonce taken.
+  // Nonce 5, head 100, final at 98 (3 confirmations); lost once three rounds spanning 12 blocks saw the nonce taken.
   const abandon = { rounds: 3, blocks: 12 };
   const agreed = { rounds: 3, firstHead: 88, lastHead: 100 };
   it.each`
@@ -37,7 +37,7 @@ describe("reorg rules", () => {
     ${null}                  | ${6n}        | ${{ rounds: 2, firstHead: 80, lastHead: 100 }}  | ${"wait"}     | ${"20 blocks, but two rounds"}
     ${null}                  | ${6n}        | ${agreed}                                     | ${"lost"}     | ${"another transaction holds the nonce at depth, as rounds spanning 12 blocks agree"}
   `("a settled transaction out of the chain: $story ($expected)", ({ receipt, countAtDepth, takenRun, expected }) => {
-    expect(reorgedStep({ nonce: 5n, receipt, head: 100, countAtDepth, takenRun, abandon, confirmations: 3 })).toBe(expected);
+    expect(reorgedStep({ nonce: 5n, receipt, final: 98, countAtDepth, takenRun, abandon })).toBe(expected);
   });
 
   it.each`

@@ -2,7 +2,8 @@
  * Reorgs deeper than the confirmation depth, free of the database and the node: which settled
  * transactions left the canonical chain, and what becomes of each.
  */
-import { isFinal, takenForSure, type AbandonRule, type TakenRun } from "../watch/watch-rules";
+import { isFinal } from "@sweep/rpc";
+import { takenForSure, type AbandonRule, type TakenRun } from "../watch/watch-rules";
 
 /**
  * A settled transaction's block is re-checked against the canonical chain while it is within this
@@ -59,13 +60,13 @@ export function reorgedTaken(input: { nonce: bigint; receipt: { blockNumber: num
 export function reorgedStep(input: {
   nonce: bigint;
   receipt: { blockNumber: number } | null;
-  head: number;
+  /** the round's final block (ChainClient.finalBlock) */
+  final: number;
   countAtDepth: bigint;
   takenRun: TakenRun | undefined;
   abandon: AbandonRule;
-  confirmations: number;
 }): ReorgedStep {
-  if (input.receipt) return isFinal(input.receipt.blockNumber, input.head, input.confirmations) ? "restored" : "wait";
+  if (input.receipt) return isFinal(input.receipt.blockNumber, input.final) ? "restored" : "wait";
   if (!reorgedTaken(input)) return "resend";
   return takenForSure(input.takenRun, input.abandon) ? "lost" : "wait";
 }

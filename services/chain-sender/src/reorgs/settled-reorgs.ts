@@ -4,7 +4,7 @@ import type { Db } from "@sweep/db";
 import { changeReorg } from "@sweep/lifecycle";
 import { reorgedStep, reorgedTaken, settledPlace, settledWatchFrom } from "./reorg-rules";
 import { batchWork, newestSettled, reorgedTransactions, settledFrom, type ReorgedTransaction } from "./reorg-store";
-import { depthBlock, nextTakenRun, type AbandonRule, type TakenRun } from "../watch/watch-rules";
+import { nextTakenRun, type AbandonRule, type TakenRun } from "../watch/watch-rules";
 
 export interface SettledReorgsOptions {
   db: Db;
@@ -86,16 +86,15 @@ export class SettledReorgs {
 
   private async follow(transaction: ReorgedTransaction, head: number): Promise<void> {
     const { db, client, logger } = this.options;
-    const confirmations = client.chain.confirmations;
-    const countedAt = depthBlock(head, confirmations);
+    const final = await client.finalBlock(head);
     // The nonce count before the receipt, as the watcher does: a resend mined in between cannot pass for another transaction.
-    const countAtDepth = await client.nonceAt(transaction.gasWallet, countedAt);
+    const countAtDepth = await client.nonceAt(transaction.gasWallet, Math.max(0, final));
     // The receipt on its own: a null may be a lagging backend's, so only rounds at later heads that agree call it lost.
     const receipt = await client.receipt(transaction.hash);
     const takenRun = nextTakenRun(this.takenRuns.get(transaction.id), head, reorgedTaken({ nonce: transaction.nonce, receipt, countAtDepth }));
     if (takenRun) this.takenRuns.set(transaction.id, takenRun);
     else this.takenRuns.delete(transaction.id);
-    const step = reorgedStep({ nonce: transaction.nonce, receipt, head, countAtDepth, takenRun, abandon: this.options.abandon, confirmations });
+    const step = reorgedStep({ nonce: transaction.nonce, receipt, final, countAtDepth, takenRun, abandon: this.options.abandon });
     if (step === "wait") return;
     if (step === "resend") {
       const verdict = await client.broadcast(transaction.rawTx);

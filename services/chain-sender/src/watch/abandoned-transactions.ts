@@ -8,7 +8,7 @@ import type { RevocationItemOutcome } from "./mined-outcomes";
 import { settledWatchFrom } from "../reorgs/reorg-rules";
 import type { AbandonedTransaction } from "../batch-types";
 import { abandonedTransactions, restoreAbandoned } from "../transaction-store";
-import { isFinal } from "./watch-rules";
+import { isFinal } from "@sweep/rpc";
 
 /** The final-state counters' corrections, by kind: a restored item leaves the final state it was counted in. */
 const finalCorrected = { sweep: sweepsFinalCorrected, revocation: revocationsFinalCorrected } as const;
@@ -37,10 +37,10 @@ export class AbandonedTransactions {
     const { db, names, client, logger } = this.options;
     const watched = await abandonedTransactions(db, client.chainId, settledWatchFrom(head));
     if (watched.length === 0) return;
-    const receipts = await client.receipts(watched.map((t) => t.hash));
+    const [receipts, final] = await Promise.all([client.receipts(watched.map((t) => t.hash)), client.finalBlock(head)]);
     for (const [i, abandoned] of watched.entries()) {
       const receipt = receipts[i];
-      if (!receipt || !isFinal(receipt.blockNumber, head, client.chain.confirmations)) continue;
+      if (!receipt || !isFinal(receipt.blockNumber, final)) continue;
       const revocations = await this.chainOutcomes(abandoned, receipt);
       if (!revocations) continue;
       const restored = await restoreAbandoned(db, names, abandoned, receipt, logger, revocations);

@@ -1,15 +1,16 @@
 import { decideNonce, type NonceDecision, type NonceObservations } from "./nonce-decision";
 
-const rules = { confirmations: 3, bumps: true, replaceAfterMs: 60_000, dropAfterMs: 300_000, abandon: { rounds: 3, blocks: 12 } };
+const rules = { bumps: true, replaceAfterMs: 60_000, dropAfterMs: 300_000, abandon: { rounds: 3, blocks: 12 } };
 const now = Date.parse("2026-11-25T12:00:00Z");
 
-/** Nonce 5, the next to mine, sent a moment ago, nothing mined: the head at block 100, counted at depth at 98. */
+/** Nonce 5, the next to mine, sent a moment ago, nothing mined: the head at block 100, final (3 confirmations deep) at 98. */
 const base: NonceObservations = {
   nonce: 5n,
   latest: 5n,
   atDepth: 5n,
   minedBlock: null,
   head: 100,
+  final: 98,
   current: { status: "broadcast", sentAt: new Date(now - 1_000), gapFill: false },
   now,
   refusedSince: now,

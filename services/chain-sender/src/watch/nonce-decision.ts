@@ -1,16 +1,17 @@
-import { countsAsSent, type BroadcastVerdict } from "@sweep/rpc";
-import { isFinal, isStuck, takenForSure, type AbandonRule, type TakenRun } from "./watch-rules";
+import { countsAsSent, isFinal, type BroadcastVerdict } from "@sweep/rpc";
+import { isStuck, takenForSure, type AbandonRule, type TakenRun } from "./watch-rules";
 
 /** What the watcher has seen of one nonce of a gas wallet this round. */
 export interface NonceObservations {
   nonce: bigint;
   /** the chain's nonce count at the latest block: the nonce it mines next */
   latest: bigint;
-  /** the chain's nonce count at the confirmation depth */
+  /** the chain's nonce count at the round's final block */
   atDepth: bigint;
-  /** the block of the nonce's transaction of ours that has a receipt (null: none), and the round's head */
+  /** the block of the nonce's transaction of ours that has a receipt (null: none), the round's head, and its final block (ChainClient.finalBlock) */
   minedBlock: number | null;
   head: number;
+  final: number;
   /** the rounds in a row, this one included, that saw the nonce counted past at depth with no receipt of ours */
   takenRun?: TakenRun;
   /** the nonce's newest stored transaction */
@@ -27,7 +28,6 @@ export interface NonceObservations {
 }
 
 export interface NonceRules {
-  confirmations: number;
   /**
    * whether a stuck transaction is replaced at higher fees: not on a chain without a public mempool
    * (Arbitrum's sequencer takes transactions as they come, and more fees buy no earlier place)
@@ -75,7 +75,7 @@ export type NonceDecision =
  * for its fees and stuck, replaced.
  */
 export function decideNonce(o: NonceObservations, rules: NonceRules): NonceDecision {
-  if (o.minedBlock !== null) return isFinal(o.minedBlock, o.head, rules.confirmations) ? { do: "settle" } : { do: "wait", why: "not_final" };
+  if (o.minedBlock !== null) return isFinal(o.minedBlock, o.final) ? { do: "settle" } : { do: "wait", why: "not_final" };
   if (seenTaken(o)) return takenForSure(o.takenRun, rules.abandon) ? { do: "abandon" } : { do: "wait", why: "confirming_taken" };
 
   const next = o.nonce === o.latest;

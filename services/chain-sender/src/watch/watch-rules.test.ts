@@ -1,16 +1,6 @@
-import { depthBlock, isFinal, isStuck, nextTakenRun, takenForSure, type TakenRun } from "./watch-rules";
+import { isStuck, nextTakenRun, takenForSure, type TakenRun } from "./watch-rules";
 
 describe("watch rules", () => {
-  it.each([
-    [100, 100, 1, true],
-    [100, 99, 1, false],
-    [100, 100, 0, true],
-    [100, 110, 12, false],
-    [100, 111, 12, true],
-  ])("a receipt in block %i at head %i with %i confirmations is final: %s", (block, head, confirmations, expected) => {
-    expect(isFinal(block, head, confirmations)).toBe(expected);
-  });
-
   it.each([
     [0, 10_000, false],
     [9_999, 10_000, false],
@@ -19,15 +9,6 @@ describe("watch rules", () => {
   ])("%i ms after sending with a %i ms bound is stuck: %s", (elapsed, bound, expected) => {
     const sent = new Date("2026-11-21T00:00:00Z");
     expect(isStuck(sent, new Date(sent.getTime() + elapsed), bound)).toBe(expected);
-  });
-
-  it.each([
-    [100, 1, 100],
-    [100, 0, 100],
-    [100, 12, 89],
-    [5, 12, 0],
-  ])("at head %i with %i confirmations the nonce is counted at block %i", (head, confirmations, expected) => {
-    expect(depthBlock(head, confirmations)).toBe(expected);
   });
 
   it.each<[string, TakenRun | undefined, number, boolean, TakenRun | undefined]>([

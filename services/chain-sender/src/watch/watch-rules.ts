@@ -1,8 +1,3 @@
-/** Mined deep enough: `confirmations` counts the receipt's own block (1 = included), as ethers does. */
-export function isFinal(receiptBlock: number, head: number, confirmations: number): boolean {
-  return head - receiptBlock + 1 >= Math.max(1, confirmations);
-}
-
 /** A transaction not mined this long after it went out (or was stored, when no node took it yet) is replaced. */
 export function isStuck(sentAt: Date, now: Date, replaceAfterMs: number): boolean {
   return now.getTime() - sentAt.getTime() >= replaceAfterMs;
@@ -42,7 +37,3 @@ export function takenForSure(run: TakenRun | undefined, rule: AbandonRule): bool
   return run !== undefined && run.rounds >= rule.rounds && run.lastHead - run.firstHead >= rule.blocks;
 }
 
-/** The block a gas wallet's nonce count at the confirmation depth is read at: the head is the first confirmation. */
-export function depthBlock(head: number, confirmations: number): number {
-  return Math.max(0, head - Math.max(1, confirmations) + 1);
-}

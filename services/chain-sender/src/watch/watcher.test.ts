@@ -65,6 +65,7 @@ async function watch(rows: InFlightTransaction[], rounds: Round[]): Promise<stri
   const client = {
     chainId: 97,
     chain: { chainId: 97, confirmations: options.confirmations },
+    finalBlock: async (head: number) => head - options.confirmations + 1,
     headNumber: async () => node.head,
     nonceAt: async (_address: string, block: "latest" | "pending" | number) =>
       BigInt(block === "pending" ? (node.counts.pending ?? node.counts.latest) : block === "latest" ? node.counts.latest : node.counts.atDepth),

@@ -14,7 +14,7 @@ import { decideNonce, seenTaken, type NonceObservations } from "./nonce-decision
 import { StoredActions, type WatchActions } from "./watch-actions";
 import { storedWatchReads, type WatchStore } from "./watch-store";
 import { nextHeadRead } from "./watch-timing";
-import { depthBlock, nextTakenRun, type AbandonRule, type TakenRun } from "./watch-rules";
+import { nextTakenRun, type AbandonRule, type TakenRun } from "./watch-rules";
 
 export interface WatcherOptions {
   db: Db;
@@ -69,7 +69,9 @@ export function storedParts(options: WatcherOptions): WatcherParts {
 interface WalletView {
   wallet: GasWalletRow;
   head: number;
-  /** the chain's nonce count at the latest block, at the confirmation depth, and with the node's pool */
+  /** the newest block whose outcomes are final this round: confirmations deep, or the node's finalized block */
+  final: number;
+  /** the chain's nonce count at the latest block, at the final block, and with the node's pool */
   latest: bigint;
   atDepth: bigint;
   pending: bigint;
@@ -215,14 +217,15 @@ export class ChainWatcher {
     const { client } = this.options;
     // Nonce counts are read before any receipt, so a transaction of ours mined in between cannot pass for another's; the count
     // at depth at a block number, which a node behind it cannot answer (RpcEndpoints asks again).
-    const countedAt = depthBlock(head, client.chain.confirmations);
+    const final = await client.finalBlock(head);
+    const countedAt = Math.max(0, final);
     const [atDepth, latestCount, pending] = await Promise.all([
       client.nonceAt(wallet.address, countedAt),
       countedAt === head ? undefined : client.nonceAt(wallet.address, "latest"),
       client.nonceAt(wallet.address, "pending"),
     ]);
     const latest = latestCount ?? atDepth;
-    const view: WalletView = { wallet, head, latest, atDepth, pending: pending > latest ? pending : latest, now: Date.now(), logger };
+    const view: WalletView = { wallet, head, final, latest, atDepth, pending: pending > latest ? pending : latest, now: Date.now(), logger };
 
     const byNonce = new Map<bigint, InFlightTransaction[]>();
     for (const row of rows) byNonce.set(row.nonce, [...(byNonce.get(row.nonce) ?? []), row]);
@@ -250,12 +253,13 @@ export class ChainWatcher {
       atDepth: view.atDepth,
       minedBlock,
       head: view.head,
+      final: view.final,
       takenRun,
       current: { status: current.status, sentAt: current.broadcastAt ?? current.createdAt, gapFill: current.batch ? batchPurposes[current.batch.purpose].gapFill : false },
       now: view.now,
       refusedSince: this.refusedSince.get(key) ?? view.now,
     };
-    const rules = { confirmations: client.chain.confirmations, bumps: this.options.bumpsFees, replaceAfterMs: this.options.replaceAfterMs, dropAfterMs: this.options.dropAfterMs, abandon: ABANDON_TAKEN };
+    const rules = { bumps: this.options.bumpsFees, replaceAfterMs: this.options.replaceAfterMs, dropAfterMs: this.options.dropAfterMs, abandon: ABANDON_TAKEN };
     const txLogger = logger.child({ transactionId: current.id, hash: current.hash });
     const at = { wallet: view.wallet, nonce, head: view.head };
     for (;;) {
