@@ -8,8 +8,9 @@ import { toBeHex } from "ethers";
 export const REALISTIC_L1_BLOCK_FEES: L1BlockFees = { l1BaseFee: 5_000_000_000n, blobBaseFee: 3_000_000n, baseFeeScalar: 2_269n, blobBaseFeeScalar: 1_055_762n };
 
 /**
- * Sets the fee values of an OP-stack node's L1Block predeploy: anvil in optimism mode has no code
- * there and no sequencer to write them, only storage, which it charges by from the next block on.
+ * Sets the fee values of an OP-stack node's L1Block predeploy: no sequencer writes them on a local
+ * node (anvil in optimism mode has only storage there), and both anvil and Hardhat 3 charge by its
+ * storage from the next block on. hardhat_setStorageAt: both take hardhat's name.
  */
 export async function setL1BlockFees(rpcUrl: string, fees: L1BlockFees): Promise<void> {
   const slots: Array<[bigint, bigint]> = [
@@ -21,9 +22,9 @@ export async function setL1BlockFees(rpcUrl: string, fees: L1BlockFees): Promise
     const response = await fetch(rpcUrl, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_setStorageAt", params: [L1_BLOCK_ADDRESS, toBeHex(slot, 32), toBeHex(value, 32)] }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hardhat_setStorageAt", params: [L1_BLOCK_ADDRESS, toBeHex(slot, 32), toBeHex(value, 32)] }),
     });
     const answer = (await response.json()) as { error?: { message: string } };
-    if (answer.error) throw new Error(`anvil_setStorageAt on L1Block slot ${slot}: ${answer.error.message}`);
+    if (answer.error) throw new Error(`hardhat_setStorageAt on L1Block slot ${slot}: ${answer.error.message}`);
   }
 }

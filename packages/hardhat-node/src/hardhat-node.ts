@@ -77,7 +77,7 @@ export async function startHardhatNode(options: HardhatNodeOptions): Promise<Har
     const port = await announcedPort(child, /JSON-RPC server at http:\/\/.*:(\d+)\//, deadline);
     const rpcUrl = `http://${host}:${port}`;
     await untilAnswering(child, rpcUrl, options.chainId, deadline);
-    for (const { address, code } of ANVIL_PREDEPLOYS) await rpc(rpcUrl, "hardhat_setCode", [address, code]);
+    await installAnvilPredeploys(rpcUrl);
     return {
       chainId: options.chainId,
       port,
@@ -93,6 +93,11 @@ export async function startHardhatNode(options: HardhatNodeOptions): Promise<Har
     removeDir();
     throw new Error(`hardhat node ${err instanceof Error ? err.message : String(err)}: ${stderr.trim()}`);
   }
+}
+
+/** Gives a hardhat node (2 or 3) what anvil has in its genesis: ANVIL_PREDEPLOYS. */
+export async function installAnvilPredeploys(rpcUrl: string): Promise<void> {
+  for (const { address, code } of ANVIL_PREDEPLOYS) await rpc(rpcUrl, "hardhat_setCode", [address, code]);
 }
 
 async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {

@@ -1,4 +1,5 @@
 import { REALISTIC_L1_BLOCK_FEES, setL1BlockFees, startAnvil, type AnvilNode } from "@sweep/anvil";
+import { startNode, type ChainNode } from "./test-chains";
 import { fjordL1Fee, l1FeeOfCompressedSize, l1FeeReserve, type L1BlockFees } from "@sweep/fees";
 import { ChainClient, createProvider } from "@sweep/rpc";
 import { JsonRpcProvider, Network, Transaction, Wallet, getBytes } from "ethers";
@@ -6,6 +7,7 @@ import { JsonRpcProvider, Network, Transaction, Wallet, getBytes } from "ethers"
 // anvil in optimism mode charges every transaction an L1 data fee from L1Block's storage, and its
 // receipts do not name it. What ChainClient reads as a receipt's l1Fee must be what the node took
 // from the sender beyond gas used × price, to the wei, and the reserve kept before signing at least that.
+// Hardhat 3's OP node charges the same and names it in its receipts: ChainClient takes the receipt's.
 
 const CHAIN_ID = 11155420;
 const DEV_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
@@ -78,5 +80,40 @@ describe("the L1 data fee on an OP-stack node whose receipts leave it out", () =
     await sent.wait();
     const l1Chain = new ChainClient({ chainId: CHAIN_ID, confirmations: 1, provider: createProvider(node.rpcUrl, CHAIN_ID) });
     expect((await l1Chain.receipt(sent.hash))!).toMatchObject({ l1Fee: 0n, minimumL1Fee: 0n });
+  });
+});
+
+describe("the L1 data fee on Hardhat 3's OP node, whose receipts name it", () => {
+  let node: ChainNode;
+  let direct: JsonRpcProvider;
+  let wallet: Wallet;
+
+  beforeAll(async () => {
+    // startNode sets L1Block's realistic values: a 5 gwei L1 base fee at Base's scalars.
+    node = await startNode("hardhat-op", CHAIN_ID);
+    direct = new JsonRpcProvider(node.rpcUrl, Network.from(CHAIN_ID), { staticNetwork: Network.from(CHAIN_ID), cacheTimeout: -1 });
+    wallet = new Wallet(DEV_KEY, direct);
+  }, 90_000);
+  afterAll(async () => {
+    direct?.destroy();
+    await node?.stop();
+  });
+
+  it("takes the receipt's l1Fee, which is what the node charged and what the formula gives", async () => {
+    const sent = await wallet.sendTransaction({ to: "0x000000000000000000000000000000000000dEaD", value: 1n, data: "0x" + "ab".repeat(250) + "00".repeat(250), gasLimit: 300_000 });
+    const mined = (await sent.wait())!;
+    const charged = (await direct.getBalance(wallet.address, mined.blockNumber - 1)) - (await direct.getBalance(wallet.address, mined.blockNumber)) - 1n - mined.gasUsed * mined.gasPrice;
+    const named = BigInt((await direct.send("eth_getTransactionReceipt", [sent.hash])).l1Fee);
+
+    const receipt = (await new ChainClient({ chainId: CHAIN_ID, confirmations: 1, provider: createProvider(node.rpcUrl, CHAIN_ID), chargesL1DataFee: true }).receipt(sent.hash))!;
+    expect(charged).toBeGreaterThan(0n);
+    expect([receipt.l1Fee, named]).toEqual([charged, charged]);
+    expect(receipt.l1Fee).toBe(fjordL1Fee(getBytes(Transaction.from(sent).serialized), REALISTIC_L1_BLOCK_FEES));
+    expect(receipt.minimumL1Fee).toBe(l1FeeOfCompressedSize(0n, REALISTIC_L1_BLOCK_FEES));
+  });
+
+  it("refuses a type-4 transaction, as EDR 0.22 does: sweeps run on anvil's optimism mode", async () => {
+    const authorization = await wallet.authorize({ address: "0x000000000000000000000000000000000000dEaD", nonce: (await direct.getTransactionCount(wallet.address)) + 1, chainId: CHAIN_ID });
+    await expect(wallet.sendTransaction({ type: 4, to: wallet.address, authorizationList: [authorization], gasLimit: 100_000 })).rejects.toThrow(/type 4/i);
   });
 });

@@ -1,5 +1,6 @@
 import { REALISTIC_L1_BLOCK_FEES, setL1BlockFees, startAnvil, type AnvilNode } from "@sweep/anvil";
 import { startHardhatNode } from "@sweep/hardhat-node";
+import { startHardhatOpNode } from "@sweep/hardhat-op-node";
 import { chainRegistry, devnetTokenAddress } from "@sweep/chains";
 import { createProvider, type ChainProvider } from "@sweep/rpc";
 import { contractAt } from "@sweep/contracts";
@@ -7,10 +8,12 @@ import { deployPlatformContracts } from "@sweep/devnet";
 import type { Contract } from "ethers";
 
 /**
- * The node implementations the suite runs on: anvil (the default) and hardhat's EDR; and anvil as an
- * OP-stack chain (`--network optimism`, L1Block's fee values set), for chains configured op-stack.
+ * The node implementations the suite runs on: anvil (the default) and hardhat's EDR; and two OP-stack
+ * chains with L1Block's fee values set, for chains configured op-stack: anvil in optimism mode (type-4
+ * taken, no l1Fee in its receipts) and Hardhat 3's node (`hardhat-op`: l1Fee in its receipts, type-4
+ * refused, automine only).
  */
-export type NodeKind = "anvil" | "hardhat" | "anvil-optimism";
+export type NodeKind = "anvil" | "hardhat" | "anvil-optimism" | "hardhat-op";
 /** The node kinds of an L1 chain, for the stories that run on each (`describe.each(NODE_KINDS)`). */
 export const NODE_KINDS: readonly NodeKind[] = ["anvil", "hardhat"];
 
@@ -57,8 +60,9 @@ export interface TestChain extends ChainConnection {
 
 /** Starts a node of the kind asked for. */
 export async function startNode(kind: NodeKind, chainId: number, blockTime?: number): Promise<ChainNode> {
-  if (kind === "anvil-optimism") {
-    const node = await startAnvil({ chainId, blockTime, optimism: true });
+  if (kind === "anvil-optimism" || kind === "hardhat-op") {
+    if (kind === "hardhat-op" && blockTime !== undefined) throw new Error("Hardhat 3's OP node runs on automine here: no block time");
+    const node = kind === "hardhat-op" ? await startHardhatOpNode({ chainId }) : await startAnvil({ chainId, blockTime, optimism: true });
     try {
       await setL1BlockFees(node.rpcUrl, REALISTIC_L1_BLOCK_FEES);
     } catch (err) {

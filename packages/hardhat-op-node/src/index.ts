@@ -1,0 +1,1 @@
+export * from "./hardhat-op-node";
