@@ -42,6 +42,18 @@ export async function freePort(host = "127.0.0.1"): Promise<number> {
   });
 }
 
+/** One JSON-RPC call to a local node (a test node's own methods: hardhat_setCode, hardhat_setStorageAt); an error answer throws, naming the method. */
+export async function nodeRpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result;
+}
+
 /** True when something answers JSON-RPC eth_chainId on the URL with the expected chain. */
 export async function rpcAnswers(rpcUrl: string, chainId?: number, timeoutMs = 1_000): Promise<boolean> {
   try {

@@ -1,5 +1,6 @@
 import { L1_BLOCK_ADDRESS, L1_BLOCK_SLOTS, packScalars, type L1BlockFees } from "@sweep/fees";
 import { toBeHex } from "ethers";
+import { nodeRpc } from "./anvil";
 
 /**
  * Base's scalars (baseFeeScalar 2,269, blobBaseFeeScalar 1,055,762) at a 5 gwei L1 base fee and a
@@ -18,13 +19,5 @@ export async function setL1BlockFees(rpcUrl: string, fees: L1BlockFees): Promise
     [L1_BLOCK_SLOTS.scalars, packScalars(fees)],
     [L1_BLOCK_SLOTS.blobBaseFee, fees.blobBaseFee],
   ];
-  for (const [slot, value] of slots) {
-    const response = await fetch(rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hardhat_setStorageAt", params: [L1_BLOCK_ADDRESS, toBeHex(slot, 32), toBeHex(value, 32)] }),
-    });
-    const answer = (await response.json()) as { error?: { message: string } };
-    if (answer.error) throw new Error(`hardhat_setStorageAt on L1Block slot ${slot}: ${answer.error.message}`);
-  }
+  for (const [slot, value] of slots) await nodeRpc(rpcUrl, "hardhat_setStorageAt", [L1_BLOCK_ADDRESS, toBeHex(slot, 32), toBeHex(value, 32)]);
 }

@@ -11,7 +11,7 @@
  *   tsx packages/contracts/bench/gas-report.ts
  */
 import { REALISTIC_L1_BLOCK_FEES, setL1BlockFees, startAnvil } from "@sweep/anvil";
-import { fjordL1Fee } from "@sweep/fees";
+import { L1_BLOCK_ADDRESS, L1_BLOCK_SLOTS, fjordL1Fee } from "@sweep/fees";
 import { startHardhatNode } from "@sweep/hardhat-node";
 import { getBytes, parseEther, parseUnits, type Authorization, type TransactionReceipt, type Wallet } from "ethers";
 import { NATIVE_TOKEN, type SweepItem } from "../src";
@@ -135,7 +135,7 @@ async function measure(chain: SweepChain, items: SweepItem[], authorizations: Au
  * L1Block values the report set (anvil's receipts leave it out); 0 on a chain that charges none.
  */
 async function l1FeeOf(chain: SweepChain, receipt: TransactionReceipt): Promise<bigint> {
-  const scalars = BigInt(await chain.provider.getStorage("0x4200000000000000000000000000000000000015", 3n, receipt.blockNumber));
+  const scalars = BigInt(await chain.provider.getStorage(L1_BLOCK_ADDRESS, L1_BLOCK_SLOTS.scalars, receipt.blockNumber));
   if (scalars === 0n) return 0n;
   const raw = (await chain.provider.send("eth_getRawTransactionByHash", [receipt.hash])) as string;
   return fjordL1Fee(getBytes(raw), REALISTIC_L1_BLOCK_FEES);

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { announcedPort, stopProcess, untilAnswering, type AnvilNode } from "@sweep/anvil";
+import { announcedPort, nodeRpc, stopProcess, untilAnswering, type AnvilNode } from "@sweep/anvil";
 
 export interface HardhatNodeOptions {
   chainId: number;
@@ -97,16 +97,5 @@ export async function startHardhatNode(options: HardhatNodeOptions): Promise<Har
 
 /** Gives a hardhat node (2 or 3) what anvil has in its genesis: ANVIL_PREDEPLOYS. */
 export async function installAnvilPredeploys(rpcUrl: string): Promise<void> {
-  for (const { address, code } of ANVIL_PREDEPLOYS) await rpc(rpcUrl, "hardhat_setCode", [address, code]);
-}
-
-async function rpc(rpcUrl: string, method: string, params: unknown[]): Promise<unknown> {
-  const res = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
+  for (const { address, code } of ANVIL_PREDEPLOYS) await nodeRpc(rpcUrl, "hardhat_setCode", [address, code]);
 }

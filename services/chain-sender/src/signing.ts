@@ -1,5 +1,5 @@
 import type { GasWalletSigner } from "@sweep/key-custody";
-import { Transaction, getBytes, type Authorization, type Provider, type TransactionRequest } from "ethers";
+import { Transaction, getBytes, type Authorization, type Provider, type TransactionLike } from "ethers";
 import type { Fees } from "./fees";
 
 /** Everything a transaction says except its fees and signature. */
@@ -22,8 +22,9 @@ export interface SignedTransaction {
   fees: Fees;
 }
 
-export async function signTransaction(signer: GasWalletSigner, provider: Provider, content: TransactionContent, fees: Fees): Promise<SignedTransaction> {
-  const request: TransactionRequest = {
+/** The transaction a content and its fees make: type 4 with an authorization list, else type 2. */
+function transactionRequest(content: TransactionContent, fees: Fees): TransactionLike<string> {
+  return {
     type: content.authorizationList.length > 0 ? 4 : 2,
     chainId: content.chainId,
     nonce: Number(content.nonce),
@@ -35,7 +36,10 @@ export async function signTransaction(signer: GasWalletSigner, provider: Provide
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     ...(content.authorizationList.length > 0 ? { authorizationList: content.authorizationList } : {}),
   };
-  const rawTx = await signer.connect(provider).signTransaction(request);
+}
+
+export async function signTransaction(signer: GasWalletSigner, provider: Provider, content: TransactionContent, fees: Fees): Promise<SignedTransaction> {
+  const rawTx = await signer.connect(provider).signTransaction(transactionRequest(content, fees));
   return { rawTx, hash: Transaction.from(rawTx).hash!, nonce: content.nonce, gasLimit: content.gasLimit, fees };
 }
 
@@ -44,18 +48,7 @@ export async function signTransaction(signer: GasWalletSigner, provider: Provide
  * counted at their widest, so a reserve sized by it holds whatever they turn out to be.
  */
 export function widestUnsignedSize(content: Omit<TransactionContent, "nonce" | "value">, fees: Fees): number {
-  const widest = Transaction.from({
-    type: content.authorizationList.length > 0 ? 4 : 2,
-    chainId: content.chainId,
-    nonce: Number.MAX_SAFE_INTEGER,
-    to: content.to,
-    data: content.data,
-    value: (1n << 256n) - 1n,
-    gasLimit: content.gasLimit,
-    maxFeePerGas: fees.maxFeePerGas,
-    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    ...(content.authorizationList.length > 0 ? { authorizationList: content.authorizationList } : {}),
-  });
+  const widest = Transaction.from(transactionRequest({ ...content, nonce: BigInt(Number.MAX_SAFE_INTEGER), value: (1n << 256n) - 1n }, fees));
   return getBytes(widest.unsignedSerialized).length;
 }
 
