@@ -1,5 +1,5 @@
 import { CREATE2_DEPLOYER, factoryDeployment, factoryRuntimeCode } from "@sweep/chains";
-import { ChainCallError, type ChainClient } from "@sweep/rpc";
+import { ChainCallError, type ChainClient, type NodeReceipt } from "@sweep/rpc";
 import { concat, formatUnits, type Wallet } from "ethers";
 
 /**
@@ -104,7 +104,13 @@ export async function deployFactory(client: ChainClient, deployer: Wallet, targe
     if ((await code(factory.address)) === expectedCode) return { status: "already_deployed", address: factory.address };
     throw new FactoryDeploymentError("reverted", `${hash} did not deploy DelegateFactory at ${factory.address} (${receipt.succeeded ? "succeeded" : "reverted"}, ${receipt.gasUsed} gas used)`);
   }
-  return { status: "deployed", address: factory.address, txHash: hash, gasUsed: receipt.gasUsed, feePaid: receipt.gasUsed * receipt.effectiveGasPrice + receipt.l1Fee };
+  return { status: "deployed", address: factory.address, txHash: hash, gasUsed: receipt.gasUsed, feePaid: await feePaid(client, receipt) };
+}
+
+/** What the deployment cost its deployer: gas, and on an OP-stack chain its L1 data fee. */
+async function feePaid(client: ChainClient, receipt: NodeReceipt): Promise<bigint> {
+  const costed = await client.costed(receipt);
+  return costed.gasUsed * costed.effectiveGasPrice + costed.l1Fee;
 }
 
 async function minedReceipt(client: ChainClient, hash: string, target: DeploymentTarget) {

@@ -36,8 +36,7 @@ describe("a receipt as a node sends it", () => {
       succeeded: true,
       gasUsed: 21_000n,
       effectiveGasPrice: 1_000_000_000n,
-      l1Fee: 0n,
-      minimumL1Fee: 0n,
+      l1Fee: null,
       logs: [{ address: "0xcc", topics: ["0xdd"], data: "0x" }],
     });
     expect(receiptFromRpc({ ...raw, status: "0x0", logs: undefined })).toMatchObject({ succeeded: false, logs: [] });
@@ -45,7 +44,7 @@ describe("a receipt as a node sends it", () => {
 
   it("keeps the L1 data fee an OP-stack node names, and refuses one that is no quantity", () => {
     expect(receiptFromRpc({ ...raw, l1Fee: "0x222b1f3a4F00" }).l1Fee).toBe(37_568_602_853_120n);
-    expect(receiptFromRpc({ ...raw, l1Fee: null }).l1Fee).toBe(0n);
+    expect(receiptFromRpc({ ...raw, l1Fee: null }).l1Fee).toBeNull();
     expect(() => receiptFromRpc({ ...raw, l1Fee: "1.5" })).toThrow("the node's receipt has no quantity l1Fee");
   });
 

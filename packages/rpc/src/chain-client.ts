@@ -5,13 +5,25 @@ import type { ChainProvider } from "./chain-provider";
 import { finalAtDepth } from "./finality";
 import { ChainCallError, broadcastVerdict, isStateUnavailable, nodeMessage, type BroadcastVerdict } from "./node-errors";
 
-export interface Receipt {
+/**
+ * A receipt as the node sent it: what watching a transaction needs (where it was mined, whether it
+ * succeeded, its gas). What an OP-stack chain charged for its L1 data is read only when it is settled
+ * (ChainClient.costed): rounds that only watch it make one call, not four.
+ */
+export interface NodeReceipt {
   hash: string;
   blockNumber: number;
   blockHash: string;
   succeeded: boolean;
   gasUsed: bigint;
   effectiveGasPrice: bigint;
+  /** the L1 data fee where the node's receipt names it (op-geth's and Hardhat 3's OP node's do), else null */
+  l1Fee: bigint | null;
+  logs: readonly LogLike[];
+}
+
+/** A mined transaction's receipt with all it cost, as it is settled and booked. */
+export interface Receipt extends Omit<NodeReceipt, "l1Fee"> {
   /** what an OP-stack chain charged for the transaction's L1 data beyond gas used × price; 0 elsewhere */
   l1Fee: bigint;
   /**
@@ -19,7 +31,6 @@ export interface Receipt {
    * a plain transfer's or a token transfer's L1 fee, the classic sweep's; 0 where the chain charges none
    */
   minimumL1Fee: bigint;
-  logs: readonly LogLike[];
 }
 
 export interface CallRequest {
@@ -91,19 +102,14 @@ export function authorizationToRpc(a: Authorization) {
   };
 }
 
-/**
- * A receipt as the node sent it, checked: quantities in any letter case, optional fields absent. Its
- * `l1Fee` is the node's (op-geth's receipts carry it), else 0, and its `minimumL1Fee` 0:
- * ChainClient.receipt reads what an OP-stack chain charged from L1Block at the receipt's block.
- */
-export function receiptFromRpc(raw: unknown): Receipt {
+/** A receipt as the node sent it, checked: quantities in any letter case, optional fields absent. */
+export function receiptFromRpc(raw: unknown): NodeReceipt {
   const r = raw as Record<string, unknown>;
   const quantity = (field: string) => {
     const value = r[field];
     if (typeof value !== "string" || !/^0x[0-9a-f]+$/i.test(value)) throw new Error(`the node's receipt has no quantity ${field}: ${JSON.stringify(value)}`);
     return BigInt(value);
   };
-  const l1Fee = r.l1Fee === undefined || r.l1Fee === null ? 0n : quantity("l1Fee");
   const logs = Array.isArray(r.logs) ? (r.logs as LogLike[]).map((l) => ({ address: l.address, topics: l.topics, data: l.data })) : [];
   return {
     hash: String(r.transactionHash),
@@ -113,16 +119,9 @@ export function receiptFromRpc(raw: unknown): Receipt {
     gasUsed: quantity("gasUsed"),
     // Pre-London receipts lack it; the suite sends type-2 and type-4 transactions only, whose receipts carry it.
     effectiveGasPrice: quantity("effectiveGasPrice"),
-    l1Fee,
-    minimumL1Fee: 0n,
+    l1Fee: r.l1Fee === undefined || r.l1Fee === null ? null : quantity("l1Fee"),
     logs,
   };
-}
-
-/** Whether the node's receipt names the L1 data fee itself. */
-function carriesL1Fee(raw: unknown): boolean {
-  const fee = (raw as Record<string, unknown>).l1Fee;
-  return fee !== undefined && fee !== null;
 }
 
 /**
@@ -232,18 +231,21 @@ export class ChainClient {
     }
   }
 
-  /**
-   * The transaction's receipt; on an OP-stack chain with the L1 data fee it paid even where the node
-   * leaves it out of the receipt (anvil's optimism mode charges it, but its receipts do not say), and
-   * the least L1 fee of its block, both from L1Block's values as of that block.
-   */
-  async receipt(hash: string): Promise<Receipt | null> {
+  /** The transaction's receipt as the node sent it (one call); null while the node that answered has not seen it mined. */
+  async receipt(hash: string): Promise<NodeReceipt | null> {
     const raw = await this.call("eth_getTransactionReceipt", () => this.provider.send("eth_getTransactionReceipt", [hash]));
-    if (raw === null) return null;
-    const receipt = receiptFromRpc(raw);
-    if (!this.chain.chargesL1DataFee) return receipt;
+    return raw === null ? null : receiptFromRpc(raw);
+  }
+
+  /**
+   * A mined transaction's receipt with all it cost: on an OP-stack chain the L1 data fee it paid (the
+   * receipt's where the node names it; anvil's optimism mode charges it but its receipts do not say)
+   * and its block's least L1 fee, both from L1Block's values as of that block. Elsewhere no call.
+   */
+  async costed(receipt: NodeReceipt): Promise<Receipt> {
+    if (!this.chain.chargesL1DataFee) return { ...receipt, l1Fee: receipt.l1Fee ?? 0n, minimumL1Fee: 0n };
     const fees = await this.l1BlockFees(receipt.blockNumber);
-    const l1Fee = carriesL1Fee(raw) ? receipt.l1Fee : await this.l1FeeCharged(hash, fees);
+    const l1Fee = receipt.l1Fee ?? (await this.l1FeeCharged(receipt.hash, fees));
     return { ...receipt, l1Fee, minimumL1Fee: l1FeeOfCompressedSize(0n, fees) };
   }
 
@@ -270,7 +272,7 @@ export class ChainClient {
    * answers a batch's members from different backends, so a batch proves nothing about which node
    * answered). A null says only that the backend that answered had not seen it mined.
    */
-  receipts(hashes: readonly string[]): Promise<Array<Receipt | null>> {
+  receipts(hashes: readonly string[]): Promise<Array<NodeReceipt | null>> {
     return Promise.all(hashes.map((hash) => this.receipt(hash)));
   }
 

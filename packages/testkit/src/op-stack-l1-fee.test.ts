@@ -19,6 +19,7 @@ describe("the L1 data fee on an OP-stack node whose receipts leave it out", () =
   let direct: JsonRpcProvider;
   let wallet: Wallet;
   const client = () => new ChainClient({ chainId: CHAIN_ID, confirmations: 1, provider: createProvider(node.rpcUrl, CHAIN_ID), chargesL1DataFee: true });
+  const costed = async (hash: string, chain = client()) => chain.costed((await chain.receipt(hash))!);
 
   beforeAll(async () => {
     node = await startAnvil({ chainId: CHAIN_ID, optimism: true });
@@ -42,7 +43,8 @@ describe("the L1 data fee on an OP-stack node whose receipts leave it out", () =
     const charged = (await direct.getBalance(wallet.address, mined.blockNumber - 1)) - (await direct.getBalance(wallet.address, mined.blockNumber)) - 1n - mined.gasUsed * mined.gasPrice;
     expect((await direct.send("eth_getTransactionReceipt", [sent.hash])).l1Fee).toBeUndefined();
 
-    const receipt = (await client().receipt(sent.hash))!;
+    expect((await client().receipt(sent.hash))!.l1Fee).toBeNull();
+    const receipt = await costed(sent.hash);
     expect(charged).toBeGreaterThan(0n);
     expect(receipt.l1Fee).toBe(charged);
     expect(receipt.l1Fee).toBe(fjordL1Fee(getBytes(Transaction.from(sent).serialized), SPIKE));
@@ -58,7 +60,7 @@ describe("the L1 data fee on an OP-stack node whose receipts leave it out", () =
     await setL1BlockFees(node.rpcUrl, { ...SPIKE, l1BaseFee: SPIKE.l1BaseFee * 3n });
     await direct.send("evm_mine", []);
     const charged = (await direct.getBalance(wallet.address, mined.blockNumber - 1)) - (await direct.getBalance(wallet.address, mined.blockNumber)) - mined.gasUsed * mined.gasPrice;
-    expect((await client().receipt(sent.hash))!.l1Fee).toBe(charged);
+    expect((await costed(sent.hash)).l1Fee).toBe(charged);
     expect((await client().l1BlockFees()).l1BaseFee).toBe(SPIKE.l1BaseFee * 3n);
     await direct.send("evm_mine", []);
     await setL1BlockFees(node.rpcUrl, SPIKE);
@@ -69,7 +71,7 @@ describe("the L1 data fee on an OP-stack node whose receipts leave it out", () =
     const sent = await wallet.sendTransaction({ to: "0x000000000000000000000000000000000000dEaD", value: 5n, gasLimit: 21_000, nonce });
     const mined = (await sent.wait())!;
     const charged = (await direct.getBalance(wallet.address, mined.blockNumber - 1)) - (await direct.getBalance(wallet.address, mined.blockNumber)) - 5n - mined.gasUsed * mined.gasPrice;
-    const receipt = (await client().receipt(sent.hash))!;
+    const receipt = await costed(sent.hash);
     expect(receipt.minimumL1Fee).toBe(charged);
     expect(receipt.minimumL1Fee).toBe(l1FeeOfCompressedSize(0n, SPIKE));
   });
@@ -79,7 +81,7 @@ describe("the L1 data fee on an OP-stack node whose receipts leave it out", () =
     const sent = await wallet.sendTransaction({ to: wallet.address, gasLimit: 21_000, nonce });
     await sent.wait();
     const l1Chain = new ChainClient({ chainId: CHAIN_ID, confirmations: 1, provider: createProvider(node.rpcUrl, CHAIN_ID) });
-    expect((await l1Chain.receipt(sent.hash))!).toMatchObject({ l1Fee: 0n, minimumL1Fee: 0n });
+    expect(await costed(sent.hash, l1Chain)).toMatchObject({ l1Fee: 0n, minimumL1Fee: 0n });
   });
 });
 
@@ -105,7 +107,8 @@ describe("the L1 data fee on Hardhat 3's OP node, whose receipts name it", () =>
     const charged = (await direct.getBalance(wallet.address, mined.blockNumber - 1)) - (await direct.getBalance(wallet.address, mined.blockNumber)) - 1n - mined.gasUsed * mined.gasPrice;
     const named = BigInt((await direct.send("eth_getTransactionReceipt", [sent.hash])).l1Fee);
 
-    const receipt = (await new ChainClient({ chainId: CHAIN_ID, confirmations: 1, provider: createProvider(node.rpcUrl, CHAIN_ID), chargesL1DataFee: true }).receipt(sent.hash))!;
+    const chain = new ChainClient({ chainId: CHAIN_ID, confirmations: 1, provider: createProvider(node.rpcUrl, CHAIN_ID), chargesL1DataFee: true });
+    const receipt = await chain.costed((await chain.receipt(sent.hash))!);
     expect(charged).toBeGreaterThan(0n);
     expect([receipt.l1Fee, named]).toEqual([charged, charged]);
     expect(receipt.l1Fee).toBe(fjordL1Fee(getBytes(Transaction.from(sent).serialized), REALISTIC_L1_BLOCK_FEES));

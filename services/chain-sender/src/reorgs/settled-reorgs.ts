@@ -1,10 +1,11 @@
-import { countsAsSent, type ChainClient, type Receipt } from "@sweep/rpc";
+import { countsAsSent, type ChainClient, type NodeReceipt } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { changeReorg } from "@sweep/lifecycle";
 import { reorgedStep, reorgedTaken, settledPlace, settledWatchFrom } from "./reorg-rules";
 import { batchWork, newestSettled, reorgedTransactions, settledFrom, type ReorgedTransaction } from "./reorg-store";
 import { nextTakenRun, type AbandonRule, type TakenRun } from "../watch/watch-rules";
+import type { WatchRound } from "../watch/watch-round";
 
 export interface SettledReorgsOptions {
   db: Db;
@@ -33,9 +34,9 @@ export class SettledReorgs {
     return this.options.client.chainId;
   }
 
-  async runOnce(head: number): Promise<void> {
-    await this.checkSettled(head);
-    await this.followReorged(head);
+  async runOnce(round: WatchRound): Promise<void> {
+    await this.checkSettled(round.head);
+    await this.followReorged(round);
   }
 
   private async checkSettled(head: number): Promise<void> {
@@ -70,23 +71,23 @@ export class SettledReorgs {
     }
   }
 
-  private async followReorged(head: number): Promise<void> {
+  private async followReorged(round: WatchRound): Promise<void> {
     const { db, logger } = this.options;
     const followed = await reorgedTransactions(db, this.chainId);
     const ids = new Set(followed.map((t) => t.id));
     for (const id of this.takenRuns.keys()) if (!ids.has(id)) this.takenRuns.delete(id);
     for (const transaction of followed) {
       try {
-        await this.follow(transaction, head);
+        await this.follow(transaction, round);
       } catch (err) {
         logger.warn("could not follow a reorged transaction this round", { chainId: this.chainId, transactionId: transaction.id, error: err instanceof Error ? err.message : String(err) });
       }
     }
   }
 
-  private async follow(transaction: ReorgedTransaction, head: number): Promise<void> {
+  private async follow(transaction: ReorgedTransaction, { head, final: finalBlock }: WatchRound): Promise<void> {
     const { db, client, logger } = this.options;
-    const final = await client.finalBlock(head);
+    const final = await finalBlock();
     // The nonce count before the receipt, as the watcher does: a resend mined in between cannot pass for another transaction.
     const countAtDepth = await client.nonceAt(transaction.gasWallet, Math.max(0, final));
     // The receipt on its own: a null may be a lagging backend's, so only rounds at later heads that agree call it lost.
@@ -131,6 +132,6 @@ export class SettledReorgs {
   }
 }
 
-function sameOutcome(booked: Pick<ReorgedTransaction, "succeeded" | "gasUsed">, receipt: Receipt): boolean {
+function sameOutcome(booked: Pick<ReorgedTransaction, "succeeded" | "gasUsed">, receipt: NodeReceipt): boolean {
   return booked.succeeded === receipt.succeeded && booked.gasUsed === receipt.gasUsed;
 }

@@ -1,4 +1,4 @@
-import type { ChainClient, Receipt } from "@sweep/rpc";
+import type { ChainClient, NodeReceipt, Receipt } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
@@ -9,6 +9,7 @@ import { settledWatchFrom } from "../reorgs/reorg-rules";
 import type { AbandonedTransaction } from "../batch-types";
 import { abandonedTransactions, restoreAbandoned } from "../transaction-store";
 import { isFinal } from "@sweep/rpc";
+import type { WatchRound } from "./watch-round";
 
 /** The final-state counters' corrections, by kind: a restored item leaves the final state it was counted in. */
 const finalCorrected = { sweep: sweepsFinalCorrected, revocation: revocationsFinalCorrected } as const;
@@ -33,14 +34,16 @@ export interface AbandonedTransactionsOptions {
 export class AbandonedTransactions {
   constructor(private readonly options: AbandonedTransactionsOptions) {}
 
-  async runOnce(head: number): Promise<void> {
+  async runOnce(round: WatchRound): Promise<void> {
     const { db, names, client, logger } = this.options;
-    const watched = await abandonedTransactions(db, client.chainId, settledWatchFrom(head));
+    const watched = await abandonedTransactions(db, client.chainId, settledWatchFrom(round.head));
     if (watched.length === 0) return;
-    const [receipts, final] = await Promise.all([client.receipts(watched.map((t) => t.hash)), client.finalBlock(head)]);
+    const [receipts, final] = await Promise.all([client.receipts(watched.map((t) => t.hash)), round.final()]);
     for (const [i, abandoned] of watched.entries()) {
-      const receipt = receipts[i];
-      if (!receipt || !isFinal(receipt.blockNumber, final)) continue;
+      const found = receipts[i];
+      if (!found || !isFinal(found.blockNumber, final)) continue;
+      const receipt = await this.costed(abandoned, found);
+      if (!receipt) continue;
       const revocations = await this.chainOutcomes(abandoned, receipt);
       if (!revocations) continue;
       const restored = await restoreAbandoned(db, names, abandoned, receipt, logger, revocations);
@@ -60,6 +63,16 @@ export class AbandonedTransactions {
         sweepIds: restored.sweepIds,
         revocationIds: restored.revocationIds,
       });
+    }
+  }
+
+  /** The receipt with its L1 data fee (an OP-stack chain's), read once it is to be restored; null when the node does not answer: next round. */
+  private async costed(abandoned: AbandonedTransaction, receipt: NodeReceipt): Promise<Receipt | null> {
+    try {
+      return await this.options.client.costed(receipt);
+    } catch (err) {
+      this.options.logger.warn("could not read the L1 data fee a given-up transaction found mined paid; restoring it next round", { hash: abandoned.hash, error: err instanceof Error ? err.message : String(err) });
+      return null;
     }
   }
 

@@ -1,5 +1,5 @@
 import { DEFAULT_TX_FEE_CAP, effectiveFeeCeiling, withinTxFeeCap, type FeeCeiling } from "@sweep/fees";
-import { type BroadcastVerdict, type ChainClient, type Receipt } from "@sweep/rpc";
+import { type BroadcastVerdict, type ChainClient, type NodeReceipt, type Receipt } from "@sweep/rpc";
 import type { Logger } from "@sweep/common";
 import { partnerMaxFeePerGas, type Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
@@ -31,7 +31,7 @@ export interface WatchActions {
   /** the stored transaction sent again, marked broadcast when the node took it; the node's verdict */
   rebroadcast(transaction: InFlightTransaction, logger: Logger): Promise<"accepted" | BroadcastVerdict>;
   /** a transaction of ours mined at the confirmation depth: its batch settled (a revocation's once its accounts' code is read) */
-  settle(mined: InFlightTransaction, receipt: Receipt, group: readonly InFlightTransaction[], logger: Logger): Promise<void>;
+  settle(mined: InFlightTransaction, receipt: NodeReceipt, group: readonly InFlightTransaction[], logger: Logger): Promise<void>;
   /** the chain counted past the nonce with no receipt of ours: another transaction took it, and its batches fail */
   abandonTaken(at: NonceAt, logger: Logger): Promise<void>;
   /** a replacement made and sent; false when none can be (outbidding crosses the fee ceiling or the fee cap) */
@@ -62,8 +62,10 @@ export class StoredActions implements WatchActions {
     return broadcastStored(this.options.db, this.options.client, transaction, logger);
   }
 
-  async settle(mined: InFlightTransaction, receipt: Receipt, group: readonly InFlightTransaction[], logger: Logger): Promise<void> {
+  async settle(mined: InFlightTransaction, nodeReceipt: NodeReceipt, group: readonly InFlightTransaction[], logger: Logger): Promise<void> {
     const { db, names, client } = this.options;
+    const receipt = await this.costed(nodeReceipt, logger);
+    if (!receipt) return;
     const revocations = await this.chainOutcomes(mined, receipt, logger);
     if (!revocations) return;
     if (await settleMined(db, names, mined, receipt, logger, revocations)) {
@@ -80,6 +82,16 @@ export class StoredActions implements WatchActions {
       this.options.outboxWritten?.();
       noncesAbandonedTotal.inc({ chain_id: client.chainId, reason: "nonce_conflict" });
       logger.warn("another transaction took the nonce; batch failed", { batchIds: abandoned.batchIds, reason: "nonce_conflict" });
+    }
+  }
+
+  /** The receipt with its L1 data fee (an OP-stack chain's), read once, as it is settled; null when the node does not answer: next round. */
+  private async costed(receipt: NodeReceipt, logger: Logger): Promise<Receipt | null> {
+    try {
+      return await this.options.client.costed(receipt);
+    } catch (err) {
+      logger.warn("could not read the L1 data fee the transaction paid; settling next round", { hash: receipt.hash, error: err instanceof Error ? err.message : String(err) });
+      return null;
     }
   }
 

@@ -12,6 +12,7 @@ import { SettledReorgs } from "../reorgs/settled-reorgs";
 import { AbandonedTransactions } from "./abandoned-transactions";
 import { decideNonce, seenTaken, type NonceObservations } from "./nonce-decision";
 import { StoredActions, type WatchActions } from "./watch-actions";
+import { watchRound, type WatchRound } from "./watch-round";
 import { storedWatchReads, type WatchStore } from "./watch-store";
 import { nextHeadRead } from "./watch-timing";
 import { nextTakenRun, type AbandonRule, type TakenRun } from "./watch-rules";
@@ -187,13 +188,14 @@ export class ChainWatcher {
     for (const key of this.keptAtCeiling.keys()) if (!nonces.has(key)) this.keptAtCeiling.delete(key);
     for (const key of this.takenRuns.keys()) if (!nonces.has(key)) this.takenRuns.delete(key);
     const head = await this.roundHead();
+    const round = watchRound(client, head);
     try {
-      await this.settledReorgs.runOnce(head);
+      await this.settledReorgs.runOnce(round);
     } catch (err) {
       logger.warn("could not re-check settled transactions for reorgs this round", { chainId: client.chainId, error: err instanceof Error ? err.message : String(err) });
     }
     try {
-      await this.abandoned.runOnce(head);
+      await this.abandoned.runOnce(round);
     } catch (err) {
       logger.warn("could not look for given-up transactions on chain this round", { chainId: client.chainId, error: err instanceof Error ? err.message : String(err) });
     }
@@ -206,18 +208,18 @@ export class ChainWatcher {
     for (const wallet of wallets) {
       const walletLogger = logger.child({ chainId: client.chainId, gasWallet: wallet.address });
       try {
-        await this.watchWallet(wallet, rows.filter((r) => r.gasWalletId === wallet.id), head, walletLogger);
+        await this.watchWallet(wallet, rows.filter((r) => r.gasWalletId === wallet.id), round, walletLogger);
       } catch (err) {
         walletLogger.warn("could not watch the gas wallet's transactions this round", { error: err instanceof Error ? err.message : String(err) });
       }
     }
   }
 
-  private async watchWallet(wallet: GasWalletRow, rows: InFlightTransaction[], head: number, logger: Logger): Promise<void> {
+  private async watchWallet(wallet: GasWalletRow, rows: InFlightTransaction[], { head, final: finalBlock }: WatchRound, logger: Logger): Promise<void> {
     const { client } = this.options;
     // Nonce counts are read before any receipt, so a transaction of ours mined in between cannot pass for another's; the count
     // at depth at a block number, which a node behind it cannot answer (RpcEndpoints asks again).
-    const final = await client.finalBlock(head);
+    const final = await finalBlock();
     const countedAt = Math.max(0, final);
     const [atDepth, latestCount, pending] = await Promise.all([
       client.nonceAt(wallet.address, countedAt),
