@@ -1,15 +1,25 @@
-import { NODE_KINDS, authorizationBody, createTestPartner, eventually, partnerApi, sharedStack, startSharedStacks, type SharedStack, type TestPartner } from "@sweep/testkit";
+import {
+  SHARED_STACK_NODES,
+  authorizationBody,
+  createTestPartner,
+  eventually,
+  partnerApi,
+  sharedStack,
+  sharedStackChainId,
+  startSharedStacks,
+  type SharedStack,
+  type TestPartner,
+} from "@sweep/testkit";
 import { toBigInt } from "@sweep/db";
 import { contractAt } from "@sweep/contracts";
 import { Wallet, parseEther } from "ethers";
 
 // The story of a partner: register a hot wallet, fund deposit addresses on the chain, have their
 // owners sign EIP-7702 authorizations, and sweep them through the API: everything real (services
-// as processes, Postgres, RabbitMQ, Redis, the compiled contracts), once on anvil and once on
-// hardhat's node (no eth_simulateV1, EIP-7702 refunds as the EIP says), each with 1 s blocks, on the
-// run's shared stack of that node kind: everything it reads is its own partner's.
-
-const CHAIN_ID = 97;
+// as processes, Postgres, RabbitMQ, Redis, the compiled contracts), on anvil and on hardhat's node
+// (no eth_simulateV1, EIP-7702 refunds as the EIP says), and on an OP-stack chain on anvil's
+// optimism mode (every transaction also pays an L1 data fee its receipt does not name), each with
+// 1 s blocks, on the run's shared stack of that node kind: everything it reads is its own partner's.
 
 interface SweepBody {
   id: string;
@@ -28,11 +38,12 @@ interface SweepBody {
   attempts: number;
 }
 
-// Both node kinds' stacks start at once: hardhat's is up when its story begins.
-beforeAll(() => startSharedStacks(NODE_KINDS));
+// The node kinds' stacks start at once: each is up when its story begins.
+beforeAll(() => startSharedStacks(SHARED_STACK_NODES));
 
 // Sweeps signed with a gas wallet key in a PKCS#11 token are test/hsm-custody.e2e.test.ts's story.
-describe.each(NODE_KINDS)("on %s, a partner sweeps deposit addresses into its hot wallet", (node) => {
+describe.each(SHARED_STACK_NODES)("on %s, a partner sweeps deposit addresses into its hot wallet", (node) => {
+  const CHAIN_ID = sharedStackChainId(node);
   let stack: SharedStack;
   let partner: TestPartner;
   const hotWallet = Wallet.createRandom().address;
@@ -138,15 +149,23 @@ describe.each(NODE_KINDS)("on %s, a partner sweeps deposit addresses into its ho
     });
 
     const chain = stack.chain(CHAIN_ID);
-    const receipt = await chain.provider.getTransactionReceipt(ended[0]!.tx_hash!);
-    for (const s of ended) expect(BigInt(s.gas_cost!)).toBe(BigInt(s.gas!) * receipt!.gasPrice);
-    expect(ended.reduce((sum, s) => sum + BigInt(s.gas!), 0n)).toBe(receipt!.gasUsed);
+    const receipt = (await chain.provider.getTransactionReceipt(ended[0]!.tx_hash!))!;
+    // What the gas wallet paid for the batch, as the chain took it: gas used × price, and on the OP-stack chain its L1 data fee.
+    const balanceAt = (block: number) => chain.provider.getBalance(partner.gasWallet, block);
+    const charged = (await balanceAt(receipt.blockNumber - 1)) - (await balanceAt(receipt.blockNumber));
+    const l1Fee = charged - receipt.gasUsed * receipt.gasPrice;
+    expect(l1Fee > 0n).toBe(node === "anvil-optimism");
+    expect(ended.reduce((sum, s) => sum + BigInt(s.gas!), 0n)).toBe(receipt.gasUsed);
+    // Each item's gas_cost is its gas at the price and its share of the L1 fee; the shares add up to the fee, to the wei.
+    const l1Shares = ended.map((s) => BigInt(s.gas_cost!) - BigInt(s.gas!) * receipt.gasPrice);
+    expect(l1Shares.every((share) => (l1Fee > 0n ? share > 0n : share === 0n))).toBe(true);
+    expect(l1Shares.reduce((sum, share) => sum + share, 0n)).toBe(l1Fee);
     const usdt = contractAt("DevToken", chain.usdt.address, chain.provider);
     expect(await usdt.getFunction("balanceOf")(hotWallet)).toBe(ended.reduce((sum, s) => sum + BigInt(s.swept_amount!), 0n));
     for (const d of deposits) expect(await chain.provider.getCode(d.owner.address)).toBe(`0xef0100${delegate.slice(2).toLowerCase()}`);
 
     const gasEntries = await stack.db.ledgerEntry.findMany({ where: { partnerId: partner.partnerId, kind: "gas", txHash: ended[0]!.tx_hash! } });
-    expect(gasEntries.map((e) => toBigInt(e.amount))).toEqual([-(receipt!.gasUsed * receipt!.gasPrice)]);
+    expect(gasEntries.map((e) => toBigInt(e.amount))).toEqual([-charged]);
     expect(await stack.db.event.count({ where: { partnerId: partner.partnerId, type: "sweep.swept" } })).toBe(50);
   }, 150_000);
 

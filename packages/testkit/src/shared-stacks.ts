@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createDb, type Db } from "@sweep/db";
 import { parseLogLines, type LogLine, type ServiceName } from "./service-process";
 import { startStack, type Stack, type StackOptions } from "./stack";
-import { connectTestChain, NODE_KINDS, type ChainConnection, type NodeKind } from "./test-chains";
+import { OP_STACK_TEST_CHAIN, configuredChainEnv, connectTestChain, NODE_KINDS, type ChainConnection, type NodeKind } from "./test-chains";
 
 /**
  * Stories that read only their own partner (each makes one with createTestPartner) share one stack per
@@ -23,7 +23,16 @@ const SHARED_STACK_IDLE_MS = 20_000;
  * sweeps requested at once stay one batch.
  */
 export function sharedStackOptions(node: NodeKind): StackOptions {
-  return { blockTime: 1, node, env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_BASE_MS: "500", BATCH_WINDOW_MS: "500", BATCH_WINDOW_MAX_MS: "3000" } };
+  const chain = node === "anvil-optimism" ? configuredChainEnv(OP_STACK_TEST_CHAIN) : {};
+  return { blockTime: 1, node, env: { ...chain, WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_BASE_MS: "500", BATCH_WINDOW_MS: "500", BATCH_WINDOW_MAX_MS: "3000" } };
+}
+
+/** The node kinds a shared stack runs on: an L1's (chain 97) and anvil's optimism mode (OP_STACK_TEST_CHAIN, its only chain). */
+export const SHARED_STACK_NODES: readonly NodeKind[] = [...NODE_KINDS, "anvil-optimism"];
+
+/** The chain the stories on a shared stack of `node` sweep on. */
+export function sharedStackChainId(node: NodeKind): number {
+  return node === "anvil-optimism" ? OP_STACK_TEST_CHAIN.chainId : 97;
 }
 
 /** What a story needs of a running stack, as the host hands it out. */
@@ -95,7 +104,7 @@ export async function hostSharedStacks(): Promise<SharedStackHost> {
     response.setHeader("connection", "close");
     const { pathname, searchParams } = new URL(request.url ?? "/", "http://host");
     const [, route, node, , service, what] = pathname.split("/");
-    if (route !== "stacks" || !NODE_KINDS.includes(node as NodeKind)) return void response.writeHead(404).end();
+    if (route !== "stacks" || !SHARED_STACK_NODES.includes(node as NodeKind)) return void response.writeHead(404).end();
     if (searchParams.has("release")) return void (release(node as NodeKind), response.writeHead(204).end());
     const stack = stackOf(node as NodeKind);
     if (searchParams.has("start")) return void response.writeHead(202).end();
@@ -147,7 +156,7 @@ export async function sharedStack(node: NodeKind, timeoutMs = 170_000): Promise<
   if (!response.ok) throw new Error(await response.text());
   const descriptor = (await response.json()) as StackDescriptor;
   const db = createDb(descriptor.databaseUrl);
-  const chains = new Map(descriptor.chains.map((c) => [c.chainId, connectTestChain(c.chainId, c.rpcUrl)]));
+  const chains = new Map(descriptor.chains.map((c) => [c.chainId, connectTestChain(c.chainId, c.rpcUrl, sharedStackOptions(node).env)]));
   return {
     node,
     api: descriptor.api,
