@@ -113,6 +113,19 @@ describe("a partner's first sweep with the SDK", () => {
       await expect(client.sweeps.create({ chain_id: CHAIN_ID, hot_wallet: hotWallet, account: created[0]!.account, token: "USDT", external_id: "page-0" })).resolves.toMatchObject({ id: created[0]!.id, status: "rejected" });
     }, 90_000);
 
+    it("registers deposit addresses ahead of any deposit and lists the inventory page by page", async () => {
+      const owners = Array.from({ length: 3 }, () => Wallet.createRandom());
+      const addresses = await Promise.all(owners.map(async (owner) => ({ address: owner.address, authorization: await signAuthorization(owner, { chainId: CHAIN_ID, address: delegate, nonce: 0 }) })));
+      const registered = await client.depositAddresses.register({ chain_id: CHAIN_ID, hot_wallet: hotWallet, addresses });
+      expect(registered.map((a) => [a.address, a.delegation, a.delegate, a.authorization_nonce])).toEqual(owners.map((o) => [o.address, "authorized", delegate, 0]));
+
+      const listed: string[] = [];
+      for await (const entry of client.depositAddresses.list({ chain_id: CHAIN_ID, delegation: "authorized", limit: 2 })) listed.push(entry.address);
+      expect(listed.slice(0, 3)).toEqual(owners.map((o) => o.address).reverse());
+      const twice = client.depositAddresses.register({ chain_id: CHAIN_ID, hot_wallet: hotWallet, addresses: [addresses[0]!, addresses[0]!] });
+      await expect(twice).rejects.toMatchObject({ status: 422, code: "invalid_address" });
+    });
+
     it("throws the spec's code for a bad request", async () => {
       const owner = Wallet.createRandom();
       const forOtherChain = await signAuthorization(owner, { chainId: 11155111, address: delegate, nonce: 0 });

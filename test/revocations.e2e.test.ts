@@ -60,9 +60,13 @@ describe.each(NODE_KINDS)("on %s, a partner revokes deposit addresses' delegatio
     await stack?.stop();
   }, 60_000);
 
+  /** The address as the partner's inventory shows it. */
+  const inventoried = async (address: string) => (await api("GET", `/v1/deposit-addresses?chain_id=${CHAIN_ID}&address=${address}`)).body.items;
+
   it("revokes a delegated address: its code is empty again, a sweep without a new authorization is rejected not_upgraded, and one with a new authorization is a first sweep", async () => {
     const owner = await delegatedAddress();
     expect(await chain().provider.getCode(owner.address)).toMatch(/^0xef0100/);
+    expect(await inventoried(owner.address)).toEqual([expect.objectContaining({ delegation: "delegated", delegate })]);
 
     const requested = await postRevocation(owner, 1);
     expect(requested).toMatchObject({ status: 202, body: { status: "queued", chain_id: CHAIN_ID, account: owner.address, attempts: 0 } });
@@ -76,6 +80,8 @@ describe.each(NODE_KINDS)("on %s, a partner revokes deposit addresses' delegatio
     expect(transaction).toMatchObject({ type: 4, from: partner.gasWallet, to: partner.gasWallet });
     expect(await chain().provider.getCode(owner.address)).toBe("0x");
     expect(await stack.db.event.count({ where: { type: "revocation.revoked", subjectId: revoked.id } })).toBe(1);
+    expect(await inventoried(owner.address)).toEqual([expect.objectContaining({ delegation: "revoked" })]);
+    expect((await inventoried(owner.address))[0]).not.toHaveProperty("delegate");
 
     await chain().mintUsdt(owner.address, 500n);
     expect(await sweepEnds((await postSweep(owner)).body.id)).toMatchObject({ status: "rejected", reason: "not_upgraded" });

@@ -167,6 +167,10 @@ describe.each(SHARED_STACK_NODES)("on %s, a partner sweeps deposit addresses int
     const gasEntries = await stack.db.ledgerEntry.findMany({ where: { partnerId: partner.partnerId, kind: "gas", txHash: ended[0]!.tx_hash! } });
     expect(gasEntries.map((e) => toBigInt(e.amount))).toEqual([-charged]);
     expect(await stack.db.event.count({ where: { partnerId: partner.partnerId, type: "sweep.swept" } })).toBe(50);
+    // The partner's inventory holds the fifty, delegated to the hot wallet's delegate since the batch went through.
+    const inventory = (await api("GET", `/v1/deposit-addresses?chain_id=${CHAIN_ID}&delegation=delegated&limit=200`)).body.items as Array<{ address: string; delegate: string }>;
+    expect(new Set(inventory.map((a) => a.address))).toEqual(new Set(deposits.map((d) => d.owner.address)));
+    expect(inventory.every((a) => a.delegate === delegate)).toBe(true);
   }, 150_000);
 
   it("sweeps an address again without an authorization (repeat), the native coin, a partial amount and keep-one-unit", async () => {

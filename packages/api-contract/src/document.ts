@@ -12,6 +12,7 @@ import "./routes/usage";
 import "./routes/hot-wallets";
 import "./routes/sweeps";
 import "./routes/revocations";
+import "./routes/deposit-addresses";
 import "./routes/webhook";
 import "./routes/events";
 

@@ -1,5 +1,5 @@
 import { bpsToPercent } from "./percent";
-import type { ChainBalance, ChainTariff, HotWallet, LedgerEntry, Revocation, Settings, Sweep, Webhook, WebhookDelivery } from "./responses";
+import type { ChainBalance, ChainTariff, DepositAddress, HotWallet, LedgerEntry, Revocation, Settings, Sweep, Webhook, WebhookDelivery } from "./responses";
 import type { ledgerKinds } from "./scalars";
 
 /**
@@ -23,6 +23,18 @@ export interface HotWalletRow {
   error: string | null;
   txHash: string | null;
   createdAt: Date;
+}
+
+export interface DepositAddressRow {
+  chainId: number;
+  address: string;
+  delegation: DepositAddress["delegation"];
+  delegate: string | null;
+  /** the stored authorization: its nonce is shown */
+  authorization: unknown;
+  lastActivityAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface SweepRow {
@@ -145,6 +157,20 @@ export function presentHotWallet(row: HotWalletRow): HotWallet {
     error: row.status === "failed" ? row.error : undefined,
     tx_hash: row.txHash,
     created_at: row.createdAt.toISOString(),
+  });
+}
+
+export function presentDepositAddress(row: DepositAddressRow): DepositAddress {
+  const nonce = (row.authorization as { nonce?: unknown } | null)?.nonce;
+  return present<DepositAddress>({
+    chain_id: row.chainId,
+    address: row.address,
+    delegation: row.delegation,
+    delegate: row.delegation === "authorized" || row.delegation === "delegated" ? row.delegate : undefined,
+    authorization_nonce: row.delegation === "authorized" && typeof nonce === "number" ? nonce : undefined,
+    last_activity_at: row.lastActivityAt?.toISOString(),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
   });
 }
 

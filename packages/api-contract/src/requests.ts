@@ -89,6 +89,29 @@ export const HotWalletRequest = z
 
 export type HotWalletRequest = z.infer<typeof HotWalletRequest>;
 
+/** At most this many addresses in one POST /v1/deposit-addresses. */
+export const MAX_DEPOSIT_ADDRESSES_PER_REQUEST = 1_000;
+
+export const DepositAddressRegistration = z
+  .strictObject({
+    chain_id: ChainId,
+    hot_wallet: NonZeroAddress.openapi({ description: "the account's hot wallet on this chain (registered; its delegate need not be deployed yet): the authorizations delegate to its delegate" }),
+    addresses: z
+      .array(
+        z.strictObject({
+          address: NonZeroAddress.openapi({ description: "the deposit address" }),
+          authorization: Authorization.openapi({ description: "the deposit address's authorization of the hot wallet's delegate, at its current nonce" }),
+        }),
+      )
+      .min(1, { error: `must hold 1 to ${MAX_DEPOSIT_ADDRESSES_PER_REQUEST} addresses` })
+      .max(MAX_DEPOSIT_ADDRESSES_PER_REQUEST, { error: `must hold 1 to ${MAX_DEPOSIT_ADDRESSES_PER_REQUEST} addresses` })
+      .openapi({ description: `1 to ${MAX_DEPOSIT_ADDRESSES_PER_REQUEST} deposit addresses, each once` }),
+  })
+  .openapi("DepositAddressRegistration");
+
+export type DepositAddressRegistration = z.infer<typeof DepositAddressRegistration>;
+
+
 export const sweepStatuses = ["queued", "processing", "swept", "failed", "rejected"] as const;
 
 const pageLimitRule = "must be an integer from 1 to 200";
@@ -124,6 +147,18 @@ export const SweepListQuery = z.strictObject({
 export type SweepListQuery = z.infer<typeof SweepListQuery>;
 
 export const revocationStatuses = ["queued", "processing", "revoked", "failed", "rejected"] as const;
+
+export const delegationStates = ["unknown", "authorized", "delegated", "revoked"] as const;
+
+export const DepositAddressListQuery = z.strictObject({
+  limit: PageLimit,
+  cursor: PageCursor,
+  chain_id: QueryChainId,
+  delegation: z.enum(delegationStates, { error: `must be one of ${delegationStates.join(", ")}` }).optional(),
+  address: Address.optional().openapi({ description: "one deposit address" }),
+});
+
+export type DepositAddressListQuery = z.infer<typeof DepositAddressListQuery>;
 
 export const RevocationListQuery = z.strictObject({
   limit: PageLimit,

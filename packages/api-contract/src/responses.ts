@@ -1,4 +1,4 @@
-import { revocationStatuses, sweepStatuses } from "./requests";
+import { delegationStates, revocationStatuses, sweepStatuses } from "./requests";
 import { Address, Amount, ChainId, DateOnly, DateTime, Gas, LedgerKind, NextCursor, SignedAmount } from "./scalars";
 import { z } from "./zod";
 
@@ -24,6 +24,30 @@ export const HotWallet = z
 export type HotWallet = z.infer<typeof HotWallet>;
 
 export const HotWalletList = z.object({ hot_wallets: z.array(HotWallet) }).openapi("HotWalletList");
+
+export const DepositAddress = z
+  .object({
+    chain_id: ChainId,
+    address: Address.openapi({ description: "the deposit address" }),
+    delegation: z.enum(delegationStates).openapi({
+      description:
+        "what the service last knew of its EIP-7702 delegation: unknown (no authorization of a delegate held: known from a revocation or a sweep without one), authorized (an authorization of a hot wallet's delegate is held, not yet applied), delegated (a sweep went through: it runs `delegate`), revoked (a revocation took the delegation back)",
+    }),
+    delegate: Address.optional().openapi({ description: "the delegate it runs (delegated) or its held authorization names (authorized)" }),
+    authorization_nonce: z.number().int().optional().openapi({ format: "int64", description: "the nonce of the authorization held" }),
+    last_activity_at: DateTime.optional().openapi({ description: "when the latest sweep or revocation of it was requested" }),
+    created_at: DateTime.openapi({ description: "when it entered the inventory" }),
+    updated_at: DateTime,
+  })
+  .openapi("DepositAddress");
+
+export type DepositAddress = z.infer<typeof DepositAddress>;
+
+export const DepositAddressList = z.object({ items: z.array(DepositAddress), next_cursor: NextCursor }).openapi("DepositAddressList");
+
+export const DepositAddressRegistrationResult = z
+  .object({ items: z.array(DepositAddress).openapi({ description: "the addresses as now stored, in the request's order" }) })
+  .openapi("DepositAddressRegistrationResult");
 
 export const sweepKinds = ["repeat", "first", "first_new"] as const;
 

@@ -12,6 +12,8 @@ export type Revocation = Schemas["Revocation"];
 export type RevocationRequest = Schemas["RevocationRequest"];
 export type HotWallet = Schemas["HotWallet"];
 export type HotWalletRequest = Schemas["HotWalletRequest"];
+export type DepositAddress = Schemas["DepositAddress"];
+export type DepositAddressRegistration = Schemas["DepositAddressRegistration"];
 export type Balance = Schemas["Balance"];
 export type Tariff = Schemas["Tariff"];
 export type Settings = Schemas["Settings"];
@@ -85,6 +87,17 @@ export class SweepClient {
     /** Registers a hot wallet (its delegate is known at once) or returns it as it is. */
     register: (request: HotWalletRequest): Promise<HotWallet> => body(this.api.POST("/v1/hot-wallets", { body: request })),
     list: async (): Promise<HotWallet[]> => (await body(this.api.GET("/v1/hot-wallets"))).hot_wallets,
+  };
+
+  readonly depositAddresses = {
+    /**
+     * Registers up to 1,000 deposit addresses with their authorizations of the hot wallet's delegate
+     * (all or none); registering one again holds its newer authorization. Resolves to them as stored.
+     */
+    register: async (request: DepositAddressRegistration): Promise<DepositAddress[]> => (await body(this.api.POST("/v1/deposit-addresses", { body: request }))).items,
+    /** Every address of the inventory matching the filters, newest first. */
+    list: (filters: Filters<"/v1/deposit-addresses"> = {}): AsyncIterable<DepositAddress> => paginate((cursor) => this.depositAddresses.page({ ...filters, cursor })),
+    page: (query: QueryOf<"/v1/deposit-addresses"> = {}): Promise<Page<DepositAddress>> => body(this.api.GET("/v1/deposit-addresses", { params: { query } })),
   };
 
   readonly webhook = {

@@ -51,5 +51,19 @@ export const revocationViewSelect = {
 
 export type RevocationView = Prisma.RevocationGetPayload<{ select: typeof revocationViewSelect }>;
 
+/** A deposit address of the inventory as answered. */
+export const depositAddressViewSelect = {
+  chainId: true,
+  address: true,
+  delegation: true,
+  delegate: true,
+  authorization: true,
+  lastActivityAt: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.DepositAddressSelect;
+
+export type DepositAddressView = Prisma.DepositAddressGetPayload<{ select: typeof depositAddressViewSelect }>;
+
 /** A hot wallet as answered. */
 export const hotWalletViewSelect = { chainId: true, address: true, delegate: true, status: true, error: true, txHash: true, createdAt: true } satisfies Prisma.HotWalletSelect;

@@ -19,6 +19,7 @@ import { ConsoleSessions } from "./console/session-store";
 import { DEFAULT_MAX_HOT_WALLETS_PER_CHAIN, hotWalletRoutes } from "./hot-wallets/routes";
 import { errorHandler } from "./http/errors";
 import { jsonBody } from "./http/json-body";
+import { depositAddressRoutes } from "./deposit-addresses/routes";
 import { requestLogging } from "./http/request-log";
 import { requestMetrics } from "./http/request-metrics";
 import { notFound, refuseOptions } from "./http/unrouted";
@@ -108,6 +109,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(hotWalletRoutes({ db: deps.db, names: deps.names, chains, onOutbox, maxPerChain: deps.maxHotWalletsPerChain ?? DEFAULT_MAX_HOT_WALLETS_PER_CHAIN }));
   app.use(sweepRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, hotWallets: new HotWalletDirectory(deps.db), onOutbox }));
   app.use(revocationRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, onOutbox }));
+  app.use(depositAddressRoutes({ db: deps.db, chains }));
   app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox, allowPrivate: deps.webhookAllowPrivate ?? false, testEventLimit: limits.webhookTests }));
   app.use(
     consoleRoutes({

@@ -2,6 +2,7 @@ import type { Tx } from "@sweep/db";
 import { settleWork, type WorkSettlement } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 import type { PendingMetrics } from "@sweep/metrics";
+import { recordRevokedDelegations } from "./deposit-delegations";
 import type { RevocationSettlement } from "./revocation-outcomes";
 
 /** A revocation's settlement as the lifecycle applies it: its new state and its share of the gas. */
@@ -20,8 +21,9 @@ export function revocationTransition(settlement: RevocationSettlement): WorkSett
 }
 
 /**
- * Applies the settlements of one batch's open revocations (settleWork in @sweep/lifecycle).
- * Revocations pay no fee. Returns the settlements that changed a revocation.
+ * Applies the settlements of one batch's open revocations (settleWork in @sweep/lifecycle) and
+ * marks the revoked ones' addresses revoked in the inventory. Revocations pay no fee. Returns the
+ * settlements that changed a revocation.
  */
 export async function applyRevocationSettlements(
   tx: Tx,
@@ -31,5 +33,7 @@ export async function applyRevocationSettlements(
   settlements: readonly RevocationSettlement[],
 ): Promise<RevocationSettlement[]> {
   const changedIds = await settleWork(tx, names, metrics, "revocation", scope, settlements.map(revocationTransition));
-  return settlements.filter((settlement) => changedIds.has(settlement.revocationId));
+  const changed = settlements.filter((settlement) => changedIds.has(settlement.revocationId));
+  await recordRevokedDelegations(tx, changed.flatMap((s) => (s.outcome === "revoked" ? [s.revocationId] : [])));
+  return changed;
 }

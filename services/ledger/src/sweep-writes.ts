@@ -2,6 +2,7 @@ import type { Tx } from "@sweep/db";
 import { settleWork, type WorkSettlement } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 import { gasPerSweep, type PendingMetrics } from "@sweep/metrics";
+import { recordSweptDelegations } from "./deposit-delegations";
 import { bookSweepFees } from "./ledger-entries";
 import type { SweepSettlement } from "./outcomes";
 
@@ -31,7 +32,8 @@ export function sweepTransition(settlement: SweepSettlement): WorkSettlement<"sw
 
 /**
  * Applies the settlements of one batch's open sweeps (settleWork in @sweep/lifecycle: the guarded
- * update, events, final-state metric and wakes) and books the fees of those swept. Only sweeps
+ * update, events, final-state metric and wakes), books the fees of those swept and marks their
+ * addresses delegated in the inventory. Only sweeps
  * still processing in this batch change, so only the first delivery of an outcome books a fee.
  * Returns the settlements that changed a sweep.
  */
@@ -39,6 +41,7 @@ export async function applySweepSettlements(tx: Tx, names: QueueNames, metrics: 
   const changedIds = await settleWork(tx, names, metrics, "sweep", scope, settlements.map(sweepTransition));
   const changed = settlements.filter((settlement) => changedIds.has(settlement.sweepId));
   const swept = changed.flatMap((s) => (s.outcome === "swept" ? [s] : []));
+  await recordSweptDelegations(tx, swept.map((s) => s.sweepId));
   await bookSweepFees(
     tx,
     swept.map((s) => ({ partnerId: scope.partnerId, chainId: scope.chainId, sweepId: s.sweepId, txHash: s.onChain.txHash, fee: s.fee.fee })),

@@ -245,6 +245,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/deposit-addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deposit addresses
+         * @description The inventory, newest first; filters combine.
+         */
+        get: operations["listDepositAddresses"];
+        put?: never;
+        /**
+         * Register deposit addresses
+         * @description Adds up to 1000 deposit addresses to the inventory ahead of any deposit, each with its authorization of the hot wallet's delegate, which the service holds as the address's latest. Idempotent: registering an address again keeps one entry and holds the newer authorization. All or nothing: one refused address refuses the request, and `message` names it (`addresses.<index>`) after the cause. The body may be up to 512 KiB. Every address of a sweep or revocation enters the inventory too.
+         */
+        post: operations["registerDepositAddresses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook": {
         parameters: {
             query?: never;
@@ -987,6 +1011,60 @@ export type components = {
         };
         RevocationList: {
             items: components["schemas"]["Revocation"][];
+            next_cursor: components["schemas"]["NextCursor"];
+        };
+        DepositAddressRegistrationResult: {
+            /** @description the addresses as now stored, in the request's order */
+            items: components["schemas"]["DepositAddress"][];
+        };
+        DepositAddress: {
+            chain_id: components["schemas"]["ChainID"];
+            /** @description the deposit address */
+            address: components["schemas"]["Address"];
+            /**
+             * @description what the service last knew of its EIP-7702 delegation: unknown (no authorization of a delegate held: known from a revocation or a sweep without one), authorized (an authorization of a hot wallet's delegate is held, not yet applied), delegated (a sweep went through: it runs `delegate`), revoked (a revocation took the delegation back)
+             * @enum {string}
+             */
+            delegation: "unknown" | "authorized" | "delegated" | "revoked";
+            /** @description the delegate it runs (delegated) or its held authorization names (authorized) */
+            delegate?: components["schemas"]["Address"];
+            /**
+             * Format: int64
+             * @description the nonce of the authorization held
+             */
+            authorization_nonce?: number;
+            /**
+             * Format: date-time
+             * @description when the latest sweep or revocation of it was requested
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            last_activity_at?: string;
+            /**
+             * Format: date-time
+             * @description when it entered the inventory
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        DepositAddressRegistration: {
+            chain_id: components["schemas"]["ChainID"];
+            /** @description the account's hot wallet on this chain (registered; its delegate need not be deployed yet): the authorizations delegate to its delegate */
+            hot_wallet: components["schemas"]["Address"];
+            /** @description 1 to 1000 deposit addresses, each once */
+            addresses: {
+                /** @description the deposit address */
+                address: components["schemas"]["Address"];
+                /** @description the deposit address's authorization of the hot wallet's delegate, at its current nonce */
+                authorization: components["schemas"]["Authorization"];
+            }[];
+        };
+        DepositAddressList: {
+            items: components["schemas"]["DepositAddress"][];
             next_cursor: components["schemas"]["NextCursor"];
         };
         Webhook: {
@@ -2265,6 +2343,181 @@ export interface operations {
             };
             /** @description not_found: no such revocation in the account */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDepositAddresses: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description the next_cursor of the previous page; omitted for the first page; opaque */
+                cursor?: string;
+                chain_id?: number;
+                delegation?: "unknown" | "authorized" | "delegated" | "revoked";
+                /** @description one deposit address */
+                address?: components["schemas"]["Address"];
+            };
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of deposit addresses */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositAddressList"];
+                };
+            };
+            /** @description invalid_query; `message` names the parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registerDepositAddresses: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositAddressRegistration"];
+            };
+        };
+        responses: {
+            /** @description the addresses as now stored */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositAddressRegistrationResult"];
+                };
+            };
+            /** @description invalid_json (also for no addresses or more than 1000, or a body over 512 KiB) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_chain, invalid_address (also an address given twice), unknown_hot_wallet (not registered on this chain), invalid_authorization (its message starts as for a sweep's, then names the address) */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

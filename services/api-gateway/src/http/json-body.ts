@@ -5,6 +5,12 @@ import express, { type RequestHandler } from "express";
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
+ * Routes whose bodies may be larger: POST /v1/deposit-addresses takes 1,000 addresses with their
+ * authorizations, some 300 KiB (docs/decisions.md).
+ */
+export const LARGER_BODIES: Readonly<Record<string, number>> = { "POST /v1/deposit-addresses": 512 * 1024 };
+
+/**
  * The content codings a body may come in. body-parser counts its limit on the decoded bytes, so a
  * compressed body is held to 64 KiB once inflated (a bomb stops there). zstd is left out: whether
  * body-parser decodes it depends on the Node version, and the answer must not.
@@ -14,20 +20,23 @@ const ACCEPTED_ENCODINGS = new Set(["identity", "gzip", "deflate", "br"]);
 /** Requests whose body arrived empty: body-parser makes `{}` of those, which is not what was sent. */
 const emptyBodies = new WeakSet<object>();
 
-const parseJson = express.json({
-  limit: MAX_BODY_BYTES,
-  strict: true,
-  type: ["application/json", "application/*+json"],
-  verify: (req, _res, raw) => {
-    if (raw.length === 0) emptyBodies.add(req);
-  },
-});
+const jsonParser = (limit: number) =>
+  express.json({
+    limit,
+    strict: true,
+    type: ["application/json", "application/*+json"],
+    verify: (req, _res, raw) => {
+      if (raw.length === 0) emptyBodies.add(req);
+    },
+  });
+
+const parsers = new Map([MAX_BODY_BYTES, ...Object.values(LARGER_BODIES)].map((limit) => [limit, jsonParser(limit)]));
 
 /** Body-parser failures carry a `type`; each becomes invalid_json with a message a person can act on. */
-export function bodyError(err: { type?: string }): ApiError {
+export function bodyError(err: { type?: string }, limit = MAX_BODY_BYTES): ApiError {
   switch (err.type) {
     case "entity.too.large":
-      return new ApiError("invalid_json", "request body is over 64 KiB");
+      return new ApiError("invalid_json", `request body is over ${limit / 1024} KiB`);
     case "entity.parse.failed":
       return new ApiError("invalid_json", "request body is not valid JSON");
     case "charset.unsupported":
@@ -52,8 +61,11 @@ export const jsonBody: RequestHandler = (req, res, next) => {
     next(new ApiError("invalid_json", `Content-Encoding ${encoding.slice(0, 40)} is not supported; send identity, gzip, deflate or br`));
     return;
   }
-  parseJson(req, res, (err?: unknown) => {
-    if (err) return next(bodyError(err as { type?: string }));
+  // As express routes it: any letter case, a trailing slash allowed.
+  const route = `${req.method} ${`${req.baseUrl}${req.path}`.toLowerCase().replace(/\/+$/, "")}`;
+  const limit = LARGER_BODIES[route] ?? MAX_BODY_BYTES;
+  parsers.get(limit)!(req, res, (err?: unknown) => {
+    if (err) return next(bodyError(err as { type?: string }, limit));
     // An empty body is no body (no JSON at all), as without a Content-Type: a route that needs an object refuses it.
     if (emptyBodies.has(req)) req.body = undefined;
     next();

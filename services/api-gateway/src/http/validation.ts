@@ -5,8 +5,9 @@ import type { z } from "zod";
  * Turns zod's verdict on a body or a query into the spec's error. Shape problems (an unknown
  * field, a missing one, a wrong JSON type) are the request's fault as a whole: `shapeCode`
  * (invalid_json for bodies, invalid_query for queries). A value of the right type that breaks a
- * rule gets the code the spec names for that field (`valueCodes`, by the field's path without
- * array indexes, else by its first segment), in the order the spec lists those codes.
+ * rule gets the code the spec names for that field (`valueCodes`, by the longest listed prefix of
+ * the field's path without array indexes, else by its first segment), in the order the spec lists
+ * those codes.
  */
 export interface ValidationCodes {
   shapeCode: "invalid_json" | "invalid_query";
@@ -31,9 +32,14 @@ export function requestError(issues: readonly Issue[], input: unknown, codes: Va
   const shape = issues.find((issue) => isShapeIssue(issue, input));
   if (shape) return new ApiError(codes.shapeCode, shapeMessage(shape, input, codes));
   const fields = Object.keys(codes.valueCodes);
+  // The longest listed prefix of the path without indexes ("addresses.authorization" for addresses.3.authorization.r), else its first segment.
   const fieldOf = (issue: Issue) => {
-    const field = issue.path.filter((key) => typeof key === "string").join(".");
-    return Object.hasOwn(codes.valueCodes, field) ? field : String(issue.path[0]);
+    const keys = issue.path.filter((key) => typeof key === "string");
+    for (let length = keys.length; length > 0; length--) {
+      const field = keys.slice(0, length).join(".");
+      if (Object.hasOwn(codes.valueCodes, field)) return field;
+    }
+    return String(issue.path[0]);
   };
   const rank = (issue: Issue) => {
     const index = fields.indexOf(fieldOf(issue));

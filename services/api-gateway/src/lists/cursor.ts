@@ -34,3 +34,5 @@ export const revocationCursors = cursorCodec("r1");
 export const ledgerCursors = cursorCodec("l1");
 /** GET /v1/webhook/deliveries */
 export const webhookDeliveryCursors = cursorCodec("w1");
+/** GET /v1/deposit-addresses */
+export const depositAddressCursors = cursorCodec("d1");

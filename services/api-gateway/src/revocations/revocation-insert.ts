@@ -21,9 +21,10 @@ export interface InsertedRevocation {
 }
 
 /**
- * The revocation and its outbox message in ONE statement, atomic like a transaction, through pg
- * as POST /v1/sweeps does (see sweeps/sweep-insert.ts for why not Prisma). Named, so each
- * connection parses and plans it once.
+ * The revocation, its outbox message and its address in the partner's inventory (its last
+ * activity; an address new to it is of unknown delegation) in ONE statement, atomic like a
+ * transaction, through pg as POST /v1/sweeps does (see sweeps/sweep-insert.ts for why not Prisma).
+ * Named, so each connection parses and plans it once.
  */
 const INSERT_REVOCATION = `
 WITH revocation AS (
@@ -33,6 +34,10 @@ WITH revocation AS (
 ), message AS (
   INSERT INTO outbox (message_id, exchange, routing_key, type, payload)
   SELECT $7::uuid, $8, $9, $10, $11::jsonb FROM revocation
+), inventory AS (
+  INSERT INTO deposit_addresses (id, partner_id, chain_id, address, delegation, last_activity_at, updated_at)
+  SELECT gen_random_uuid(), $2::uuid, $4, $5, 'unknown', created_at, now() FROM revocation
+  ON CONFLICT (partner_id, chain_id, address) DO UPDATE SET last_activity_at = EXCLUDED.last_activity_at, updated_at = now()
 )
 SELECT created_at AS "createdAt", updated_at AS "updatedAt" FROM revocation`;
 
