@@ -254,6 +254,25 @@ describe("the partner console in a browser", () => {
     expect(detail).toContain(revocation.tx_hash);
     expect(detail).toContain("revoked");
 
+    await openSection("Deposit addresses", "deposit-addresses");
+    const entry = page.getByTestId("deposit-addresses").locator("tbody tr", { has: page.locator(`code[title="${depositOwner.address}"]`) });
+    expect(await entry.textContent()).toContain("revoked");
+
+    // A stranger carries the deposit address's own authorization of a drainer: the firewall marks it, and every page says so.
+    const chain = stack.chain(CHAIN_ID);
+    const stranger = Wallet.createRandom().connect(chain.provider);
+    await chain.setBalance(stranger.address, parseEther("1"));
+    const drain = depositOwner.authorizeSync({ address: Wallet.createRandom().address, nonce: BigInt(await chain.provider.getTransactionCount(depositOwner.address)), chainId: BigInt(CHAIN_ID) });
+    await (await stranger.sendTransaction({ type: 4, to: stranger.address, authorizationList: [drain] })).wait();
+    await eventually("the address compromised", async () => ((await client.depositAddresses.page({ delegation: "compromised" })).items.length > 0 ? true : undefined), 30_000);
+    await openSection("Deposit addresses");
+    // The banner leads to them, as a person follows it.
+    await page.getByTestId("compromised-banner").getByRole("link", { name: "See them" }).click();
+    await shown("Deposit addresses");
+    await entry.getByText("compromised").waitFor();
+    expect(await page.getByTestId("deposit-addresses").locator("tbody tr").count()).toBe(1);
+    await check("deposit-addresses-compromised");
+
     await openSection("Ledger", "ledger");
     expect(await page.getByTestId("ledger").locator("tbody tr").count()).toBeGreaterThanOrEqual(1);
     const csvHref = await page.getByTestId("ledger-csv").getAttribute("href");

@@ -203,6 +203,36 @@ describe.each(SHARED_STACK_NODES)("on %s, a partner sweeps deposit addresses int
     expect(await chain.provider.getBalance(c.owner.address)).toBe(0n);
   }, 150_000);
 
+  it("marks a deposit address whose key signed a drainer's delegation compromised, tells the partner, and rejects its later sweep foreign_delegation", async () => {
+    const chain = stack.chain(CHAIN_ID);
+    const deposit = await depositAddress(3_000n);
+    const registered = await api("POST", "/v1/deposit-addresses", { chain_id: CHAIN_ID, hot_wallet: hotWallet, addresses: [{ address: deposit.owner.address, authorization: deposit.authorization }] });
+    expect(registered.body.items).toEqual([expect.objectContaining({ delegation: "authorized", delegate })]);
+    const [first] = await untilFinal([(await api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: deposit.owner.address, token: "USDT" })).body.id]);
+    expect(first).toMatchObject({ status: "swept", kind: "first_new" });
+
+    // A stranger carries the address's own authorization of a drainer: its key is out.
+    const drainer = Wallet.createRandom().address;
+    const stranger = Wallet.createRandom().connect(chain.provider);
+    await chain.setBalance(stranger.address, parseEther("1"));
+    const authorization = deposit.owner.authorizeSync({ address: drainer, nonce: BigInt(await chain.provider.getTransactionCount(deposit.owner.address)), chainId: BigInt(CHAIN_ID) });
+    const sent = await stranger.sendTransaction({ type: 4, to: stranger.address, authorizationList: [authorization] });
+    const mined = (await sent.wait())!;
+    const entry = await eventually("the address marked compromised", async () => {
+      const [found] = (await api("GET", `/v1/deposit-addresses?chain_id=${CHAIN_ID}&address=${deposit.owner.address}`)).body.items;
+      return found?.delegation === "compromised" ? found : undefined;
+    });
+    expect(entry.compromised).toEqual({ tx_hash: sent.hash, block_number: mined.blockNumber });
+    const events = await stack.db.event.findMany({ where: { partnerId: partner.partnerId, type: "deposit_address.delegation_changed" } });
+    expect(events.map((e) => e.payload)).toEqual([
+      { chain_id: CHAIN_ID, address: deposit.owner.address, tx_hash: sent.hash, block_number: mined.blockNumber, sender: stranger.address, old_delegate: delegate, new_delegate: drainer },
+    ]);
+
+    await chain.mintUsdt(deposit.owner.address, 1_000n);
+    const [later] = await untilFinal([(await api("POST", "/v1/sweeps", { chain_id: CHAIN_ID, hot_wallet: hotWallet, account: deposit.owner.address, token: "USDT" })).body.id]);
+    expect(later).toMatchObject({ status: "rejected", reason: "foreign_delegation" });
+  }, 120_000);
+
   it("rejects what a check before sending finds wrong, with the spec's reasons", async () => {
     const chain = stack.chain(CHAIN_ID);
     const funded = await depositAddress(50n);
@@ -228,6 +258,6 @@ describe.each(SHARED_STACK_NODES)("on %s, a partner sweeps deposit addresses int
       ["rejected", "would_fail"],
       ["rejected", "nothing_to_sweep"],
     ]);
-    expect(await stack.db.event.count({ where: { partnerId: partner.partnerId, type: "sweep.rejected" } })).toBe(4);
+    expect(await stack.db.event.count({ where: { partnerId: partner.partnerId, type: "sweep.rejected", subjectId: { in: ended.map((s) => s.id) } } })).toBe(4);
   }, 120_000);
 });

@@ -15,12 +15,35 @@ export const BalanceLow = z
 
 export const WebhookTest = z.object({ message: z.string() }).openapi("WebhookTest");
 
+export const DelegationChanged = z
+  .object({
+    chain_id: ChainId,
+    address: Address.openapi({ description: "the deposit address" }),
+    tx_hash: z.string().openapi({ description: "the type-4 transaction whose authorization list changed its delegation" }),
+    block_number: z.number().int().openapi({ format: "int64" }),
+    sender: Address.openapi({ description: "who sent that transaction (anyone may carry a signed authorization)" }),
+    old_delegate: Address.optional().openapi({ description: "the delegate it ran before, as the service knew it" }),
+    new_delegate: Address.openapi({ description: "what it runs now: not one of your delegates (the zero address: its delegation removed by someone else)" }),
+  })
+  .openapi("DelegationChanged");
+
+export const DepositAddressActivity = z
+  .object({
+    chain_id: ChainId,
+    address: Address.openapi({ description: "the deposit address, which sent a transaction: its key is used outside the service" }),
+    tx_hash: z.string(),
+    block_number: z.number().int().openapi({ format: "int64" }),
+  })
+  .openapi("DepositAddressActivity");
+
 /** Each event type with the data it carries. New types may appear: receivers ignore those they do not handle. */
 export const eventTypesByData = {
   Sweep: ["sweep.swept", "sweep.failed", "sweep.rejected"],
   Revocation: ["revocation.revoked", "revocation.failed", "revocation.rejected"],
   HotWallet: ["hot_wallet.active", "hot_wallet.failed"],
   BalanceLow: ["balance.low"],
+  DelegationChanged: ["deposit_address.delegation_changed"],
+  DepositAddressActivity: ["deposit_address.activity"],
   WebhookTest: ["webhook.test"],
 } as const;
 
@@ -41,9 +64,11 @@ export const RevocationEvent = eventOf("RevocationEvent", eventTypesByData.Revoc
 export const HotWalletEvent = eventOf("HotWalletEvent", eventTypesByData.HotWallet, HotWallet);
 export const BalanceLowEvent = eventOf("BalanceLowEvent", eventTypesByData.BalanceLow, BalanceLow);
 export const WebhookTestEvent = eventOf("WebhookTestEvent", eventTypesByData.WebhookTest, WebhookTest);
+export const DelegationChangedEvent = eventOf("DelegationChangedEvent", eventTypesByData.DelegationChanged, DelegationChanged);
+export const DepositAddressActivityEvent = eventOf("DepositAddressActivityEvent", eventTypesByData.DepositAddressActivity, DepositAddressActivity);
 
 export const Event = z
-  .union([SweepEvent, RevocationEvent, HotWalletEvent, BalanceLowEvent, WebhookTestEvent])
+  .union([SweepEvent, RevocationEvent, HotWalletEvent, BalanceLowEvent, WebhookTestEvent, DelegationChangedEvent, DepositAddressActivityEvent])
   .openapi("Event", { description: "A webhook body: `data` depends on `type`." });
 
 export type Event = z.infer<typeof Event>;

@@ -33,6 +33,8 @@ export interface DepositAddressRow {
   /** the stored authorization: its nonce is shown */
   authorization: unknown;
   lastActivityAt: Date | null;
+  compromisedTxHash: string | null;
+  compromisedBlock: bigint | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -168,6 +170,7 @@ export function presentDepositAddress(row: DepositAddressRow): DepositAddress {
     delegation: row.delegation,
     delegate: row.delegation === "authorized" || row.delegation === "delegated" ? row.delegate : undefined,
     authorization_nonce: row.delegation === "authorized" && typeof nonce === "number" ? nonce : undefined,
+    compromised: row.delegation === "compromised" && row.compromisedTxHash !== null && row.compromisedBlock !== null ? { tx_hash: row.compromisedTxHash, block_number: Number(row.compromisedBlock) } : undefined,
     last_activity_at: row.lastActivityAt?.toISOString(),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

@@ -148,7 +148,7 @@ export type SweepListQuery = z.infer<typeof SweepListQuery>;
 
 export const revocationStatuses = ["queued", "processing", "revoked", "failed", "rejected"] as const;
 
-export const delegationStates = ["unknown", "authorized", "delegated", "revoked"] as const;
+export const delegationStates = ["unknown", "authorized", "delegated", "revoked", "compromised"] as const;
 
 export const DepositAddressListQuery = z.strictObject({
   limit: PageLimit,

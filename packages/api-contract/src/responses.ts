@@ -31,8 +31,12 @@ export const DepositAddress = z
     address: Address.openapi({ description: "the deposit address" }),
     delegation: z.enum(delegationStates).openapi({
       description:
-        "what the service last knew of its EIP-7702 delegation: unknown (no authorization of a delegate held: known from a revocation or a sweep without one), authorized (an authorization of a hot wallet's delegate is held, not yet applied), delegated (a sweep went through: it runs `delegate`), revoked (a revocation took the delegation back)",
+        "what the service last knew of its EIP-7702 delegation: unknown (no authorization of a delegate held: known from a revocation or a sweep without one), authorized (an authorization of a hot wallet's delegate is held, not yet applied), delegated (a sweep went through: it runs `delegate`), revoked (a revocation took the delegation back), compromised (the delegation firewall saw it delegate elsewhere or send a transaction: `compromised`; sweeps of it are rejected foreign_delegation until a new authorization of your delegate is registered)",
     }),
+    compromised: z
+      .object({ tx_hash: z.string().openapi({ description: "the transaction that delegated it elsewhere or that it sent" }), block_number: z.number().int().openapi({ format: "int64" }) })
+      .optional()
+      .openapi({ description: "with compromised: where the firewall saw it" }),
     delegate: Address.optional().openapi({ description: "the delegate it runs (delegated) or its held authorization names (authorized)" }),
     authorization_nonce: z.number().int().optional().openapi({ format: "int64", description: "the nonce of the authorization held" }),
     last_activity_at: DateTime.optional().openapi({ description: "when the latest sweep or revocation of it was requested" }),
@@ -65,7 +69,7 @@ export const Sweep = z
     status: z.enum(sweepStatuses),
     reason: z.string().optional().openapi({
       description:
-        "why it ended rejected or failed, or, while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price: the chain's base fee keeps its batch above the fee ceiling (the platform's, or fee_ceilings in the settings), and it goes on by itself when the fee falls",
+        "why it ended rejected or failed, or, while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price: the chain's base fee keeps its batch above the fee ceiling (the platform's, or fee_ceilings in the settings), and it goes on by itself when the fee falls; rejected foreign_delegation: the delegation firewall marked the deposit address compromised (GET /v1/deposit-addresses), nothing was sent to it",
     }),
     attempts: z.number().int().min(0).openapi({ description: "times tried" }),
     swept_amount: Amount.optional().openapi({ description: "amount that reached the hot wallet; only with swept" }),

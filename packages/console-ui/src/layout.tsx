@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { NavLink, Navigate, Outlet, useLocation } from "react-router";
+import { CompromisedBanner } from "./compromised-banner";
 import { useSession } from "./session";
 
 const sections: [path: string, label: string][] = [
@@ -8,6 +9,7 @@ const sections: [path: string, label: string][] = [
   ["/hot-wallets", "Hot wallets"],
   ["/sweeps", "Sweeps"],
   ["/revocations", "Revocations"],
+  ["/deposit-addresses", "Deposit addresses"],
   ["/ledger", "Ledger"],
   ["/tariff", "Tariff"],
   ["/webhook", "Webhook"],
@@ -54,6 +56,7 @@ export function Layout() {
             <strong>This account is disabled.</strong> The API answers partner_disabled to every request of this account, and no sweeps are made. Contact support to enable it again.
           </p>
         )}
+        <CompromisedBanner />
         <Outlet />
       </main>
     </div>

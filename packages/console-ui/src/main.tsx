@@ -8,6 +8,7 @@ import { KeysPage } from "./pages/keys";
 import { HotWalletsPage } from "./pages/hot-wallets";
 import { SweepsPage, SweepPage } from "./pages/sweeps";
 import { RevocationsPage, RevocationPage } from "./pages/revocations";
+import { DepositAddressesPage } from "./pages/deposit-addresses";
 import { LedgerPage } from "./pages/ledger";
 import { TariffPage } from "./pages/tariff";
 import { WebhookPage } from "./pages/webhook";
@@ -38,6 +39,7 @@ const router = createBrowserRouter(
         { path: "sweeps/:id", element: <SweepPage /> },
         { path: "revocations", element: <RevocationsPage /> },
         { path: "revocations/:id", element: <RevocationPage /> },
+        { path: "deposit-addresses", element: <DepositAddressesPage /> },
         { path: "ledger", element: <LedgerPage /> },
         { path: "tariff", element: <TariffPage /> },
         { path: "webhook", element: <WebhookPage /> },

@@ -59,6 +59,8 @@ export const depositAddressViewSelect = {
   delegate: true,
   authorization: true,
   lastActivityAt: true,
+  compromisedTxHash: true,
+  compromisedBlock: true,
   createdAt: true,
   updatedAt: true,
 } satisfies Prisma.DepositAddressSelect;

@@ -228,6 +228,13 @@ export const settledReorgsTotal = new Counter({
   registers,
 });
 
+export const depositAddressesCompromisedTotal = new Counter({
+  name: "sweep_deposit_addresses_compromised_total",
+  help: "Deposit addresses the delegation firewall marked compromised, by what it saw: delegation_changed (delegated elsewhere than the partner's delegates) or activity (the address sent a transaction)",
+  labelNames: ["chain_id", "kind"] as const,
+  registers,
+});
+
 /** 1 while this chain-sender holds the chain's leader lease (it sends and watches there), 0 on standby. */
 export const chainSenderLeader = new Gauge({
   name: "sweep_chain_sender_leader",

@@ -160,6 +160,21 @@ describe("the deposit-address inventory", () => {
     expect(after.last_activity_at >= before.last_activity_at).toBe(true);
   });
 
+  it("lets a sweep without an authorization carry the one held for its address and hot wallet's delegate", async () => {
+    const active = await hotWalletIn(gateway, partner, "active");
+    const held = depositAddress({ delegate: active.delegate, nonce: 2 });
+    expect((await register({ chain_id: SEPOLIA, hot_wallet: active.address, addresses: [held.item] })).status).toBe(200);
+    const sweep = (hot: string) => request(gateway.app).post("/v1/sweeps").set(partner.auth).send({ chain_id: SEPOLIA, hot_wallet: hot, account: held.owner.address, token: "USDT" });
+    const carried = await sweep(active.address);
+    expect(carried.status).toBe(202);
+    const sent = held.item.authorization;
+    expect((await gateway.db.sweep.findUniqueOrThrow({ where: { id: carried.body.id } })).authorization).toEqual({ ...sent, address: active.delegate, r: sent.r.toLowerCase(), s: sent.s.toLowerCase() });
+    // Another hot wallet's delegate is not what the held authorization names: nothing carried.
+    const elsewhere = await hotWalletIn(gateway, partner, "active");
+    const bare = await sweep(elsewhere.address);
+    expect((await gateway.db.sweep.findUniqueOrThrow({ where: { id: bare.body.id } })).authorization).toBeNull();
+  });
+
   it("lists the partner's own addresses newest first, page by page, filtered by chain, delegation and address", async () => {
     const other = await createTestPartner(gateway.db);
     const theirs = await hotWalletIn(gateway, other, "pending");
@@ -187,7 +202,7 @@ describe("the deposit-address inventory", () => {
     expect((await list(`?address=${theirAddress.address}`)).body).toEqual({ items: [], next_cursor: null });
 
     for (const [query, parameter] of [
-      ["?delegation=compromised", "delegation"],
+      ["?delegation=stolen", "delegation"],
       ["?limit=201", "limit"],
       ["?address=0x12", "address"],
       ["?cursor=s1", "cursor"],

@@ -78,6 +78,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
     sweeps,
     chain: request.chain,
     pendingAuthorizations: await pendingAuthorizations(tx, { id: hotWalletId, chainId: hotWallet.chainId, delegate: hotWallet.delegate }, ids, [...new Set(rows.map((s) => s.account))]),
+    compromised: await compromisedAddresses(tx, hotWallet, [...new Set(rows.map((s) => s.account))]),
     gasBudget: request.gasBudget,
   });
 
@@ -109,6 +110,15 @@ export async function lockHotWallet(tx: Tx, hotWalletId: string): Promise<{ stat
     SELECT status::text AS status, delegate, chain_id AS "chainId", partner_id::text AS "partnerId"
       FROM hot_wallets WHERE id = ${hotWalletId}::uuid FOR NO KEY UPDATE`;
   return hotWallet;
+}
+
+/** The accounts (accountKey) among `accounts` that the partner's inventory holds compromised on the hot wallet's chain. */
+async function compromisedAddresses(tx: Tx, hotWallet: { partnerId: string; chainId: number }, accounts: string[]): Promise<Set<string>> {
+  const rows = await tx.depositAddress.findMany({
+    where: { partnerId: hotWallet.partnerId, chainId: hotWallet.chainId, address: { in: accounts }, delegation: "compromised" },
+    select: { address: true },
+  });
+  return new Set(rows.map((row) => accountKey(row.address)));
 }
 
 /**

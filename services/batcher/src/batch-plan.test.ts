@@ -18,6 +18,8 @@ interface Row {
   pending?: Who[];
   /** items that fit besides the base; default plenty */
   budget?: bigint;
+  /** marked compromised by the delegation firewall */
+  compromised?: Who[];
 }
 
 interface Expected {
@@ -44,6 +46,7 @@ function plan(row: Row) {
       tokenBalances: new Map(entries(row.tokens ?? {}).map(([who, balance]) => [balanceKey(address[who], token), balance])),
     },
     pendingAuthorizations: new Set((row.pending ?? []).map((who) => accountKey(address[who]))),
+    compromised: new Set((row.compromised ?? []).map((who) => accountKey(address[who]))),
     gasBudget: row.budget === undefined ? 10n ** 9n : BATCH_BASE_GAS + row.budget,
   });
 }
@@ -59,6 +62,11 @@ describe("planning a batch: the checks before sending", () => {
     ["a token-only address is delegated by its authorization: first_new", { sweeps: [["s1", "A", { auth: 0 }]], accounts: { A: plain }, tokens: { A: 10n } }, { items: [["s1", "first_new", true]] }],
     ["an address holding native coin: first", { sweeps: [["s1", "A", { auth: 0 }]], accounts: { A: withNative }, tokens: { A: 10n } }, { items: [["s1", "first", true]] }],
     ["an address that sent transactions: first", { sweeps: [["s1", "A", { auth: 4 }]], accounts: { A: { ...plain, nonce: 4 } }, tokens: { A: 10n } }, { items: [["s1", "first", true]] }],
+    [
+      "compromised: rejected foreign_delegation whatever the chain says, even unread; the others go on",
+      { sweeps: [["s1", "A", { auth: 0 }], ["s2", "B"], ["s3", "A"]], accounts: { B: delegated }, tokens: { B: 10n }, compromised: ["A"] },
+      { items: [["s2", "repeat", false]], rejected: [["s1", "foreign_delegation"], ["s3", "foreign_delegation"]] },
+    ],
     ["no authorization and not delegated: not_upgraded", { sweeps: [["s1", "A"]], accounts: { A: plain }, tokens: { A: 10n } }, { rejected: [["s1", "not_upgraded"]] }],
     [
       "delegated to another delegate, without authorization: not_upgraded",

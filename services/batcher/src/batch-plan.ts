@@ -41,6 +41,8 @@ export interface PlanInput {
    * one of their own wait for it instead of being rejected.
    */
   pendingAuthorizations: ReadonlySet<string>;
+  /** Accounts (accountKey) the delegation firewall marked compromised in the partner's inventory: their sweeps are rejected foreign_delegation, unread. */
+  compromised: ReadonlySet<string>;
   gasBudget: bigint;
 }
 
@@ -75,6 +77,7 @@ export function isRead(sweep: Pick<CandidateSweep, "account" | "tokenAddress">, 
 
 /**
  * The checks before sending and the batch, decided together because they depend on each other:
+ * - an address the firewall marked compromised is rejected foreign_delegation, nothing sent to it;
  * - an address delegated to this delegate is swept without its authorization (kind repeat);
  * - otherwise the first sweep of the address with a usable authorization carries it (kind first
  *   or first_new), and every other sweep of that address rides on it, placed right after it, as
@@ -127,6 +130,10 @@ export function planBatch(input: PlanInput): Plan {
 
   for (const sweep of input.sweeps) {
     const key = accountKey(sweep.account);
+    if (input.compromised.has(key)) {
+      plan.rejections.push({ sweepId: sweep.id, reason: "foreign_delegation" });
+      continue;
+    }
     const state = input.chain.accounts.get(key);
     if (state === undefined || !isRead(sweep, input.chain)) {
       plan.waiting.push({ sweepId: sweep.id, reason: "unread" });

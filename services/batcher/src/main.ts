@@ -5,12 +5,15 @@ import { openMessaging } from "@sweep/messaging";
 import { loadBatcherConfig } from "./config";
 import { startBatcherConsumers } from "./consumers";
 import { startDuePoller } from "./due-poller";
+import { startDelegationFirewall } from "./firewall/delegation-firewall";
 import { GatherWindow } from "./gather-window";
 import { roundByKey } from "./round-keys";
 import { createWorkRound } from "./work-round";
 
 /** A node that hangs fails the checks' reads after this, instead of holding the hot wallet's round. */
 const CHAIN_READ_TIMEOUT_MS = 10_000;
+/** A firewall round reads this many blocks at most before it lets the next round start (catching up after a stop). */
+const FIREWALL_BLOCKS_PER_ROUND = 100;
 
 void runService("batcher", () => loadBatcherConfig(), async ({ config, logger }) => {
   const chains = connectChains(config.chains, { timeoutMs: CHAIN_READ_TIMEOUT_MS });
@@ -51,6 +54,9 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
 
   const consumers = await startBatcherConsumers({ messaging, db, chainIds, request, prefetch: config.BATCHER_PREFETCH, logger });
   const pollers = chainIds.map((chainId) => startDuePoller({ db, chainId, intervalMs: config.POLL_INTERVAL_MS, request, logger }));
+  const firewalls = chains.map((c) =>
+    startDelegationFirewall({ db, names: messaging.topology.names, chainId: c.chainId, provider: c.provider, blockTimeMs: c.blockTimeMs, maxBlocksPerRound: FIREWALL_BLOCKS_PER_ROUND, logger, wrote }),
+  );
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
   logger.info("listening", healthUrls(health));
@@ -64,6 +70,7 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
     { name: "batch rounds", close: () => windows.stop() },
     { name: "consumers", close: () => Promise.all(consumers.map((c) => c.stop())) },
     { name: "pollers", close: () => Promise.all(pollers.map((p) => p.stop())) },
+    { name: "delegation firewalls", close: () => Promise.all(firewalls.map((f) => f.stop())) },
     { name: "health", close: () => closeServer(health) },
   ];
 });

@@ -25,7 +25,7 @@ export type Delegation =
   /** code that is not a designator: a contract, which no authorization can delegate */
   | { kind: "contract" };
 
-export type RejectionReason = "not_upgraded" | "stale_authorization" | "would_fail" | "nothing_to_sweep";
+export type RejectionReason = "not_upgraded" | "stale_authorization" | "would_fail" | "nothing_to_sweep" | "foreign_delegation";
 export type SweepKind = "repeat" | "first" | "first_new";
 
 const DESIGNATOR = "0xef0100";

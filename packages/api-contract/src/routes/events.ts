@@ -1,4 +1,4 @@
-import { BalanceLowEvent, Event, eventTypesByData, HotWalletEvent, RevocationEvent, SweepEvent, WebhookTestEvent } from "../events";
+import { BalanceLowEvent, DelegationChangedEvent, DepositAddressActivityEvent, Event, eventTypesByData, HotWalletEvent, RevocationEvent, SweepEvent, WebhookTestEvent } from "../events";
 import { jsonContent, registry, webhookRegistry } from "../registry";
 import { z } from "../zod";
 
@@ -11,10 +11,18 @@ const deliveryHeaders = z.object({
   "Service-Delivery": z.uuid().openapi({ description: "the event's id, as in the body; the same in every attempt" }),
 });
 
-const bodies = { Sweep: SweepEvent, Revocation: RevocationEvent, HotWallet: HotWalletEvent, BalanceLow: BalanceLowEvent, WebhookTest: WebhookTestEvent } satisfies Record<keyof typeof eventTypesByData, unknown>;
+const bodies = {
+  Sweep: SweepEvent,
+  Revocation: RevocationEvent,
+  HotWallet: HotWalletEvent,
+  BalanceLow: BalanceLowEvent,
+  WebhookTest: WebhookTestEvent,
+  DelegationChanged: DelegationChangedEvent,
+  DepositAddressActivity: DepositAddressActivityEvent,
+} satisfies Record<keyof typeof eventTypesByData, unknown>;
 
 // The bodies are components of the document, and so is their union, for a receiver that takes every event at one URL.
-const components = { SweepEvent, RevocationEvent, HotWalletEvent, BalanceLowEvent, WebhookTestEvent, Event };
+const components = { SweepEvent, RevocationEvent, HotWalletEvent, BalanceLowEvent, WebhookTestEvent, DelegationChangedEvent, DepositAddressActivityEvent, Event };
 for (const [name, schema] of Object.entries(components)) registry.register(name, schema);
 
 for (const data of Object.keys(eventTypesByData) as Array<keyof typeof eventTypesByData>) {

@@ -536,6 +536,46 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "deposit_address.delegation_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deposit_address.delegation_changed: DelegationChanged in data
+         * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
+         */
+        post: operations["depositAddressDelegationChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deposit_address.activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deposit_address.activity: DepositAddressActivity in data
+         * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
+         */
+        post: operations["depositAddressActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -630,7 +670,7 @@ export type components = {
             keep_one_unit?: true;
             /** @enum {string} */
             status: "queued" | "processing" | "swept" | "failed" | "rejected";
-            /** @description why it ended rejected or failed, or, while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price: the chain's base fee keeps its batch above the fee ceiling (the platform's, or fee_ceilings in the settings), and it goes on by itself when the fee falls */
+            /** @description why it ended rejected or failed, or, while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price: the chain's base fee keeps its batch above the fee ceiling (the platform's, or fee_ceilings in the settings), and it goes on by itself when the fee falls; rejected foreign_delegation: the delegation firewall marked the deposit address compromised (GET /v1/deposit-addresses), nothing was sent to it */
             reason?: string;
             /** @description times tried */
             attempts: number;
@@ -786,8 +826,63 @@ export type components = {
         WebhookTest: {
             message: string;
         };
+        DelegationChangedEvent: {
+            /**
+             * Format: uuid
+             * @description the event's id, the same in every attempt
+             */
+            id: string;
+            /** @enum {string} */
+            type: "deposit_address.delegation_changed";
+            /**
+             * Format: date-time
+             * @description when the event happened
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            data: components["schemas"]["DelegationChanged"];
+        };
+        DelegationChanged: {
+            chain_id: components["schemas"]["ChainID"];
+            /** @description the deposit address */
+            address: components["schemas"]["Address"];
+            /** @description the type-4 transaction whose authorization list changed its delegation */
+            tx_hash: string;
+            /** Format: int64 */
+            block_number: number;
+            /** @description who sent that transaction (anyone may carry a signed authorization) */
+            sender: components["schemas"]["Address"];
+            /** @description the delegate it ran before, as the service knew it */
+            old_delegate?: components["schemas"]["Address"];
+            /** @description what it runs now: not one of your delegates (the zero address: its delegation removed by someone else) */
+            new_delegate: components["schemas"]["Address"];
+        };
+        DepositAddressActivityEvent: {
+            /**
+             * Format: uuid
+             * @description the event's id, the same in every attempt
+             */
+            id: string;
+            /** @enum {string} */
+            type: "deposit_address.activity";
+            /**
+             * Format: date-time
+             * @description when the event happened
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            data: components["schemas"]["DepositAddressActivity"];
+        };
+        DepositAddressActivity: {
+            chain_id: components["schemas"]["ChainID"];
+            /** @description the deposit address, which sent a transaction: its key is used outside the service */
+            address: components["schemas"]["Address"];
+            tx_hash: string;
+            /** Format: int64 */
+            block_number: number;
+        };
         /** @description A webhook body: `data` depends on `type`. */
-        Event: components["schemas"]["SweepEvent"] | components["schemas"]["RevocationEvent"] | components["schemas"]["HotWalletEvent"] | components["schemas"]["BalanceLowEvent"] | components["schemas"]["WebhookTestEvent"];
+        Event: components["schemas"]["SweepEvent"] | components["schemas"]["RevocationEvent"] | components["schemas"]["HotWalletEvent"] | components["schemas"]["BalanceLowEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["DelegationChangedEvent"] | components["schemas"]["DepositAddressActivityEvent"];
         /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
         RequestId: string;
         Balance: {
@@ -1022,10 +1117,17 @@ export type components = {
             /** @description the deposit address */
             address: components["schemas"]["Address"];
             /**
-             * @description what the service last knew of its EIP-7702 delegation: unknown (no authorization of a delegate held: known from a revocation or a sweep without one), authorized (an authorization of a hot wallet's delegate is held, not yet applied), delegated (a sweep went through: it runs `delegate`), revoked (a revocation took the delegation back)
+             * @description what the service last knew of its EIP-7702 delegation: unknown (no authorization of a delegate held: known from a revocation or a sweep without one), authorized (an authorization of a hot wallet's delegate is held, not yet applied), delegated (a sweep went through: it runs `delegate`), revoked (a revocation took the delegation back), compromised (the delegation firewall saw it delegate elsewhere or send a transaction: `compromised`; sweeps of it are rejected foreign_delegation until a new authorization of your delegate is registered)
              * @enum {string}
              */
-            delegation: "unknown" | "authorized" | "delegated" | "revoked";
+            delegation: "unknown" | "authorized" | "delegated" | "revoked" | "compromised";
+            /** @description with compromised: where the firewall saw it */
+            compromised?: {
+                /** @description the transaction that delegated it elsewhere or that it sent */
+                tx_hash: string;
+                /** Format: int64 */
+                block_number: number;
+            };
             /** @description the delegate it runs (delegated) or its held authorization names (authorized) */
             delegate?: components["schemas"]["Address"];
             /**
@@ -2383,7 +2485,7 @@ export interface operations {
                 /** @description the next_cursor of the previous page; omitted for the first page; opaque */
                 cursor?: string;
                 chain_id?: number;
-                delegation?: "unknown" | "authorized" | "delegated" | "revoked";
+                delegation?: "unknown" | "authorized" | "delegated" | "revoked" | "compromised";
                 /** @description one deposit address */
                 address?: components["schemas"]["Address"];
             };
@@ -3274,6 +3376,64 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BalanceLowEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    depositAddressDelegationChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DelegationChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    depositAddressActivity: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositAddressActivityEvent"];
             };
         };
         responses: {

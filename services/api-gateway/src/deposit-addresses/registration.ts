@@ -44,8 +44,8 @@ interface CheckedAddress {
 
 /**
  * The addresses into the inventory in one statement, each holding its new authorization as its
- * latest: authorized, or still delegated where it already runs this delegate (as a sweep's
- * authorization does, sweeps/sweep-insert.ts). Returned in the request's order.
+ * latest: authorized (a compromised one cleared), or still delegated where it already runs this
+ * delegate (as a sweep's authorization does, sweeps/sweep-insert.ts). Returned in the request's order.
  */
 async function registerChecked(db: Db, partnerId: string, chainId: number, delegate: string, checked: readonly CheckedAddress[]): Promise<DepositAddressView[]> {
   const addresses = checked.map((c) => c.address);
@@ -58,6 +58,8 @@ async function registerChecked(db: Db, partnerId: string, chainId: number, deleg
       delegation = CASE WHEN d.delegation = 'delegated' AND d.delegate = EXCLUDED.delegate THEN d.delegation ELSE 'authorized' END,
       delegate = EXCLUDED.delegate,
       "authorization" = EXCLUDED."authorization",
+      compromised_tx_hash = NULL,
+      compromised_block = NULL,
       updated_at = now()`;
   const rows = await db.depositAddress.findMany({ where: { partnerId, chainId, address: { in: addresses } }, select: depositAddressViewSelect });
   const byAddress = new Map(rows.map((row) => [row.address, row]));

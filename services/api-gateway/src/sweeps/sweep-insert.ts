@@ -30,7 +30,8 @@ export interface InsertedSweep {
 /**
  * The sweep, its outbox message and its address in the partner's inventory in ONE statement:
  * atomic like a transaction, one round trip, and the account's keep_one_unit setting read in the
- * same statement. The inventory row takes the sweep as its last activity and, with an
+ * same statement. A sweep without an authorization carries the one the inventory holds for its
+ * address and this hot wallet's delegate (registered ahead, POST /v1/deposit-addresses), if any. The inventory row takes the sweep as its last activity and, with an
  * authorization, holds it as the latest (docs/deposit-addresses.md's states: authorized, or still
  * delegated when the address already runs the same delegate). This is the hot path of
  * POST /v1/sweeps, so it goes to Postgres through pg rather than Prisma, whose query compiler costs
@@ -41,8 +42,13 @@ export interface InsertedSweep {
 const INSERT_SWEEP = `
 WITH sweep AS (
   INSERT INTO sweeps (id, partner_id, external_id, chain_id, hot_wallet_id, account, token, token_address, amount, keep_one_unit, "authorization", updated_at)
-  SELECT $1::uuid, p.id, $3, $4, $5::uuid, $6, $7, $8, $9::numeric, COALESCE($10::boolean, p.keep_one_unit), $11::jsonb, now()
-    FROM partners p WHERE p.id = $2::uuid
+  SELECT $1::uuid, p.id, $3, $4, $5::uuid, $6, $7, $8, $9::numeric, COALESCE($10::boolean, p.keep_one_unit), COALESCE($11::jsonb, held."authorization"), now()
+    FROM partners p
+    LEFT JOIN LATERAL (
+      SELECT d."authorization" FROM deposit_addresses d JOIN hot_wallets h ON h.id = $5::uuid
+       WHERE d.partner_id = p.id AND d.chain_id = $4 AND d.address = $6 AND d.delegation = 'authorized' AND d.delegate = h.delegate
+    ) held ON true
+   WHERE p.id = $2::uuid
   RETURNING keep_one_unit, created_at, updated_at
 ), message AS (
   INSERT INTO outbox (message_id, exchange, routing_key, type, payload)
@@ -58,6 +64,8 @@ WITH sweep AS (
       ELSE 'authorized' END,
     delegate = COALESCE(EXCLUDED.delegate, d.delegate),
     "authorization" = COALESCE(EXCLUDED."authorization", d."authorization"),
+    compromised_tx_hash = CASE WHEN EXCLUDED."authorization" IS NULL THEN d.compromised_tx_hash END,
+    compromised_block = CASE WHEN EXCLUDED."authorization" IS NULL THEN d.compromised_block END,
     updated_at = now()
 )
 SELECT keep_one_unit AS "keepOneUnit", created_at AS "createdAt", updated_at AS "updatedAt" FROM sweep`;

@@ -1,0 +1,41 @@
+import type { paths } from "@sweep/client/src/generated/openapi";
+import { api, unwrap } from "../api";
+import { DataTable } from "../data-table";
+import { formatTime, shorten } from "../format";
+import { FilteredList, useListPage } from "../list-query";
+import { PageHeading } from "../page-heading";
+
+const DELEGATIONS = ["unknown", "authorized", "delegated", "revoked", "compromised"];
+type DepositAddressQuery = NonNullable<paths["/v1/deposit-addresses"]["get"]["parameters"]["query"]>;
+
+/** The deposit-address inventory with the API's filters (chain, delegation, address) and cursor paging. */
+export function DepositAddressesPage() {
+  const list = useListPage(["chain_id", "delegation", "address"], (params) => unwrap(api.GET("/v1/deposit-addresses", { params: { query: params as DepositAddressQuery } })));
+  return (
+    <>
+      <PageHeading title="Deposit addresses" />
+      <p>
+        Every deposit address a sweep or revocation named, and those registered with their authorizations (POST /v1/deposit-addresses), with what the service knows
+        of its delegation.
+      </p>
+      <FilteredList list={list} selects={[["delegation", "Delegation", "Any delegation", DELEGATIONS]]} addresses={[["address", "Deposit address"]]} empty="No deposit addresses match.">
+        {(addresses) => (
+          <DataTable
+            caption="Deposit addresses, newest first"
+            testId="deposit-addresses"
+            rows={addresses}
+            rowKey={(entry) => `${entry.chain_id}:${entry.address}`}
+            columns={[
+              { header: "Deposit address", rowHeader: true, cell: (entry) => <code title={entry.address}>{shorten(entry.address)}</code> },
+              { header: "Chain", cell: (entry) => entry.chain_id },
+              { header: "Delegation", cell: (entry) => <span className={`status status-${entry.delegation}`}>{entry.delegation}</span> },
+              { header: "Delegate", cell: (entry) => (entry.delegate ? <code title={entry.delegate}>{shorten(entry.delegate)}</code> : "") },
+              { header: "Last activity", cell: (entry) => (entry.last_activity_at ? formatTime(entry.last_activity_at) : "") },
+              { header: "Added", cell: (entry) => formatTime(entry.created_at) },
+            ]}
+          />
+        )}
+      </FilteredList>
+    </>
+  );
+}

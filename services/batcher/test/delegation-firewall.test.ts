@@ -1,0 +1,130 @@
+/**
+ * The delegation firewall against a real anvil and the real database: a deposit address of the
+ * inventory whose key signs a drainer's delegation, carried on chain by a stranger, is marked
+ * compromised with its event from the block that did it, and its queued sweep is rejected
+ * foreign_delegation; an address that sends a transaction is marked too; the service's own kinds of
+ * delegation, and an authorization the chain skipped, are not.
+ */
+import { createDb, type Db } from "@sweep/db";
+import { queueNames, type QueueNames } from "@sweep/messaging";
+import { scrapeMetrics } from "@sweep/metrics";
+import { createProvider, type ChainProvider } from "@sweep/rpc";
+import { ScrapedMetrics, parsePrometheusText, startTestChain, type TestChain } from "@sweep/testkit";
+import { Wallet, ZeroAddress, getAddress, parseEther, type BaseWallet } from "ethers";
+import { DelegationFirewall } from "../src/firewall/delegation-firewall";
+import { createWorkRound } from "../src/work-round";
+import { activeHotWallet, delegateOnChain, feeCeilings, insertSweep, logger, tokenOnlyAddress, uniquePrefix, type HotWalletFixture } from "./support";
+
+const CHAIN_ID = 97;
+const DRAINER = getAddress("0x00000000000000000000000000000000000d4a11");
+const settings = { gasMarginBps: 8_000, maxSweeps: 1_000, maxSent: 2, reads: { batchSize: 50, concurrency: 8 } };
+
+describe("the delegation firewall on anvil", () => {
+  let chain: TestChain;
+  let db: Db;
+  let names: QueueNames;
+  let provider: ChainProvider;
+  let hotWallet: HotWalletFixture;
+  const firewall = () => new DelegationFirewall({ db, names, chainId: CHAIN_ID, provider, logger, maxBlocksPerRound: 100 });
+
+  beforeAll(async () => {
+    chain = await startTestChain(CHAIN_ID);
+    db = createDb(process.env.DATABASE_URL!);
+    names = queueNames(uniquePrefix());
+    provider = createProvider(chain.rpcUrl, CHAIN_ID, 5_000);
+    // This worker's database may hold a cursor of another test's chain 97.
+    await db.chainWatchCursor.deleteMany({ where: { chainId: CHAIN_ID } });
+    hotWallet = await activeHotWallet(db, chain);
+    // The first round starts at the head: what came before is not judged.
+    await firewall().runOnce();
+  });
+  afterAll(async () => {
+    provider.destroy();
+    await db.$disconnect();
+    await chain.stop();
+  });
+
+  /** A deposit address in the partner's inventory, delegated to the partner's delegate on chain (by a stranger carrying its authorization). */
+  async function inventoried(): Promise<BaseWallet> {
+    const deposit = await tokenOnlyAddress(chain);
+    await delegateOnChain(chain, deposit, hotWallet.delegate);
+    await db.depositAddress.create({ data: { partnerId: hotWallet.partnerId, chainId: CHAIN_ID, address: deposit.address, delegation: "delegated", delegate: hotWallet.delegate } });
+    return deposit;
+  }
+  const entry = (address: string) => db.depositAddress.findFirstOrThrow({ where: { partnerId: hotWallet.partnerId, chainId: CHAIN_ID, address } });
+  const eventsOf = (type: string, address: string) => db.event.findMany({ where: { partnerId: hotWallet.partnerId, type, payload: { path: ["address"], equals: address } } });
+  const compromisedCount = async (kind: string) => new ScrapedMetrics(parsePrometheusText((await scrapeMetrics()).body)).sum("sweep_deposit_addresses_compromised_total", { chain_id: String(CHAIN_ID), kind }) ?? 0;
+
+  it("marks an address whose key delegated to a drainer compromised, from that block, and rejects its queued sweep foreign_delegation", async () => {
+    const deposit = await inventoried();
+    await firewall().runOnce();
+    expect(await entry(deposit.address)).toMatchObject({ delegation: "delegated" });
+    const queued = await insertSweep(db, chain, hotWallet, { account: deposit.address });
+    const before = await compromisedCount("delegation_changed");
+
+    await delegateOnChain(chain, deposit, DRAINER);
+    const drained = await chain.provider.getBlockNumber();
+    const drainTx = (await chain.provider.getBlock(drained, true))!.prefetchedTransactions[0]!;
+    expect(await firewall().runOnce()).toBeGreaterThanOrEqual(1);
+
+    expect(await entry(deposit.address)).toMatchObject({ delegation: "compromised", compromisedTxHash: drainTx.hash, compromisedBlock: BigInt(drained) });
+    const [event, ...others] = await eventsOf("deposit_address.delegation_changed", deposit.address);
+    expect(others).toEqual([]);
+    expect(event!.payload).toEqual({
+      chain_id: CHAIN_ID,
+      address: deposit.address,
+      tx_hash: drainTx.hash,
+      block_number: drained,
+      sender: drainTx.from,
+      old_delegate: hotWallet.delegate,
+      new_delegate: DRAINER,
+    });
+    expect(await db.outboxMessage.count({ where: { type: "event.recorded", payload: { path: ["eventId"], equals: event!.id } } })).toBe(1);
+    expect(await compromisedCount("delegation_changed")).toBe(before + 1);
+
+    const round = createWorkRound("sweep", { db, names, providers: new Map([[CHAIN_ID, provider]]), feeCeilings, settings, logger });
+    await round(hotWallet.hotWalletId);
+    expect(await db.sweep.findUniqueOrThrow({ where: { id: queued } })).toMatchObject({ status: "rejected", reason: "foreign_delegation", batchId: null });
+  });
+
+  it("marks an address that sends a transaction itself: its key is used outside the service", async () => {
+    const deposit = await inventoried();
+    await chain.setBalance(deposit.address, parseEther("1"));
+    const sent = await deposit.connect(chain.provider).sendTransaction({ to: Wallet.createRandom().address, value: 1n });
+    await sent.wait();
+    await firewall().runOnce();
+    expect(await entry(deposit.address)).toMatchObject({ delegation: "compromised", compromisedTxHash: sent.hash });
+    expect((await eventsOf("deposit_address.activity", deposit.address)).map((e) => e.payload)).toEqual([
+      { chain_id: CHAIN_ID, address: deposit.address, tx_hash: sent.hash, block_number: (await sent.wait())!.blockNumber },
+    ]);
+  });
+
+  it("passes the service's own kinds of delegation, a revocation by the partner's gas wallet, and an authorization the chain skipped", async () => {
+    const deposit = await inventoried();
+    // A stale nonce: the chain skips the authorization, nothing changed.
+    const sponsor = Wallet.createRandom(chain.provider);
+    await chain.setBalance(sponsor.address, parseEther("1"));
+    const stale = deposit.authorizeSync({ address: DRAINER, nonce: 7n, chainId: BigInt(CHAIN_ID) });
+    await (await sponsor.sendTransaction({ type: 4, to: sponsor.address, authorizationList: [stale], nonce: 0 })).wait();
+    // The partner's gas wallet takes the delegation back, as a revocation does.
+    await chain.provider.send("anvil_impersonateAccount", [hotWallet.gasWallet]);
+    await chain.setBalance(hotWallet.gasWallet, parseEther("1"));
+    const revocation = deposit.authorizeSync({ address: ZeroAddress, nonce: BigInt(await chain.provider.getTransactionCount(deposit.address)), chainId: BigInt(CHAIN_ID) });
+    const impersonated = await chain.provider.getSigner(hotWallet.gasWallet);
+    await (await impersonated.sendTransaction({ type: 4, to: hotWallet.gasWallet, authorizationList: [revocation] })).wait();
+    expect(await chain.provider.getCode(deposit.address)).toBe("0x");
+
+    await firewall().runOnce();
+    expect(await entry(deposit.address)).toMatchObject({ delegation: "delegated" });
+    expect(await db.event.count({ where: { partnerId: hotWallet.partnerId, payload: { path: ["address"], equals: deposit.address } } })).toBe(0);
+  });
+
+  it("records a block's hits once when two batchers of the chain read it at the same time", async () => {
+    const deposit = await inventoried();
+    await firewall().runOnce();
+    await delegateOnChain(chain, deposit, DRAINER);
+    await Promise.all([firewall().runOnce(), firewall().runOnce()]);
+    expect(await eventsOf("deposit_address.delegation_changed", deposit.address)).toHaveLength(1);
+    expect(Number((await db.chainWatchCursor.findUniqueOrThrow({ where: { chainId: CHAIN_ID } })).nextBlock)).toBe((await chain.provider.getBlockNumber()) + 1);
+  });
+});
