@@ -119,6 +119,31 @@ describe("the delegation firewall on anvil", () => {
     expect(await db.event.count({ where: { partnerId: hotWallet.partnerId, payload: { path: ["address"], equals: deposit.address } } })).toBe(0);
   });
 
+  it("puts back an address whose marking block a reorg removed, and marks it again when its transaction is mined again", async () => {
+    // One batcher's firewall throughout: it knows the last block it read without asking the database.
+    const watcher = firewall();
+    const deposit = await inventoried();
+    await watcher.runOnce();
+    await delegateOnChain(chain, deposit, DRAINER);
+    const drainHash = (await chain.provider.getBlock("latest", true))!.prefetchedTransactions[0]!.hash;
+    const raw = (await chain.provider.send("eth_getRawTransactionByHash", [drainHash])) as string;
+    await watcher.runOnce();
+    expect(await entry(deposit.address)).toMatchObject({ delegation: "compromised", compromisedFrom: "delegated" });
+
+    // The drainer's block is replaced by an empty one; the firewall sees it once a block follows.
+    await chain.provider.send("anvil_reorg", [1, []]);
+    await chain.provider.send("evm_mine", []);
+    expect(await chain.provider.getTransactionReceipt(drainHash)).toBeNull();
+    await watcher.runOnce();
+    expect(await entry(deposit.address)).toMatchObject({ delegation: "delegated", compromisedFrom: null, compromisedTxHash: null, compromisedBlock: null });
+
+    await (await chain.provider.broadcastTransaction(raw)).wait();
+    await watcher.runOnce();
+    expect(await entry(deposit.address)).toMatchObject({ delegation: "compromised", compromisedTxHash: drainHash });
+    // The partner was told once: the event of that transaction is not sent again.
+    expect(await eventsOf("deposit_address.delegation_changed", deposit.address)).toHaveLength(1);
+  });
+
   it("records a block's hits once when two batchers of the chain read it at the same time", async () => {
     const deposit = await inventoried();
     await firewall().runOnce();

@@ -60,6 +60,7 @@ async function registerChecked(db: Db, partnerId: string, chainId: number, deleg
       "authorization" = EXCLUDED."authorization",
       compromised_tx_hash = NULL,
       compromised_block = NULL,
+      compromised_from = NULL,
       updated_at = now()`;
   const rows = await db.depositAddress.findMany({ where: { partnerId, chainId, address: { in: addresses } }, select: depositAddressViewSelect });
   const byAddress = new Map(rows.map((row) => [row.address, row]));

@@ -66,6 +66,7 @@ WITH sweep AS (
     "authorization" = COALESCE(EXCLUDED."authorization", d."authorization"),
     compromised_tx_hash = CASE WHEN EXCLUDED."authorization" IS NULL THEN d.compromised_tx_hash END,
     compromised_block = CASE WHEN EXCLUDED."authorization" IS NULL THEN d.compromised_block END,
+    compromised_from = CASE WHEN EXCLUDED."authorization" IS NULL THEN d.compromised_from END,
     updated_at = now()
 )
 SELECT keep_one_unit AS "keepOneUnit", created_at AS "createdAt", updated_at AS "updatedAt" FROM sweep`;

@@ -20,6 +20,21 @@ export interface DelegationFirewallOptions {
   wrote?: () => void;
 }
 
+/** Blocks whose hashes the firewall keeps: a reorg deeper than this is followed only this far back. */
+const REORG_WINDOW = 128;
+/** Blocks fetched at once and recorded in one database transaction while catching up. */
+const BLOCKS_PER_WRITE = 20;
+
+/** A hit and the block it was seen in. */
+type BlockHit = FirewallHit & { blockNumber: number };
+
+/** A block as the node sends it (eth_getBlockByNumber with full transactions). */
+interface RawBlock {
+  hash: string;
+  parentHash: string;
+  transactions: RawTransaction[];
+}
+
 /** A block's transaction as the node sends it (eth_getBlockByNumber with full transactions). */
 interface RawTransaction {
   hash: string;
@@ -33,32 +48,101 @@ interface RawTransaction {
  * inventory's addresses that it saw delegate elsewhere or send a transaction `compromised`, with a
  * deposit_address.delegation_changed or deposit_address.activity event each, in one database
  * transaction with the block's cursor. The cursor only moves from the block it was at, so a second
- * batcher of the chain reading the same block records nothing twice.
+ * batcher of the chain reading the same block records nothing twice. A block that does not follow
+ * the one read before it is a reorg: the firewall goes back to where the chains meet, puts back the
+ * addresses that the removed blocks marked, and reads the new blocks (an event already sent for a
+ * transaction mined again is not sent twice).
  */
 export class DelegationFirewall {
+  /** the cursor as this process last moved it: a round with no new block asks nothing of the database */
+  private known?: number;
+  /** the last block this process read, whose hash the next block's parent must be */
+  private lastRead?: { number: number; hash: string };
+
   constructor(private readonly options: DelegationFirewallOptions) {}
 
   /** Reads the blocks up to the head (or maxBlocksPerRound of them); returns how many it read. */
   async runOnce(): Promise<number> {
-    const { provider, maxBlocksPerRound } = this.options;
+    const { provider, maxBlocksPerRound, chainId } = this.options;
     const head = await provider.getBlockNumber();
+    if (this.known !== undefined && this.known > head) return 0;
     let next = await this.cursor(head);
     let read = 0;
     while (next <= head && read < maxBlocksPerRound) {
-      const block = (await provider.send("eth_getBlockByNumber", [toQuantity(next), true])) as { transactions: RawTransaction[] } | null;
-      // A backend behind the one that told the head: the block next round.
-      if (block === null) break;
-      const transactions = block.transactions.map(watched);
-      const hits = await this.confirmed(next, scanBlock(this.options.chainId, transactions, await this.inventoryOf(transactions)));
-      if (!(await this.record(next, hits))) break;
-      next += 1;
-      read += 1;
+      const last = Math.min(head, next + BLOCKS_PER_WRITE - 1, next + maxBlocksPerRound - read - 1);
+      const fetched = await Promise.all(Array.from({ length: last - next + 1 }, (_, i) => provider.send("eth_getBlockByNumber", [toQuantity(next + i), true]) as Promise<RawBlock | null>));
+      const blocks = followingEachOther(fetched);
+      // A backend behind the one that told the head: the blocks next round.
+      if (blocks.length === 0) break;
+      const parent = this.lastRead?.number === next - 1 ? this.lastRead.hash : await this.readHash(next - 1);
+      if (parent !== null && parent !== blocks[0]!.parentHash) {
+        this.forget();
+        if (!(await this.rewind(next))) break;
+        next = await this.cursor(head);
+        continue;
+      }
+      const run = blocks.map((block, i) => ({ number: next + i, hash: block.hash, transactions: block.transactions.map(watched) }));
+      const entriesOf = await this.inventoryOf(run.flatMap((block) => block.transactions));
+      const hits = (await Promise.all(run.map(async (block) => (await this.confirmed(block.number, scanBlock(chainId, block.transactions, entriesOf))).map((hit) => ({ ...hit, blockNumber: block.number }))))).flat();
+      // Another batcher moved the cursor: read where it is next round.
+      if (!(await this.record(next, run, hits))) {
+        this.forget();
+        break;
+      }
+      const tip = run[run.length - 1]!;
+      this.lastRead = { number: tip.number, hash: tip.hash };
+      next += run.length;
+      this.known = next;
+      read += run.length;
     }
     return read;
   }
 
+  /** What this process knew of the cursor and the last block: read from the database again. */
+  private forget(): void {
+    this.known = undefined;
+    this.lastRead = undefined;
+  }
+
+  /** The hash of a block as the firewall read it; null outside the window or before the first. */
+  private async readHash(blockNumber: number): Promise<string | null> {
+    const row = await this.options.db.watchedBlock.findUnique({ where: { chainId_number: { chainId: this.options.chainId, number: BigInt(blockNumber) } }, select: { hash: true } });
+    return row?.hash ?? null;
+  }
+
+  /**
+   * After a reorg seen at block `next`: the newest block read that the chain still has (its hash
+   * unchanged), or the oldest kept when the reorg is deeper than the window; then, in one
+   * transaction, the cursor back past it, the later blocks forgotten, and the addresses those blocks
+   * marked put back as they were. False when another batcher moved the cursor meanwhile.
+   */
+  private async rewind(next: number): Promise<boolean> {
+    const { db, chainId, provider, logger } = this.options;
+    const kept = await db.watchedBlock.findMany({ where: { chainId, number: { lt: BigInt(next) } }, orderBy: { number: "desc" }, select: { number: true, hash: true } });
+    let meet = kept.length > 0 ? Number(kept[kept.length - 1]!.number) - 1 : next - 1;
+    for (const { number, hash } of kept) {
+      const canonical = (await provider.send("eth_getBlockByNumber", [toQuantity(Number(number)), false])) as { hash: string } | null;
+      if (canonical?.hash === hash) {
+        meet = Number(number);
+        break;
+      }
+    }
+    const moved = await db.$transaction(async (tx) => {
+      const back = await tx.chainWatchCursor.updateMany({ where: { chainId, nextBlock: BigInt(next) }, data: { nextBlock: BigInt(meet + 1) } });
+      if (back.count === 0) return null;
+      await tx.watchedBlock.deleteMany({ where: { chainId, number: { gt: BigInt(meet) } } });
+      return tx.$executeRaw`
+        UPDATE deposit_addresses SET delegation = compromised_from, compromised_from = NULL, compromised_tx_hash = NULL, compromised_block = NULL, updated_at = now()
+         WHERE chain_id = ${chainId} AND delegation = 'compromised' AND compromised_from IS NOT NULL AND compromised_block > ${meet}`;
+    });
+    if (moved === null) return false;
+    logger.warn("a reorg replaced blocks the delegation firewall had read: reading them again, the addresses they marked put back", { chainId, from: meet + 1, to: next - 1, restored: moved });
+    return true;
+  }
+
   /** The next block to read; at the head for a chain never read. */
   private async cursor(head: number): Promise<number> {
+    if (this.known !== undefined) return this.known;
     const { db, chainId } = this.options;
     await db.chainWatchCursor.createMany({ data: [{ chainId, nextBlock: BigInt(head) }], skipDuplicates: true });
     return Number((await db.chainWatchCursor.findUniqueOrThrow({ where: { chainId } })).nextBlock);
@@ -100,13 +184,17 @@ export class DelegationFirewall {
     return hits.filter((_, i) => applied[i]);
   }
 
-  /** The block's hits and the cursor past it, in one transaction; false when another batcher read the block first. */
-  private async record(blockNumber: number, hits: readonly FirewallHit[]): Promise<boolean> {
+  /** A run of blocks' hits, their hashes and the cursor past them, in one transaction; false when another batcher read them first. */
+  private async record(first: number, run: ReadonlyArray<{ number: number; hash: string }>, hits: readonly BlockHit[]): Promise<boolean> {
     const { db, names, chainId, logger } = this.options;
+    const last = first + run.length - 1;
     const moved = await db.$transaction(async (tx) => {
-      const advanced = await tx.chainWatchCursor.updateMany({ where: { chainId, nextBlock: BigInt(blockNumber) }, data: { nextBlock: BigInt(blockNumber + 1) } });
+      const advanced = await tx.chainWatchCursor.updateMany({ where: { chainId, nextBlock: BigInt(first) }, data: { nextBlock: BigInt(last + 1) } });
       if (advanced.count === 0) return false;
-      if (hits.length > 0) await markCompromised(tx, names, chainId, blockNumber, hits);
+      await tx.watchedBlock.deleteMany({ where: { chainId, number: { gte: BigInt(first) } } });
+      await tx.watchedBlock.createMany({ data: run.map((block) => ({ chainId, number: BigInt(block.number), hash: block.hash })) });
+      if (Math.floor(last / 32) !== Math.floor((first - 1) / 32)) await tx.watchedBlock.deleteMany({ where: { chainId, number: { lte: BigInt(last - REORG_WINDOW) } } });
+      if (hits.length > 0) await markCompromised(tx, names, chainId, hits);
       return true;
     });
     for (const hit of moved ? hits : []) {
@@ -115,7 +203,14 @@ export class DelegationFirewall {
         hit.kind === "activity"
           ? "a deposit address sent a transaction: its key is used outside the service; marked compromised (docs/runbook.md, SweepDepositAddressCompromised)"
           : "a deposit address delegated elsewhere than the partner's delegates: marked compromised (docs/runbook.md, SweepDepositAddressCompromised)",
-        { chainId, partnerId: hit.entry.partnerId, address: hit.entry.address, txHash: hit.txHash, blockNumber, ...(hit.kind === "delegation_changed" ? { sender: hit.sender, target: hit.target } : {}) },
+        {
+          chainId,
+          partnerId: hit.entry.partnerId,
+          address: hit.entry.address,
+          txHash: hit.txHash,
+          blockNumber: hit.blockNumber,
+          ...(hit.kind === "delegation_changed" ? { sender: hit.sender, target: hit.target } : {}),
+        },
       );
     }
     if (moved && hits.length > 0) this.options.wrote?.();
@@ -123,15 +218,27 @@ export class DelegationFirewall {
   }
 }
 
-async function markCompromised(tx: Tx, names: QueueNames, chainId: number, blockNumber: number, hits: readonly FirewallHit[]): Promise<void> {
+/** The blocks fetched up to the first the node did not have, and up to the first that does not follow the one before it (a reorg between the reads). */
+function followingEachOther(fetched: ReadonlyArray<RawBlock | null>): RawBlock[] {
+  const run: RawBlock[] = [];
+  for (const block of fetched) {
+    if (block === null || (run.length > 0 && block.parentHash !== run[run.length - 1]!.hash)) break;
+    run.push(block);
+  }
+  return run;
+}
+
+async function markCompromised(tx: Tx, names: QueueNames, chainId: number, hits: readonly BlockHit[]): Promise<void> {
   for (const hit of hits) {
-    await tx.depositAddress.updateMany({
-      where: { partnerId: hit.entry.partnerId, chainId, address: hit.entry.address },
-      data: { delegation: "compromised", compromisedTxHash: hit.txHash, compromisedBlock: BigInt(blockNumber) },
-    });
+    // What it was before the first mark stays what a reorg puts back (the right side reads the row as it was).
+    await tx.$executeRaw`
+      UPDATE deposit_addresses
+         SET compromised_from = CASE WHEN delegation = 'compromised' THEN compromised_from ELSE delegation END,
+             delegation = 'compromised', compromised_tx_hash = ${hit.txHash}, compromised_block = ${BigInt(hit.blockNumber)}, updated_at = now()
+       WHERE partner_id = ${hit.entry.partnerId}::uuid AND chain_id = ${chainId} AND address = ${hit.entry.address}`;
   }
   const events: EventDraft[] = hits.map((hit) => {
-    const common = { chain_id: chainId, address: hit.entry.address, tx_hash: hit.txHash, block_number: blockNumber };
+    const common = { chain_id: chainId, address: hit.entry.address, tx_hash: hit.txHash, block_number: hit.blockNumber };
     const type = hit.kind === "activity" ? "deposit_address.activity" : "deposit_address.delegation_changed";
     const payload =
       hit.kind === "activity" ? common : { ...common, sender: hit.sender, ...(hit.entry.delegate ? { old_delegate: hit.entry.delegate } : {}), new_delegate: hit.target };
@@ -160,13 +267,13 @@ function authorityOf(authorization: NonNullable<RawTransaction["authorizationLis
   }
 }
 
-/** The firewall's loop of a chain: a round every half block, at once again while behind the head. */
+/** The firewall's loop of a chain: a round every block, at once again while behind the head. */
 export function startDelegationFirewall(options: DelegationFirewallOptions & { blockTimeMs: number }): { stop(): Promise<void> } {
   const firewall = new DelegationFirewall(options);
   const logger = options.logger.child({ chainId: options.chainId, loop: "delegation firewall" });
   const loop = new PollingLoop({
     name: "delegation_firewall",
-    intervalMs: Math.max(100, Math.floor(options.blockTimeMs / 2)),
+    intervalMs: Math.max(100, options.blockTimeMs),
     maxBackoffMs: 30_000,
     round: async () => ((await firewall.runOnce()) >= options.maxBlocksPerRound ? "again" : undefined),
     failed: (err, failures) => logger.warn("could not read the chain's blocks this round", { failures, error: err instanceof Error ? err.message : String(err) }),
