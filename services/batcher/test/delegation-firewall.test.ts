@@ -144,6 +144,39 @@ describe("the delegation firewall on anvil", () => {
     expect(await eventsOf("deposit_address.delegation_changed", deposit.address)).toHaveLength(1);
   });
 
+  it("is not fooled by a stale authorization of the partner's delegate after the drainer's in the same list", async () => {
+    const deposit = await inventoried();
+    await firewall().runOnce();
+    const sponsor = Wallet.createRandom(chain.provider);
+    await chain.setBalance(sponsor.address, parseEther("1"));
+    const nonce = BigInt(await chain.provider.getTransactionCount(deposit.address));
+    const drainer = deposit.authorizeSync({ address: DRAINER, nonce, chainId: BigInt(CHAIN_ID) });
+    // Taken from a sweep's public authorization list: a nonce the address has used, so the chain skips it.
+    const stale = deposit.authorizeSync({ address: hotWallet.delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) });
+    await (await sponsor.sendTransaction({ type: 4, to: sponsor.address, authorizationList: [drainer, stale], nonce: 0 })).wait();
+    expect(await chain.provider.getCode(deposit.address)).toBe(`0xef0100${DRAINER.slice(2).toLowerCase()}`);
+    await firewall().runOnce();
+    expect(await entry(deposit.address)).toMatchObject({ delegation: "compromised" });
+  });
+
+  it("keeps the first mark: a reorg that removes only a later one leaves the address compromised", async () => {
+    const watcher = firewall();
+    const deposit = await inventoried();
+    await watcher.runOnce();
+    await delegateOnChain(chain, deposit, DRAINER);
+    const first = await chain.provider.getBlockNumber();
+    await watcher.runOnce();
+    await chain.setBalance(deposit.address, parseEther("1"));
+    await (await deposit.connect(chain.provider).sendTransaction({ to: Wallet.createRandom().address, value: 1n })).wait();
+    await watcher.runOnce();
+    expect(await entry(deposit.address)).toMatchObject({ delegation: "compromised", compromisedBlock: BigInt(first), compromisedFrom: "delegated" });
+
+    await chain.provider.send("anvil_reorg", [1, []]);
+    await chain.provider.send("evm_mine", []);
+    await watcher.runOnce();
+    expect(await entry(deposit.address)).toMatchObject({ delegation: "compromised", compromisedBlock: BigInt(first) });
+  });
+
   it("records a block's hits once when two batchers of the chain read it at the same time", async () => {
     const deposit = await inventoried();
     await firewall().runOnce();

@@ -35,20 +35,20 @@ export type FirewallHit =
   | { kind: "activity"; entry: InventoryEntry; txHash: string };
 
 /**
- * The hits of a block's transactions against the inventory (`entriesOf` an address: one entry per
- * partner that holds it). An authorization counts when it is for this chain or any chain (0); of a
- * transaction's several authorizations by one authority the last one counts, as the chain applies
- * them in order. Whether the chain applied it (its nonce) is the caller's check.
+ * The candidate hits of a block's transactions against the inventory (`entriesOf` an address: one
+ * entry per partner that holds it). An authorization counts when it is for this chain or any chain
+ * (0). Every foreign target of an authority is a candidate, not only the last one in its list: the
+ * chain skips an authorization whose nonce is wrong, so a stale one of the partner's delegate after a
+ * drainer's leaves the drainer in force. Which one the chain applied is the caller's check (the
+ * authority's code after the block).
  */
 export function scanBlock(chainId: number, transactions: readonly WatchedTransaction[], entriesOf: (address: string) => readonly InventoryEntry[]): FirewallHit[] {
   const hits: FirewallHit[] = [];
   for (const transaction of transactions) {
-    const lastTarget = new Map<string, string>();
-    for (const { authority, chainId: signedFor, address } of transaction.authorizations) {
-      if (authority === null || (signedFor !== 0n && signedFor !== BigInt(chainId))) continue;
-      lastTarget.set(authority, address);
-    }
-    for (const [authority, target] of lastTarget) {
+    const seen = new Set<string>();
+    for (const { authority, chainId: signedFor, address: target } of transaction.authorizations) {
+      if (authority === null || (signedFor !== 0n && signedFor !== BigInt(chainId)) || seen.has(`${authority}:${target}`)) continue;
+      seen.add(`${authority}:${target}`);
       for (const entry of entriesOf(authority)) {
         if (!isForeign(entry, target, transaction.from)) continue;
         hits.push({ kind: "delegation_changed", entry, txHash: transaction.hash, sender: transaction.from, target });

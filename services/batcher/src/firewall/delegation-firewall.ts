@@ -77,7 +77,7 @@ export class DelegationFirewall {
       const parent = this.lastRead?.number === next - 1 ? this.lastRead.hash : await this.readHash(next - 1);
       if (parent !== null && parent !== blocks[0]!.parentHash) {
         this.forget();
-        if (!(await this.rewind(next))) break;
+        if (!(await this.rewind(next, parent))) break;
         next = await this.cursor(head);
         continue;
       }
@@ -114,9 +114,10 @@ export class DelegationFirewall {
    * After a reorg seen at block `next`: the newest block read that the chain still has (its hash
    * unchanged), or the oldest kept when the reorg is deeper than the window; then, in one
    * transaction, the cursor back past it, the later blocks forgotten, and the addresses those blocks
-   * marked put back as they were. False when another batcher moved the cursor meanwhile.
+   * marked put back as they were. False when another batcher moved the cursor, or read block
+   * `next - 1` again, meanwhile (its hash is no longer `stale`).
    */
-  private async rewind(next: number): Promise<boolean> {
+  private async rewind(next: number, stale: string): Promise<boolean> {
     const { db, chainId, provider, logger } = this.options;
     const kept = await db.watchedBlock.findMany({ where: { chainId, number: { lt: BigInt(next) } }, orderBy: { number: "desc" }, select: { number: true, hash: true } });
     let meet = kept.length > 0 ? Number(kept[kept.length - 1]!.number) - 1 : next - 1;
@@ -128,6 +129,8 @@ export class DelegationFirewall {
       }
     }
     const moved = await db.$transaction(async (tx) => {
+      const still = await tx.watchedBlock.findUnique({ where: { chainId_number: { chainId, number: BigInt(next - 1) } }, select: { hash: true } });
+      if (still !== null && still.hash !== stale) return null;
       const back = await tx.chainWatchCursor.updateMany({ where: { chainId, nextBlock: BigInt(next) }, data: { nextBlock: BigInt(meet + 1) } });
       if (back.count === 0) return null;
       await tx.watchedBlock.deleteMany({ where: { chainId, number: { gt: BigInt(meet) } } });
@@ -230,11 +233,14 @@ function followingEachOther(fetched: ReadonlyArray<RawBlock | null>): RawBlock[]
 
 async function markCompromised(tx: Tx, names: QueueNames, chainId: number, hits: readonly BlockHit[]): Promise<void> {
   for (const hit of hits) {
-    // What it was before the first mark stays what a reorg puts back (the right side reads the row as it was).
+    // The first mark stands: what it was before, and the block a reorg must remove to put it back (a later mark's block
+    // is above any point a reorg of the first goes back to, so it is read again anyway). The right side reads the row as it was.
     await tx.$executeRaw`
       UPDATE deposit_addresses
          SET compromised_from = CASE WHEN delegation = 'compromised' THEN compromised_from ELSE delegation END,
-             delegation = 'compromised', compromised_tx_hash = ${hit.txHash}, compromised_block = ${BigInt(hit.blockNumber)}, updated_at = now()
+             compromised_tx_hash = CASE WHEN delegation = 'compromised' THEN compromised_tx_hash ELSE ${hit.txHash} END,
+             compromised_block = CASE WHEN delegation = 'compromised' THEN compromised_block ELSE ${BigInt(hit.blockNumber)} END,
+             delegation = 'compromised', updated_at = now()
        WHERE partner_id = ${hit.entry.partnerId}::uuid AND chain_id = ${chainId} AND address = ${hit.entry.address}`;
   }
   const events: EventDraft[] = hits.map((hit) => {
