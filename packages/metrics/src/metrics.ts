@@ -228,6 +228,13 @@ export const settledReorgsTotal = new Counter({
   registers,
 });
 
+export const firewallBlocksBehind = new Gauge({
+  name: "sweep_firewall_blocks_behind",
+  help: "Blocks of the chain the delegation firewall has not read yet, after its latest round (0: at the head)",
+  labelNames: ["chain_id"] as const,
+  registers,
+});
+
 export const depositAddressesCompromisedTotal = new Counter({
   name: "sweep_deposit_addresses_compromised_total",
   help: "Deposit addresses the delegation firewall marked compromised, by what it saw: delegation_changed (delegated elsewhere than the partner's delegates) or activity (the address sent a transaction)",

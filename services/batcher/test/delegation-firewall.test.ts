@@ -177,6 +177,17 @@ describe("the delegation firewall on anvil", () => {
     expect(await entry(deposit.address)).toMatchObject({ delegation: "compromised", compromisedBlock: BigInt(first) });
   });
 
+  it("reports how many blocks it has not read yet after each round", async () => {
+    const behind = async () => new ScrapedMetrics(parsePrometheusText((await scrapeMetrics()).body)).sum("sweep_firewall_blocks_behind", { chain_id: String(CHAIN_ID) });
+    await firewall().runOnce();
+    expect(await behind()).toBe(0);
+    await chain.provider.send("anvil_mine", ["0x3"]);
+    await new DelegationFirewall({ db, names, chainId: CHAIN_ID, provider, logger, maxBlocksPerRound: 1 }).runOnce();
+    expect(await behind()).toBe(2);
+    await firewall().runOnce();
+    expect(await behind()).toBe(0);
+  });
+
   it("records a block's hits once when two batchers of the chain read it at the same time", async () => {
     const deposit = await inventoried();
     await firewall().runOnce();

@@ -2,7 +2,7 @@ import type { Logger } from "@sweep/common";
 import type { Db, Tx } from "@sweep/db";
 import { recordEvents, type EventDraft } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
-import { depositAddressesCompromisedTotal } from "@sweep/metrics";
+import { depositAddressesCompromisedTotal, firewallBlocksBehind } from "@sweep/metrics";
 import { PollingLoop } from "@sweep/worker";
 import type { ChainProvider } from "@sweep/rpc";
 import { ZeroAddress, getAddress, hashAuthorization, recoverAddress, toBeHex, toQuantity } from "ethers";
@@ -65,7 +65,10 @@ export class DelegationFirewall {
   async runOnce(): Promise<number> {
     const { provider, maxBlocksPerRound, chainId } = this.options;
     const head = await provider.getBlockNumber();
-    if (this.known !== undefined && this.known > head) return 0;
+    if (this.known !== undefined && this.known > head) {
+      firewallBlocksBehind.set({ chain_id: chainId }, 0);
+      return 0;
+    }
     let next = await this.cursor(head);
     let read = 0;
     while (next <= head && read < maxBlocksPerRound) {
@@ -95,6 +98,7 @@ export class DelegationFirewall {
       this.known = next;
       read += run.length;
     }
+    firewallBlocksBehind.set({ chain_id: chainId }, Math.max(0, head + 1 - next));
     return read;
   }
 
