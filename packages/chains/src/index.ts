@@ -1,3 +1,4 @@
+export * from "./authorization-signer";
 export * from "./chain-config";
 export * from "./devnet-addresses";
 export * from "./mainnet-requirements";

@@ -1,8 +1,7 @@
 import type { Authorization } from "@sweep/api-contract";
-import type { StoredAuthorization } from "@sweep/chains";
+import { recoverAuthorizationSigner, type StoredAuthorization } from "@sweep/chains";
 import { N as SECP256K1_N } from "ethers";
 import { ApiError } from "./http/api-error";
-import { recoverAuthorizationSigner } from "./authorization-signer";
 import { checksumAddress } from "./chains";
 
 /** secp256k1's curve order; EIP-2 refuses s above half of it. */

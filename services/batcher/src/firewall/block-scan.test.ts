@@ -13,7 +13,6 @@ const STRANGER = address(0x5);
 const entry = (overrides: Partial<InventoryEntry> = {}): InventoryEntry => ({
   partnerId: "p1",
   address: DEPOSIT,
-  delegation: "delegated",
   delegate: DELEGATE,
   delegates: new Set([DELEGATE, OTHER_DELEGATE]),
   gasWallet: GAS_WALLET,

@@ -20,7 +20,7 @@ export interface InventoryEntry {
   partnerId: string;
   /** EIP-55 */
   address: string;
-  delegation: string;
+  /** the delegate the inventory last knew it running or authorized for (the event's old_delegate) */
   delegate: string | null;
   /** the partner's delegates on the chain (every hot wallet's), EIP-55 */
   delegates: ReadonlySet<string>;

@@ -5,7 +5,9 @@ import type { QueueNames } from "@sweep/messaging";
 import { depositAddressesCompromisedTotal, firewallBlocksBehind } from "@sweep/metrics";
 import { PollingLoop } from "@sweep/worker";
 import type { ChainProvider } from "@sweep/rpc";
-import { ZeroAddress, getAddress, hashAuthorization, recoverAddress, toBeHex, toQuantity } from "ethers";
+import { recoverAuthorizationSigner } from "@sweep/chains";
+import { ZeroAddress, getAddress, toBeHex, toQuantity } from "ethers";
+import { delegationOf } from "../pre-send-checks";
 import { scanBlock, type FirewallHit, type InventoryEntry, type WatchedTransaction } from "./block-scan";
 
 export interface DelegationFirewallOptions {
@@ -163,14 +165,14 @@ export class DelegationFirewall {
       for (const { authority } of transaction.authorizations) if (authority) addresses.add(authority);
     }
     if (addresses.size === 0) return () => [];
-    const rows = await this.options.db.$queryRaw<Array<{ partnerId: string; address: string; delegation: string; delegate: string | null; gasWallet: string; delegates: string[] }>>`
-      SELECT d.partner_id::text AS "partnerId", d.address, d.delegation::text AS delegation, d.delegate, g.address AS "gasWallet",
+    const rows = await this.options.db.$queryRaw<Array<{ partnerId: string; address: string; delegate: string | null; gasWallet: string; delegates: string[] }>>`
+      SELECT d.partner_id::text AS "partnerId", d.address, d.delegate, g.address AS "gasWallet",
              COALESCE(array_agg(h.delegate) FILTER (WHERE h.delegate IS NOT NULL), '{}') AS delegates
         FROM deposit_addresses d
         JOIN gas_wallets g ON g.partner_id = d.partner_id
         LEFT JOIN hot_wallets h ON h.partner_id = d.partner_id AND h.chain_id = d.chain_id
        WHERE d.chain_id = ${this.options.chainId} AND d.address = ANY(${[...addresses]}::text[])
-       GROUP BY d.partner_id, d.address, d.delegation, d.delegate, g.address`;
+       GROUP BY d.partner_id, d.address, d.delegate, g.address`;
     const byAddress = new Map<string, InventoryEntry[]>();
     for (const row of rows) byAddress.set(row.address, [...(byAddress.get(row.address) ?? []), { ...row, delegates: new Set(row.delegates) }]);
     return (address) => byAddress.get(address) ?? [];
@@ -184,8 +186,8 @@ export class DelegationFirewall {
     const applied = await Promise.all(
       hits.map(async (hit) => {
         if (hit.kind === "activity") return true;
-        const code = (await this.options.provider.send("eth_getCode", [hit.entry.address, toQuantity(blockNumber)])) as string;
-        return code.toLowerCase() === (hit.target === ZeroAddress ? "0x" : `0xef0100${hit.target.slice(2).toLowerCase()}`);
+        const delegation = delegationOf((await this.options.provider.send("eth_getCode", [hit.entry.address, toQuantity(blockNumber)])) as string);
+        return hit.target === ZeroAddress ? delegation.kind === "none" : delegation.kind === "delegated" && delegation.to === hit.target;
       }),
     );
     return hits.filter((_, i) => applied[i]);
@@ -200,7 +202,8 @@ export class DelegationFirewall {
       if (advanced.count === 0) return false;
       await tx.watchedBlock.deleteMany({ where: { chainId, number: { gte: BigInt(first) } } });
       await tx.watchedBlock.createMany({ data: run.map((block) => ({ chainId, number: BigInt(block.number), hash: block.hash })) });
-      if (Math.floor(last / 32) !== Math.floor((first - 1) / 32)) await tx.watchedBlock.deleteMany({ where: { chainId, number: { lte: BigInt(last - REORG_WINDOW) } } });
+      // The hashes past the window go every 32 blocks, not at each block.
+      if (run.some((block) => block.number % 32 === 0)) await tx.watchedBlock.deleteMany({ where: { chainId, number: { lte: BigInt(last - REORG_WINDOW) } } });
       if (hits.length > 0) await markCompromised(tx, names, chainId, hits);
       return true;
     });
@@ -266,12 +269,16 @@ function watched(transaction: RawTransaction): WatchedTransaction {
   };
 }
 
-/** Who signed an authorization; null when no key could have (a malformed signature the chain skips). */
+/** Who signed an authorization (the API's recovery, in libsecp256k1); null when no key could have (a malformed signature the chain skips). */
 function authorityOf(authorization: NonNullable<RawTransaction["authorizationList"]>[number]): string | null {
+  const yParity = Number(authorization.yParity);
+  if (yParity !== 0 && yParity !== 1) return null;
   try {
-    const digest = hashAuthorization({ address: authorization.address, nonce: BigInt(authorization.nonce), chainId: BigInt(authorization.chainId) });
     // The node sends r and s as quantities (leading zeros dropped).
-    return recoverAddress(digest, { r: toBeHex(BigInt(authorization.r), 32), s: toBeHex(BigInt(authorization.s), 32), yParity: Number(authorization.yParity) as 0 | 1 });
+    return recoverAuthorizationSigner(
+      { address: authorization.address, nonce: BigInt(authorization.nonce), chainId: BigInt(authorization.chainId) },
+      { r: toBeHex(BigInt(authorization.r), 32), s: toBeHex(BigInt(authorization.s), 32), yParity },
+    );
   } catch {
     return null;
   }
