@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { environmentChainIds } from "@sweep/chains";
 import { defineTopology, deleteTopology } from "@sweep/messaging";
 import { listeningPorts, startService, type LogLine } from "./service-process";
+import { ephemeralRange } from "./service-ports";
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 
@@ -42,11 +43,16 @@ describe("startService, against a process answering on the service's port", () =
     await expect(startService("webhook-dispatcher", env, { port: impostorPort, metricsPort: impostorPort })).rejects.toThrow(/EADDRINUSE/);
   }, 60_000);
 
-  it("a first start takes the port the system picks and reads it off the service's own line: the process answering there is the service", async () => {
+  it("a first start takes a port outside the ephemeral range and reads it off the service's own line; a restart finds it free", async () => {
     const service = await startService("webhook-dispatcher", env);
     expect(service.port).not.toBe(impostorPort);
+    expect(service.port).toBeLessThan(ephemeralRange().low);
     expect((await fetch(`http://127.0.0.1:${service.port}/healthz`)).status).toBe(204);
     await service.stop();
     await expect(fetch(`http://127.0.0.1:${service.port}/healthz`)).rejects.toThrow();
+    const restarted = await startService("webhook-dispatcher", env, service);
+    expect(restarted.port).toBe(service.port);
+    expect((await fetch(`http://127.0.0.1:${restarted.port}/healthz`)).status).toBe(204);
+    await restarted.stop();
   }, 60_000);
 });

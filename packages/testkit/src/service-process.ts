@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { repoRoot } from "@sweep/db";
 import { serviceBundle, serviceNodeArgs, type ServiceName } from "@sweep/service-bundles";
+import { ephemeralRange, servicePort } from "./service-ports";
 
 export type { ServiceName };
 
@@ -25,16 +26,36 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
+/** A port taken by another process meanwhile: a first start asks for other ports this many times. */
+const PORT_ATTEMPTS = 5;
+
 /**
  * Runs a service as its own process (`node services/<name>/dist/main.js`, its bundle, as `pnpm start`
  * does) and waits until its /healthz answers 204.
  */
 export async function startService(name: ServiceName, env: Record<string, string>, ports?: Pick<ServiceProcess, "port" | "metricsPort">): Promise<ServiceProcess> {
-  // `ports` of a process that ended: a restarted service answers where its clients already call it. Otherwise port 0: the
-  // service binds a port the system picks and logs it. A port picked free here could be another worker's process's by the
-  // time the service bound it, and the health check would then reach that process instead.
+  // `ports` of a process that ended: a restarted service answers where its clients already call it. A restart that
+  // finds its port taken fails, naming it (never passing another process off as the service). A first start asks for
+  // ports outside the ephemeral range (see service-ports.ts), so that a restart finds them free, and asks again
+  // elsewhere if one was taken meanwhile.
+  if (ports) return launch(name, env, ports);
+  for (let attempt = 1; ; attempt++) {
+    const range = ephemeralRange();
+    const port = servicePort(range) ?? 0;
+    const metricsPort = name === "api-gateway" && port !== 0 ? (servicePort(range) ?? 0) : port;
+    try {
+      return await launch(name, env, { port, metricsPort });
+    } catch (err) {
+      if (attempt === PORT_ATTEMPTS || port === 0 || !(err instanceof PortTaken)) throw err;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function launch(name: ServiceName, env: Record<string, string>, ports: Pick<ServiceProcess, "port" | "metricsPort">): Promise<ServiceProcess> {
   const portVariable = name === "api-gateway" ? "PORT" : "HEALTH_PORT";
-  const portsAsked = { [portVariable]: String(ports?.port ?? 0), ...(name === "api-gateway" ? { METRICS_PORT: String(ports?.metricsPort ?? 0) } : {}) };
+  const portsAsked = { [portVariable]: String(ports.port), ...(name === "api-gateway" ? { METRICS_PORT: String(ports.metricsPort) } : {}) };
   // SERVICE_NODE_FLAGS adds node flags to every service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a bench.
   const nodeFlags = (process.env.SERVICE_NODE_FLAGS ?? "").split(" ").filter(Boolean);
   if (!existsSync(serviceBundle(name))) throw new Error(`${serviceBundle(name)} is missing: run pnpm prepare-workspace (the jest run's global setup builds it)`);
@@ -47,10 +68,16 @@ export async function startService(name: ServiceName, env: Record<string, string
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // After its output: a process's last lines may still be on their way when it exits.
+  const closed = new Promise((resolve) => child.once("close", resolve));
   const deadline = Date.now() + 60_000;
   let bound: Pick<ServiceProcess, "port" | "metricsPort"> | undefined;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) {
+      await closed;
+      const message = `${name} exited with ${child.exitCode}:\n${output}`;
+      throw output.includes("EADDRINUSE") ? new PortTaken(message) : new Error(message);
+    }
     // The service's own line says where it listens: what answers there is this process.
     bound ??= listeningPorts(parseLogLines(output));
     try {
