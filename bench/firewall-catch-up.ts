@@ -72,7 +72,18 @@ async function main() {
     console.log(`${last - first + 1} blocks of ${TXS}+ transactions made in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     await db.chainWatchCursor.upsert({ where: { chainId: CHAIN_ID }, create: { chainId: CHAIN_ID, nextBlock: BigInt(first) }, update: { nextBlock: BigInt(first) } });
-    const firewall = new DelegationFirewall({ db, names: queueNames("firewall-bench"), chainId: CHAIN_ID, provider, logger: createLogger("firewall-bench", "error"), maxBlocksPerRound: 100 });
+    const firewall = new DelegationFirewall({
+      db,
+      names: queueNames("firewall-bench"),
+      chainId: CHAIN_ID,
+      provider,
+      tokens: [{ ticker: "USDT", address: chain.usdt.address }],
+      nativeTicker: "tBNB",
+      // at 1 confirmation (the testnet chains'), the head is final
+      finalBlock: async (head) => head,
+      logger: createLogger("firewall-bench", "error"),
+      maxBlocksPerRound: 100,
+    });
     const rssBefore = process.memoryUsage().rss;
     started = performance.now();
     let read = 0;

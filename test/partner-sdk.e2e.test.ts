@@ -3,7 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { Contract, Wallet, parseEther } from "ethers";
 import { Event as EventSchema } from "@sweep/api-contract";
-import { signAuthorization, SweepApiError, SweepClient, type Event, type Sweep } from "@sweep/client";
+import { signAuthorization, SweepApiError, SweepClient, type Deposit, type Event, type Sweep } from "@sweep/client";
 import { createTestPartner, eventually, fundedDeposit, sharedStack, type SharedStack, type TestPartner } from "@sweep/testkit";
 import { startWebhookReceiver, type WebhookReceiver } from "../examples/webhook-receiver";
 
@@ -125,6 +125,38 @@ describe("a partner's first sweep with the SDK", () => {
       const twice = client.depositAddresses.register({ chain_id: CHAIN_ID, hot_wallet: hotWallet, addresses: [addresses[0]!, addresses[0]!] });
       await expect(twice).rejects.toMatchObject({ status: 422, code: "invalid_address" });
     });
+
+    it("hears of each deposit to a registered address once, as deposit.detected, and lists it confirmed on the address", async () => {
+      const chain = stack.chain(CHAIN_ID);
+      const owner = Wallet.createRandom();
+      await client.depositAddresses.register({ chain_id: CHAIN_ID, hot_wallet: hotWallet, addresses: [{ address: owner.address, authorization: await signAuthorization(owner, { chainId: CHAIN_ID, address: delegate, nonce: 0 }) }] });
+      const payer = Wallet.createRandom(chain.provider);
+      await chain.setBalance(payer.address, parseEther("1"));
+      await chain.mintUsdt(owner.address, 3_000_000n);
+      await (await payer.sendTransaction({ to: owner.address, value: parseEther("0.01") })).wait();
+
+      const confirmed = await eventually(
+        "both deposits confirmed",
+        async () => {
+          const seen: Deposit[] = [];
+          for await (const deposit of client.deposits.list({ address: owner.address, status: "confirmed" })) seen.push(deposit);
+          return seen.length === 2 ? seen : undefined;
+        },
+        60_000,
+        250,
+      );
+      expect(confirmed.map((d) => [d.token, d.amount])).toEqual([
+        ["tBNB", parseEther("0.01").toString()],
+        ["USDT", "3000000"],
+      ]);
+      const events = await eventually("their events", async () => {
+        const detected = heard.filter((e) => e.type === "deposit.detected" && (e.data as Deposit).address === owner.address);
+        return detected.length === 2 ? detected : undefined;
+      });
+      expect(events.map((e) => (e.data as Deposit).id).sort()).toEqual(confirmed.map((d) => d.id).sort());
+      const [entry] = (await client.depositAddresses.page({ address: owner.address })).items;
+      expect(entry!.recent_deposits.map((d) => d.id)).toEqual(confirmed.map((d) => d.id));
+    }, 90_000);
 
     it("throws the spec's code for a bad request", async () => {
       const owner = Wallet.createRandom();

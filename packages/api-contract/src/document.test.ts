@@ -138,6 +138,7 @@ describe("the webhooks", () => {
     ["webhook.test", "WebhookTestEvent"],
     ["deposit_address.delegation_changed", "DelegationChangedEvent"],
     ["deposit_address.activity", "DepositAddressActivityEvent"],
+    ["deposit.detected", "DepositEvent"],
   ])("document %s, signed and not keyed, with its body %s", (type, body) => {
     const post = doc.webhooks[type].post;
     expect(post.security).toEqual([]);
@@ -150,7 +151,7 @@ describe("the webhooks", () => {
     expect(sweepEvent.required).toEqual(["id", "type", "created_at", "data"]);
     expect(sweepEvent.properties.type.enum).toEqual(["sweep.swept", "sweep.failed", "sweep.rejected"]);
     expect(sweepEvent.properties.data).toEqual({ $ref: "#/components/schemas/Sweep" });
-    expect(doc.components.schemas.Event.anyOf).toHaveLength(7);
+    expect(doc.components.schemas.Event.anyOf).toHaveLength(8);
   });
 });
 

@@ -1,4 +1,4 @@
-import { HotWallet, Revocation, Sweep } from "./responses";
+import { Deposit, HotWallet, Revocation, Sweep } from "./responses";
 import { Address, Amount, ChainId, DateTime } from "./scalars";
 import { z } from "./zod";
 
@@ -44,6 +44,7 @@ export const eventTypesByData = {
   BalanceLow: ["balance.low"],
   DelegationChanged: ["deposit_address.delegation_changed"],
   DepositAddressActivity: ["deposit_address.activity"],
+  Deposit: ["deposit.detected"],
   WebhookTest: ["webhook.test"],
 } as const;
 
@@ -66,9 +67,10 @@ export const BalanceLowEvent = eventOf("BalanceLowEvent", eventTypesByData.Balan
 export const WebhookTestEvent = eventOf("WebhookTestEvent", eventTypesByData.WebhookTest, WebhookTest);
 export const DelegationChangedEvent = eventOf("DelegationChangedEvent", eventTypesByData.DelegationChanged, DelegationChanged);
 export const DepositAddressActivityEvent = eventOf("DepositAddressActivityEvent", eventTypesByData.DepositAddressActivity, DepositAddressActivity);
+export const DepositEvent = eventOf("DepositEvent", eventTypesByData.Deposit, Deposit);
 
 export const Event = z
-  .union([SweepEvent, RevocationEvent, HotWalletEvent, BalanceLowEvent, WebhookTestEvent, DelegationChangedEvent, DepositAddressActivityEvent])
+  .union([SweepEvent, RevocationEvent, HotWalletEvent, BalanceLowEvent, WebhookTestEvent, DelegationChangedEvent, DepositAddressActivityEvent, DepositEvent])
   .openapi("Event", { description: "A webhook body: `data` depends on `type`." });
 
 export type Event = z.infer<typeof Event>;

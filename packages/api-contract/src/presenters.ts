@@ -1,5 +1,5 @@
 import { bpsToPercent } from "./percent";
-import type { ChainBalance, ChainTariff, DepositAddress, HotWallet, LedgerEntry, Revocation, Settings, Sweep, Webhook, WebhookDelivery } from "./responses";
+import type { ChainBalance, ChainTariff, Deposit, DepositAddress, HotWallet, LedgerEntry, Revocation, Settings, Sweep, Webhook, WebhookDelivery } from "./responses";
 import type { ledgerKinds } from "./scalars";
 
 /**
@@ -25,6 +25,21 @@ export interface HotWalletRow {
   createdAt: Date;
 }
 
+export interface DepositRow {
+  id: string;
+  chainId: number;
+  address: string;
+  token: string;
+  tokenAddress: string | null;
+  amount: WholeDecimal;
+  txHash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  status: Deposit["status"];
+  detectedAt: Date;
+  confirmedAt: Date | null;
+}
+
 export interface DepositAddressRow {
   chainId: number;
   address: string;
@@ -35,6 +50,8 @@ export interface DepositAddressRow {
   lastActivityAt: Date | null;
   compromisedTxHash: string | null;
   compromisedBlock: bigint | null;
+  /** newest first */
+  deposits: readonly DepositRow[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -172,8 +189,26 @@ export function presentDepositAddress(row: DepositAddressRow): DepositAddress {
     authorization_nonce: row.delegation === "authorized" && typeof nonce === "number" ? nonce : undefined,
     compromised: row.delegation === "compromised" && row.compromisedTxHash !== null && row.compromisedBlock !== null ? { tx_hash: row.compromisedTxHash, block_number: Number(row.compromisedBlock) } : undefined,
     last_activity_at: row.lastActivityAt?.toISOString(),
+    recent_deposits: row.deposits.map(presentDeposit),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+  });
+}
+
+export function presentDeposit(row: DepositRow): Deposit {
+  return present<Deposit>({
+    id: row.id,
+    chain_id: row.chainId,
+    address: row.address,
+    token: row.token,
+    token_address: row.tokenAddress,
+    amount: row.amount.toFixed(0),
+    tx_hash: row.txHash,
+    log_index: row.logIndex >= 0 ? row.logIndex : undefined,
+    block_number: Number(row.blockNumber),
+    status: row.status,
+    detected_at: row.detectedAt.toISOString(),
+    confirmed_at: row.confirmedAt?.toISOString(),
   });
 }
 

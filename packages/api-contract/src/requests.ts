@@ -150,6 +150,8 @@ export const revocationStatuses = ["queued", "processing", "revoked", "failed", 
 
 export const delegationStates = ["unknown", "authorized", "delegated", "revoked", "compromised"] as const;
 
+export const depositStatuses = ["pending", "confirmed"] as const;
+
 export const DepositAddressListQuery = z.strictObject({
   limit: PageLimit,
   cursor: PageCursor,
@@ -159,6 +161,16 @@ export const DepositAddressListQuery = z.strictObject({
 });
 
 export type DepositAddressListQuery = z.infer<typeof DepositAddressListQuery>;
+
+export const DepositListQuery = z.strictObject({
+  limit: PageLimit,
+  cursor: PageCursor,
+  chain_id: QueryChainId,
+  address: Address.optional().openapi({ description: "one deposit address" }),
+  status: z.enum(depositStatuses, { error: `must be one of ${depositStatuses.join(", ")}` }).optional(),
+});
+
+export type DepositListQuery = z.infer<typeof DepositListQuery>;
 
 export const RevocationListQuery = z.strictObject({
   limit: PageLimit,

@@ -1,4 +1,4 @@
-import { delegationStates, revocationStatuses, sweepStatuses } from "./requests";
+import { delegationStates, depositStatuses, revocationStatuses, sweepStatuses } from "./requests";
 import { Address, Amount, ChainId, DateOnly, DateTime, Gas, LedgerKind, NextCursor, SignedAmount } from "./scalars";
 import { z } from "./zod";
 
@@ -25,6 +25,32 @@ export type HotWallet = z.infer<typeof HotWallet>;
 
 export const HotWalletList = z.object({ hot_wallets: z.array(HotWallet) }).openapi("HotWalletList");
 
+export const Deposit = z
+  .object({
+    id: z.uuid(),
+    chain_id: ChainId,
+    address: Address.openapi({ description: "the deposit address it was paid to" }),
+    token: z.string().openapi({ description: "ticker of the token or of the native coin" }),
+    token_address: Address.optional().openapi({ description: "absent for the native coin" }),
+    amount: Amount,
+    tx_hash: z.string(),
+    log_index: z.number().int().optional().openapi({ description: "the token's Transfer log in its block; absent for the native coin" }),
+    block_number: z.number().int().openapi({ format: "int64" }),
+    status: z.enum(depositStatuses).openapi({
+      description: "pending: in a block the chain may still replace (a reorg that removes it removes the deposit); confirmed: at the chain's confirmations, deposit.detected sent",
+    }),
+    detected_at: DateTime,
+    confirmed_at: DateTime.optional(),
+  })
+  .openapi("Deposit", {
+    description:
+      "A transfer to a deposit address of the inventory, seen in the chain's blocks: a listed token's Transfer log, or a transaction sending the native coin to the address itself. Native coin that reaches an address by a contract's internal call (a smart wallet's payout, a bridge) is not seen: sweeping the whole balance covers it.",
+  });
+
+export type Deposit = z.infer<typeof Deposit>;
+
+export const DepositList = z.object({ items: z.array(Deposit), next_cursor: NextCursor }).openapi("DepositList");
+
 export const DepositAddress = z
   .object({
     chain_id: ChainId,
@@ -40,6 +66,7 @@ export const DepositAddress = z
     delegate: Address.optional().openapi({ description: "the delegate it runs (delegated) or its held authorization names (authorized)" }),
     authorization_nonce: z.number().int().optional().openapi({ format: "int64", description: "the nonce of the authorization held" }),
     last_activity_at: DateTime.optional().openapi({ description: "when the latest sweep or revocation of it was requested" }),
+    recent_deposits: z.array(Deposit).openapi({ description: "its newest deposits, 5 at most; GET /v1/deposits?address= lists them all" }),
     created_at: DateTime.openapi({ description: "when it entered the inventory" }),
     updated_at: DateTime,
   })

@@ -14,6 +14,7 @@ export type HotWallet = Schemas["HotWallet"];
 export type HotWalletRequest = Schemas["HotWalletRequest"];
 export type DepositAddress = Schemas["DepositAddress"];
 export type DepositAddressRegistration = Schemas["DepositAddressRegistration"];
+export type Deposit = Schemas["Deposit"];
 export type Balance = Schemas["Balance"];
 export type Tariff = Schemas["Tariff"];
 export type Settings = Schemas["Settings"];
@@ -98,6 +99,12 @@ export class SweepClient {
     /** Every address of the inventory matching the filters, newest first. */
     list: (filters: Filters<"/v1/deposit-addresses"> = {}): AsyncIterable<DepositAddress> => paginate((cursor) => this.depositAddresses.page({ ...filters, cursor })),
     page: (query: QueryOf<"/v1/deposit-addresses"> = {}): Promise<Page<DepositAddress>> => body(this.api.GET("/v1/deposit-addresses", { params: { query } })),
+  };
+
+  readonly deposits = {
+    /** Every deposit seen on the inventory's addresses matching the filters, newest first (pending ones too: filter `status: "confirmed"`). */
+    list: (filters: Filters<"/v1/deposits"> = {}): AsyncIterable<Deposit> => paginate((cursor) => this.deposits.page({ ...filters, cursor })),
+    page: (query: QueryOf<"/v1/deposits"> = {}): Promise<Page<Deposit>> => body(this.api.GET("/v1/deposits", { params: { query } })),
   };
 
   readonly webhook = {

@@ -51,7 +51,25 @@ export const revocationViewSelect = {
 
 export type RevocationView = Prisma.RevocationGetPayload<{ select: typeof revocationViewSelect }>;
 
-/** A deposit address of the inventory as answered. */
+/** A deposit as answered (GET /v1/deposits, deposit.detected). */
+export const depositViewSelect = {
+  id: true,
+  chainId: true,
+  address: true,
+  token: true,
+  tokenAddress: true,
+  amount: true,
+  txHash: true,
+  logIndex: true,
+  blockNumber: true,
+  status: true,
+  detectedAt: true,
+  confirmedAt: true,
+} satisfies Prisma.DepositSelect;
+
+export type DepositView = Prisma.DepositGetPayload<{ select: typeof depositViewSelect }>;
+
+/** A deposit address of the inventory as answered (its newest deposits are read apart: see api-gateway's deposits/queries.ts). */
 export const depositAddressViewSelect = {
   chainId: true,
   address: true,

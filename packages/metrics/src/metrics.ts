@@ -242,6 +242,20 @@ export const depositAddressesCompromisedTotal = new Counter({
   registers,
 });
 
+export const depositsConfirmedTotal = new Counter({
+  name: "sweep_deposits_confirmed_total",
+  help: "Deposits to the inventory's addresses that reached the chain's confirmations (deposit.detected sent), by token ticker",
+  labelNames: ["chain_id", "token"] as const,
+  registers,
+});
+
+export const depositsRemovedTotal = new Counter({
+  name: "sweep_deposits_removed_total",
+  help: "Pending deposits whose block a reorg removed before their confirmations (never announced)",
+  labelNames: ["chain_id"] as const,
+  registers,
+});
+
 /** 1 while this chain-sender holds the chain's leader lease (it sends and watches there), 0 on standby. */
 export const chainSenderLeader = new Gauge({
   name: "sweep_chain_sender_leader",

@@ -49,4 +49,14 @@ describe("lagPlan: a node whose last block is 0x10", () => {
   ])("%s answered %j by the node reads %j", (method, result, expected) => {
     expect(adjusted(method, result)).toEqual(expected);
   });
+
+  it.each<[string, unknown[], Partial<JsonRpcAnswer>]>([
+    ["a block the node lacks: it fails", [{ blockNumber: "0x11" }], { error: { code: -32000, message: "unknown block" } }],
+    ["a block it has", [{ blockNumber: "0x10" }], { result: [{ blockNumber: "0x10" }] }],
+    ["no logs: the same answer whether it has the block or not", [], { result: [] }],
+  ])("eth_getLogs by block hash, %s", (_, logs, expected) => {
+    const plan = lagPlan(call("eth_getLogs", [{ blockHash: "0xb", topics: [] }]), VIEW);
+    if (!("adjust" in plan)) throw new Error("expected a call to the node");
+    expect(plan.adjust({ jsonrpc: "2.0", id: 1, result: logs as JsonRpcAnswer["result"] })).toEqual({ jsonrpc: "2.0", id: 1, ...expected });
+  });
 });

@@ -1,4 +1,4 @@
-import { DepositAddress, DepositAddressList } from "@sweep/api-contract";
+import { Deposit, DepositAddress, DepositAddressList, DepositList } from "@sweep/api-contract";
 import { authorizationBody, type TestPartner } from "@sweep/testkit";
 import { Wallet, ZeroAddress, hexlify, randomBytes } from "ethers";
 import request from "supertest";
@@ -46,6 +46,7 @@ describe("the deposit-address inventory", () => {
         delegation: "authorized",
         delegate: hotWallet.delegate,
         authorization_nonce: 5,
+        recent_deposits: [],
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
@@ -212,5 +213,84 @@ describe("the deposit-address inventory", () => {
       expect(res.body.error.code).toBe("invalid_query");
       expect(res.body.error.message).toContain(parameter);
     }
+  });
+  describe("its deposits", () => {
+    let address: string;
+    /** A deposit of the address, as the batcher's block runs store it. */
+    const seen = (fields: { status: "pending" | "confirmed"; token: "USDT" | "ETH" }) =>
+      gateway.db.deposit.create({
+        data: {
+          partnerId: partner.partnerId,
+          chainId: SEPOLIA,
+          address,
+          token: fields.token,
+          tokenAddress: fields.token === "ETH" ? null : randomAddress(),
+          amount: "115792089237316195423570985008687907853269984665640564039457584007913129639935",
+          txHash: hexlify(randomBytes(32)),
+          logIndex: fields.token === "ETH" ? -1 : 0,
+          blockNumber: 1_000_000n,
+          blockHash: hexlify(randomBytes(32)),
+          status: fields.status,
+          confirmedAt: fields.status === "pending" ? null : new Date(),
+        },
+      });
+    const deposits = (query = "", who: TestPartner = partner) => request(gateway.app).get(`/v1/deposits${query}`).set(who.auth);
+
+    beforeAll(async () => {
+      const { item } = depositAddress();
+      expect((await register(registration([item]))).status).toBe(200);
+      address = item.address;
+    });
+
+    it("shows an address's 5 newest deposits on its entry, and lists them all, newest first, page by page", async () => {
+      for (let i = 0; i < 7; i++) await seen({ status: i === 6 ? "pending" : "confirmed", token: i === 5 ? "ETH" : "USDT" });
+      const all = await gateway.db.deposit.findMany({ where: { partnerId: partner.partnerId, address }, orderBy: { seq: "desc" } });
+
+      const [entry] = (await list(`?address=${address}`)).body.items as DepositAddress[];
+      expect(entry!.recent_deposits.map((d) => d.id)).toEqual(all.slice(0, 5).map((d) => d.id));
+      const [pending, native] = entry!.recent_deposits;
+      expect(Deposit.parse(pending)).toEqual(pending);
+      expect(pending).toEqual({
+        id: all[0]!.id,
+        chain_id: SEPOLIA,
+        address,
+        token: "USDT",
+        token_address: all[0]!.tokenAddress,
+        amount: "115792089237316195423570985008687907853269984665640564039457584007913129639935",
+        tx_hash: all[0]!.txHash,
+        log_index: 0,
+        block_number: 1_000_000,
+        status: "pending",
+        detected_at: expect.any(String),
+      });
+      expect(native).toMatchObject({ token: "ETH", status: "confirmed", confirmed_at: expect.any(String) });
+      expect(native).not.toHaveProperty("token_address");
+      expect(native).not.toHaveProperty("log_index");
+
+      const first = await deposits(`?limit=4&address=${address}`);
+      expect(first.status).toBe(200);
+      expect(DepositList.parse(first.body)).toEqual(first.body);
+      const second = await deposits(`?limit=4&address=${address}&cursor=${first.body.next_cursor}`);
+      expect([...first.body.items, ...second.body.items].map((d: Deposit) => d.id)).toEqual(all.map((d) => d.id));
+      expect(second.body.next_cursor).toBeNull();
+    });
+
+    it("filters by status, chain and address, shows no other partner's, and refuses a bad query naming its parameter", async () => {
+      expect((await deposits(`?status=pending&address=${address}`)).body.items.map((d: Deposit) => d.status)).toEqual(["pending"]);
+      expect((await deposits(`?chain_id=${BSC_TESTNET}`)).body).toEqual({ items: [], next_cursor: null });
+      const other = await createTestPartner(gateway.db);
+      expect((await deposits("", other)).body).toEqual({ items: [], next_cursor: null });
+      for (const [query, parameter] of [
+        ["?status=swept", "status"],
+        ["?address=0x12", "address"],
+        ["?cursor=d1", "cursor"],
+        ["?chain_id=5", "chain_id"],
+      ]) {
+        const res = await deposits(query);
+        expect(res.status).toBe(400);
+        expect(res.body.error.code).toBe("invalid_query");
+        expect(res.body.error.message).toContain(parameter);
+      }
+    });
   });
 });

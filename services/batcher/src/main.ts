@@ -55,7 +55,19 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
   const consumers = await startBatcherConsumers({ messaging, db, chainIds, request, prefetch: config.BATCHER_PREFETCH, logger });
   const pollers = chainIds.map((chainId) => startDuePoller({ db, chainId, intervalMs: config.POLL_INTERVAL_MS, request, logger }));
   const firewalls = chains.map((c) =>
-    startDelegationFirewall({ db, names: messaging.topology.names, chainId: c.chainId, provider: c.provider, blockTimeMs: c.blockTimeMs, maxBlocksPerRound: FIREWALL_BLOCKS_PER_ROUND, logger, wrote }),
+    startDelegationFirewall({
+      db,
+      names: messaging.topology.names,
+      chainId: c.chainId,
+      provider: c.provider,
+      tokens: c.tokens,
+      nativeTicker: c.nativeTicker,
+      finalBlock: (head) => c.client.finalBlock(head),
+      blockTimeMs: c.blockTimeMs,
+      maxBlocksPerRound: FIREWALL_BLOCKS_PER_ROUND,
+      logger,
+      wrote,
+    }),
   );
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);

@@ -13,7 +13,7 @@ import { ScrapedMetrics, parsePrometheusText, startTestChain, type TestChain } f
 import { Wallet, ZeroAddress, getAddress, parseEther, type BaseWallet } from "ethers";
 import { DelegationFirewall } from "../src/firewall/delegation-firewall";
 import { createWorkRound } from "../src/work-round";
-import { activeHotWallet, delegateOnChain, feeCeilings, insertSweep, logger, tokenOnlyAddress, uniquePrefix, type HotWalletFixture } from "./support";
+import { activeHotWallet, chainWatchOf, delegateOnChain, feeCeilings, insertSweep, logger, tokenOnlyAddress, uniquePrefix, type HotWalletFixture } from "./support";
 
 const CHAIN_ID = 97;
 const DRAINER = getAddress("0x00000000000000000000000000000000000d4a11");
@@ -25,7 +25,7 @@ describe("the delegation firewall on anvil", () => {
   let names: QueueNames;
   let provider: ChainProvider;
   let hotWallet: HotWalletFixture;
-  const firewall = () => new DelegationFirewall({ db, names, chainId: CHAIN_ID, provider, logger, maxBlocksPerRound: 100 });
+  const firewall = () => new DelegationFirewall({ db, names, ...chainWatchOf(chain), provider, logger, maxBlocksPerRound: 100 });
 
   beforeAll(async () => {
     chain = await startTestChain(CHAIN_ID);
@@ -182,7 +182,7 @@ describe("the delegation firewall on anvil", () => {
     await firewall().runOnce();
     expect(await behind()).toBe(0);
     await chain.provider.send("anvil_mine", ["0x3"]);
-    await new DelegationFirewall({ db, names, chainId: CHAIN_ID, provider, logger, maxBlocksPerRound: 1 }).runOnce();
+    await new DelegationFirewall({ db, names, ...chainWatchOf(chain), provider, logger, maxBlocksPerRound: 1 }).runOnce();
     expect(await behind()).toBe(2);
     await firewall().runOnce();
     expect(await behind()).toBe(0);

@@ -11,8 +11,10 @@ import { createLogger } from "@sweep/common";
 import { contractAt, delegateAddress } from "@sweep/contracts";
 import { createDb, toDecimal, type Db, type Prisma, type Tx } from "@sweep/db";
 import { deleteTopology as deleteTopologyOf, outboxDraft, type QueueNames, type Topology } from "@sweep/messaging";
+import { finalAtDepth } from "@sweep/rpc";
 import { createTestPartner, type TestChain } from "@sweep/testkit";
 import { Wallet, ZeroAddress, getAddress, parseEther, type BaseWallet } from "ethers";
+import type { DelegationFirewallOptions } from "../src/firewall/delegation-firewall";
 
 export const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
 export const logger = createLogger("batcher-test", "debug");
@@ -23,6 +25,20 @@ export const feeCeilings = new Map([[97, DEFAULT_FEE_CEILINGS[97]!]]);
 logger.silent = process.env.LOG_LEVEL !== "debug";
 
 export const uniquePrefix = () => `test-batcher-${randomBytes(4).toString("hex")}`;
+
+/**
+ * What the firewall's block runs know of a test chain, as the batcher's main gives them: its devnet
+ * USDT listed, its native ticker, final at `confirmations` deep.
+ */
+export function chainWatchOf(chain: TestChain, confirmations = 1): Pick<DelegationFirewallOptions, "chainId" | "provider" | "tokens" | "nativeTicker" | "finalBlock"> {
+  return {
+    chainId: chain.chainId,
+    provider: chain.provider,
+    tokens: [{ ticker: "USDT", address: chain.usdt.address }],
+    nativeTicker: "tBNB",
+    finalBlock: async (head) => finalAtDepth(head, confirmations),
+  };
+}
 
 export interface HotWalletFixture {
   partnerId: string;

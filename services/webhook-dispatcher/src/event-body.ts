@@ -1,5 +1,5 @@
-import { presentHotWallet, presentRevocation, presentSweep } from "@sweep/api-contract";
-import { hotWalletViewSelect, revocationViewSelect, sweepViewSelect, type Db, type Prisma } from "@sweep/db";
+import { presentDeposit, presentHotWallet, presentRevocation, presentSweep } from "@sweep/api-contract";
+import { depositViewSelect, hotWalletViewSelect, revocationViewSelect, sweepViewSelect, type Db, type Prisma } from "@sweep/db";
 
 /** The webhook body (the spec's Event). */
 export interface EventBody {
@@ -19,7 +19,7 @@ export interface DeliveredEvent {
 }
 
 /**
- * The body of an event as delivered now: a sweep, revocation or hot wallet as it is at this
+ * The body of an event as delivered now: a sweep, revocation, hot wallet or deposit as it is at this
  * attempt (the GET shape), other events with the data they were recorded with. Throws when the
  * subject is gone (an internal failure: the attempt is retried).
  */
@@ -35,6 +35,7 @@ async function eventData(db: Db, type: string, subjectId: string | null, payload
   if (type.startsWith("sweep.")) return presentSweep(await db.sweep.findUniqueOrThrow({ where: subject("sweep"), select: sweepViewSelect }));
   if (type.startsWith("revocation.")) return presentRevocation(await db.revocation.findUniqueOrThrow({ where: subject("revocation"), select: revocationViewSelect }));
   if (type.startsWith("hot_wallet.")) return presentHotWallet(await db.hotWallet.findUniqueOrThrow({ where: subject("hot wallet"), select: hotWalletViewSelect }));
-  // balance.low, webhook.test: the data was fixed when the event was recorded.
+  if (type.startsWith("deposit.")) return presentDeposit(await db.deposit.findUniqueOrThrow({ where: subject("deposit"), select: depositViewSelect }));
+  // balance.low, webhook.test, deposit_address.*: the data was fixed when the event was recorded.
   return payload ?? {};
 }

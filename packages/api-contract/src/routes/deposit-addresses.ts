@@ -1,6 +1,6 @@
 import { authenticatedResponses, errorResponse, jsonContent, registry } from "../registry";
-import { DepositAddressListQuery, DepositAddressRegistration, MAX_DEPOSIT_ADDRESSES_PER_REQUEST } from "../requests";
-import { DepositAddressList, DepositAddressRegistrationResult } from "../responses";
+import { DepositAddressListQuery, DepositAddressRegistration, DepositListQuery, MAX_DEPOSIT_ADDRESSES_PER_REQUEST } from "../requests";
+import { DepositAddressList, DepositAddressRegistrationResult, DepositList } from "../responses";
 
 registry.registerPath({
   method: "post",
@@ -30,6 +30,22 @@ registry.registerPath({
   request: { query: DepositAddressListQuery },
   responses: {
     200: { description: "a page of deposit addresses", ...jsonContent(DepositAddressList) },
+    400: errorResponse("invalid_query; `message` names the parameter"),
+    ...authenticatedResponses,
+  },
+});
+
+registry.registerPath({
+  method: "get",
+  path: "/v1/deposits",
+  operationId: "listDeposits",
+  summary: "List deposits",
+  description:
+    "Transfers to the inventory's addresses that the service saw on chain, newest first; filters combine. A deposit is listed pending as soon as its block is read, and confirmed (with the deposit.detected event) at the chain's confirmations; a reorg that removes a pending deposit's block removes it. Native coin sent by a contract's internal call is not seen.",
+  security: [{ bearer: [] }],
+  request: { query: DepositListQuery },
+  responses: {
+    200: { description: "a page of deposits", ...jsonContent(DepositList) },
     400: errorResponse("invalid_query; `message` names the parameter"),
     ...authenticatedResponses,
   },

@@ -1,4 +1,4 @@
-import { BalanceLowEvent, DelegationChangedEvent, DepositAddressActivityEvent, Event, eventTypesByData, HotWalletEvent, RevocationEvent, SweepEvent, WebhookTestEvent } from "../events";
+import { BalanceLowEvent, DelegationChangedEvent, DepositAddressActivityEvent, DepositEvent, Event, eventTypesByData, HotWalletEvent, RevocationEvent, SweepEvent, WebhookTestEvent } from "../events";
 import { jsonContent, registry, webhookRegistry } from "../registry";
 import { z } from "../zod";
 
@@ -19,10 +19,11 @@ const bodies = {
   WebhookTest: WebhookTestEvent,
   DelegationChanged: DelegationChangedEvent,
   DepositAddressActivity: DepositAddressActivityEvent,
+  Deposit: DepositEvent,
 } satisfies Record<keyof typeof eventTypesByData, unknown>;
 
 // The bodies are components of the document, and so is their union, for a receiver that takes every event at one URL.
-const components = { SweepEvent, RevocationEvent, HotWalletEvent, BalanceLowEvent, WebhookTestEvent, DelegationChangedEvent, DepositAddressActivityEvent, Event };
+const components = { SweepEvent, RevocationEvent, HotWalletEvent, BalanceLowEvent, WebhookTestEvent, DelegationChangedEvent, DepositAddressActivityEvent, DepositEvent, Event };
 for (const [name, schema] of Object.entries(components)) registry.register(name, schema);
 
 for (const data of Object.keys(eventTypesByData) as Array<keyof typeof eventTypesByData>) {

@@ -269,6 +269,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deposits
+         * @description Transfers to the inventory's addresses that the service saw on chain, newest first; filters combine. A deposit is listed pending as soon as its block is read, and confirmed (with the deposit.detected event) at the chain's confirmations; a reorg that removes a pending deposit's block removes it. Native coin sent by a contract's internal call is not seen.
+         */
+        get: operations["listDeposits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook": {
         parameters: {
             query?: never;
@@ -570,6 +590,26 @@ export type webhooks = {
          * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
          */
         post: operations["depositAddressActivity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deposit.detected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deposit.detected: Deposit in data
+         * @description Signed, delivered at least once (handle each event id once), in no guaranteed order.
+         */
+        post: operations["depositDetected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -881,8 +921,57 @@ export type components = {
             /** Format: int64 */
             block_number: number;
         };
+        DepositEvent: {
+            /**
+             * Format: uuid
+             * @description the event's id, the same in every attempt
+             */
+            id: string;
+            /** @enum {string} */
+            type: "deposit.detected";
+            /**
+             * Format: date-time
+             * @description when the event happened
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            data: components["schemas"]["Deposit"];
+        };
+        /** @description A transfer to a deposit address of the inventory, seen in the chain's blocks: a listed token's Transfer log, or a transaction sending the native coin to the address itself. Native coin that reaches an address by a contract's internal call (a smart wallet's payout, a bridge) is not seen: sweeping the whole balance covers it. */
+        Deposit: {
+            /** Format: uuid */
+            id: string;
+            chain_id: components["schemas"]["ChainID"];
+            /** @description the deposit address it was paid to */
+            address: components["schemas"]["Address"];
+            /** @description ticker of the token or of the native coin */
+            token: string;
+            /** @description absent for the native coin */
+            token_address?: components["schemas"]["Address"];
+            amount: components["schemas"]["Amount"];
+            tx_hash: string;
+            /** @description the token's Transfer log in its block; absent for the native coin */
+            log_index?: number;
+            /** Format: int64 */
+            block_number: number;
+            /**
+             * @description pending: in a block the chain may still replace (a reorg that removes it removes the deposit); confirmed: at the chain's confirmations, deposit.detected sent
+             * @enum {string}
+             */
+            status: "pending" | "confirmed";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            detected_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            confirmed_at?: string;
+        };
         /** @description A webhook body: `data` depends on `type`. */
-        Event: components["schemas"]["SweepEvent"] | components["schemas"]["RevocationEvent"] | components["schemas"]["HotWalletEvent"] | components["schemas"]["BalanceLowEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["DelegationChangedEvent"] | components["schemas"]["DepositAddressActivityEvent"];
+        Event: components["schemas"]["SweepEvent"] | components["schemas"]["RevocationEvent"] | components["schemas"]["HotWalletEvent"] | components["schemas"]["BalanceLowEvent"] | components["schemas"]["WebhookTestEvent"] | components["schemas"]["DelegationChangedEvent"] | components["schemas"]["DepositAddressActivityEvent"] | components["schemas"]["DepositEvent"];
         /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
         RequestId: string;
         Balance: {
@@ -1141,6 +1230,8 @@ export type components = {
              * @example 2026-11-21T12:00:00.000Z
              */
             last_activity_at?: string;
+            /** @description its newest deposits, 5 at most; GET /v1/deposits?address= lists them all */
+            recent_deposits: components["schemas"]["Deposit"][];
             /**
              * Format: date-time
              * @description when it entered the inventory
@@ -1167,6 +1258,10 @@ export type components = {
         };
         DepositAddressList: {
             items: components["schemas"]["DepositAddress"][];
+            next_cursor: components["schemas"]["NextCursor"];
+        };
+        DepositList: {
+            items: components["schemas"]["Deposit"][];
             next_cursor: components["schemas"]["NextCursor"];
         };
         Webhook: {
@@ -2652,6 +2747,91 @@ export interface operations {
             };
         };
     };
+    listDeposits: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description the next_cursor of the previous page; omitted for the first page; opaque */
+                cursor?: string;
+                chain_id?: number;
+                /** @description one deposit address */
+                address?: components["schemas"]["Address"];
+                status?: "pending" | "confirmed";
+            };
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of deposits */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepositList"];
+                };
+            };
+            /** @description invalid_query; `message` names the parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getWebhook: {
         parameters: {
             query?: never;
@@ -3434,6 +3614,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DepositAddressActivityEvent"];
+            };
+        };
+        responses: {
+            /** @description any 2xx within 10 seconds; the body is ignored, anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    depositDetected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<signature>`: the time of this attempt and the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook secret; accept t within 5 minutes */
+                "Service-Signature": string;
+                /** @description the event type, as `type` in the body */
+                "Service-Event": string;
+                /** @description the event's id, as in the body; the same in every attempt */
+                "Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DepositEvent"];
             };
         };
         responses: {

@@ -5,6 +5,7 @@ import { requestLog } from "../http/request-log";
 import { parseRequest, type ValidationCodes } from "../http/validation";
 import { depositAddressCursors } from "../lists/cursor";
 import { parsePageRequest } from "../lists/page";
+import { withRecentDeposits } from "../deposits/queries";
 import { listDepositAddresses } from "./queries";
 import { registerDepositAddresses, type DepositAddressRegistrationDeps } from "./registration";
 
@@ -21,14 +22,16 @@ export function depositAddressRoutes(deps: DepositAddressRegistrationDeps): Rout
 
   router.post("/v1/deposit-addresses", async (req, res) => {
     const body = parseRequest(DepositAddressRegistration, req.body, bodyCodes);
-    const stored = await registerDepositAddresses(deps, partnerOf(res).partnerId, body);
+    const { partnerId } = partnerOf(res);
+    const stored = await registerDepositAddresses(deps, partnerId, body);
     requestLog(res).note({ chainId: body.chain_id, hotWallet: body.hot_wallet, addresses: stored.length });
-    res.json({ items: stored.map(presentDepositAddress) });
+    res.json({ items: (await withRecentDeposits(deps.db, partnerId, stored)).map(presentDepositAddress) });
   });
 
   router.get("/v1/deposit-addresses", async (req, res) => {
-    const page = await listDepositAddresses(deps.db, partnerOf(res).partnerId, parsePageRequest(DepositAddressListQuery, req.query, depositAddressCursors, deps.chains));
-    res.json({ items: page.items.map(presentDepositAddress), next_cursor: page.nextCursor });
+    const { partnerId } = partnerOf(res);
+    const page = await listDepositAddresses(deps.db, partnerId, parsePageRequest(DepositAddressListQuery, req.query, depositAddressCursors, deps.chains));
+    res.json({ items: (await withRecentDeposits(deps.db, partnerId, page.items)).map(presentDepositAddress), next_cursor: page.nextCursor });
   });
 
   return router;

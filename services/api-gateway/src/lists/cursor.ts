@@ -36,3 +36,5 @@ export const ledgerCursors = cursorCodec("l1");
 export const webhookDeliveryCursors = cursorCodec("w1");
 /** GET /v1/deposit-addresses */
 export const depositAddressCursors = cursorCodec("d1");
+/** GET /v1/deposits */
+export const depositCursors = cursorCodec("p1");

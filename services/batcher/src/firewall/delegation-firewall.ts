@@ -2,13 +2,15 @@ import type { Logger } from "@sweep/common";
 import type { Db, Tx } from "@sweep/db";
 import { recordEvents, type EventDraft } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
-import { depositAddressesCompromisedTotal, firewallBlocksBehind } from "@sweep/metrics";
+import { depositAddressesCompromisedTotal, depositsConfirmedTotal, depositsRemovedTotal, firewallBlocksBehind } from "@sweep/metrics";
 import { PollingLoop } from "@sweep/worker";
 import type { ChainProvider } from "@sweep/rpc";
 import { recoverAuthorizationSigner } from "@sweep/chains";
 import { ZeroAddress, getAddress, toBeHex, toQuantity } from "ethers";
 import { delegationOf } from "../pre-send-checks";
 import { scanBlock, type FirewallHit, type InventoryEntry, type WatchedTransaction } from "./block-scan";
+import { confirmDeposits, removeDeposits, storeDeposits, type BlockDeposit } from "./deposit-records";
+import { TRANSFER_TOPIC, depositRecipients, findDeposits, tokensByAddress, type ListedToken, type RawLog, type ValueTransaction } from "./deposit-scan";
 
 export interface DelegationFirewallOptions {
   db: Db;
@@ -18,6 +20,11 @@ export interface DelegationFirewallOptions {
   logger: Logger;
   /** blocks read in one round at most, so a long catch-up does not hold a round for minutes */
   maxBlocksPerRound: number;
+  /** the chain's listed tokens: their Transfer logs to the inventory are deposits */
+  tokens: readonly ListedToken[];
+  nativeTicker: string;
+  /** the newest block final at `head` (ChainClient.finalBlock): deposits at or below it are confirmed */
+  finalBlock(head: number): Promise<number>;
   /** called after a round wrote outbox messages */
   wrote?: () => void;
 }
@@ -30,6 +37,15 @@ const BLOCKS_PER_WRITE = 20;
 /** A hit and the block it was seen in. */
 type BlockHit = FirewallHit & { blockNumber: number };
 
+/** A block of a run as the firewall and deposit detection read it. */
+interface ReadBlock {
+  number: number;
+  hash: string;
+  transactions: Array<WatchedTransaction & ValueTransaction>;
+  /** its listed tokens' Transfer logs */
+  logs: RawLog[];
+}
+
 /** A block as the node sends it (eth_getBlockByNumber with full transactions). */
 interface RawBlock {
   hash: string;
@@ -41,6 +57,8 @@ interface RawBlock {
 interface RawTransaction {
   hash: string;
   from: string;
+  to: string | null;
+  value: string;
   authorizationList?: Array<{ chainId: string; address: string; nonce: string; yParity: string; r: string; s: string }>;
 }
 
@@ -54,14 +72,23 @@ interface RawTransaction {
  * the one read before it is a reorg: the firewall goes back to where the chains meet, puts back the
  * addresses that the removed blocks marked, and reads the new blocks (an event already sent for a
  * transaction mined again is not sent twice).
+ *
+ * The same block runs detect deposits to the inventory: the listed tokens' Transfer logs of each block
+ * (read by topic and token, for the block's hash: a backend that lacks the block says so instead of
+ * answering no logs) and the transactions sending the native coin (that succeeded, by their receipt),
+ * stored pending with the block, confirmed with a deposit.detected event once the chain's confirmations
+ * reach them. A reorg that removes a pending deposit's block removes the deposit.
  */
 export class DelegationFirewall {
   /** the cursor as this process last moved it: a round with no new block asks nothing of the database */
   private known?: number;
   /** the last block this process read, whose hash the next block's parent must be */
   private lastRead?: { number: number; hash: string };
+  private readonly tokens: ReadonlyMap<string, ListedToken>;
 
-  constructor(private readonly options: DelegationFirewallOptions) {}
+  constructor(private readonly options: DelegationFirewallOptions) {
+    this.tokens = tokensByAddress(options.tokens);
+  }
 
   /** Reads the blocks up to the head (or maxBlocksPerRound of them); returns how many it read. */
   async runOnce(): Promise<number> {
@@ -73,6 +100,7 @@ export class DelegationFirewall {
     }
     let next = await this.cursor(head);
     let read = 0;
+    let final: number | undefined;
     while (next <= head && read < maxBlocksPerRound) {
       const last = Math.min(head, next + BLOCKS_PER_WRITE - 1, next + maxBlocksPerRound - read - 1);
       const fetched = await Promise.all(Array.from({ length: last - next + 1 }, (_, i) => provider.send("eth_getBlockByNumber", [toQuantity(next + i), true]) as Promise<RawBlock | null>));
@@ -86,11 +114,16 @@ export class DelegationFirewall {
         next = await this.cursor(head);
         continue;
       }
-      const run = blocks.map((block, i) => ({ number: next + i, hash: block.hash, transactions: block.transactions.map(watched) }));
-      const entriesOf = await this.inventoryOf(run.flatMap((block) => block.transactions));
+      const run = await this.withTransferLogs(blocks.map((block, i) => ({ number: next + i, hash: block.hash, transactions: block.transactions.map(watched), logs: [] })));
+      // A backend that lacks the first block's logs yet: the blocks next round.
+      if (run.length === 0) break;
+      const entriesOf = await this.inventoryOf(run);
       const hits = (await Promise.all(run.map(async (block) => (await this.confirmed(block.number, scanBlock(chainId, block.transactions, entriesOf))).map((hit) => ({ ...hit, blockNumber: block.number }))))).flat();
+      const deposits = await this.depositsOf(run, entriesOf);
+      if (deposits === null) break;
+      final ??= await this.options.finalBlock(head);
       // Another batcher moved the cursor: read where it is next round.
-      if (!(await this.record(next, run, hits))) {
+      if (!(await this.record(next, run, hits, deposits, final))) {
         this.forget();
         break;
       }
@@ -140,12 +173,27 @@ export class DelegationFirewall {
       const back = await tx.chainWatchCursor.updateMany({ where: { chainId, nextBlock: BigInt(next) }, data: { nextBlock: BigInt(meet + 1) } });
       if (back.count === 0) return null;
       await tx.watchedBlock.deleteMany({ where: { chainId, number: { gt: BigInt(meet) } } });
-      return tx.$executeRaw`
+      const restored = await tx.$executeRaw`
         UPDATE deposit_addresses SET delegation = compromised_from, compromised_from = NULL, compromised_tx_hash = NULL, compromised_block = NULL, updated_at = now()
          WHERE chain_id = ${chainId} AND delegation = 'compromised' AND compromised_from IS NOT NULL AND compromised_block > ${meet}`;
+      return { restored, ...(await removeDeposits(tx, chainId, meet)) };
     });
     if (moved === null) return false;
-    logger.warn("a reorg replaced blocks the delegation firewall had read: reading them again, the addresses they marked put back", { chainId, from: meet + 1, to: next - 1, restored: moved });
+    depositsRemovedTotal.inc({ chain_id: chainId }, moved.removed);
+    logger.warn("a reorg replaced blocks the delegation firewall had read: reading them again, the addresses they marked put back, their pending deposits removed", {
+      chainId,
+      from: meet + 1,
+      to: next - 1,
+      restored: moved.restored,
+      depositsRemoved: moved.removed,
+    });
+    if (moved.confirmedRemoved > 0) {
+      logger.error("a reorg deeper than the chain's confirmations removed blocks with confirmed deposits: their deposit.detected was sent; check them on the chain (docs/runbook.md)", {
+        chainId,
+        from: meet + 1,
+        deposits: moved.confirmedRemoved,
+      });
+    }
     return true;
   }
 
@@ -157,12 +205,15 @@ export class DelegationFirewall {
     return Number((await db.chainWatchCursor.findUniqueOrThrow({ where: { chainId } })).nextBlock);
   }
 
-  /** The inventory's entries of the block's senders and authorities, one query (the block's cost). */
-  private async inventoryOf(transactions: readonly WatchedTransaction[]): Promise<(address: string) => InventoryEntry[]> {
+  /** The inventory's entries of the run's senders, authorities and deposits' recipients, one query (the blocks' cost). */
+  private async inventoryOf(run: readonly ReadBlock[]): Promise<(address: string) => InventoryEntry[]> {
     const addresses = new Set<string>();
-    for (const transaction of transactions) {
-      addresses.add(transaction.from);
-      for (const { authority } of transaction.authorizations) if (authority) addresses.add(authority);
+    for (const block of run) {
+      for (const transaction of block.transactions) {
+        addresses.add(transaction.from);
+        for (const { authority } of transaction.authorizations) if (authority) addresses.add(authority);
+      }
+      for (const recipient of depositRecipients(block.transactions, block.logs, this.tokens)) addresses.add(recipient);
     }
     if (addresses.size === 0) return () => [];
     const rows = await this.options.db.$queryRaw<Array<{ partnerId: string; address: string; delegate: string | null; gasWallet: string; delegates: string[] }>>`
@@ -193,10 +244,57 @@ export class DelegationFirewall {
     return hits.filter((_, i) => applied[i]);
   }
 
-  /** A run of blocks' hits, their hashes and the cursor past them, in one transaction; false when another batcher read them first. */
-  private async record(first: number, run: ReadonlyArray<{ number: number; hash: string }>, hits: readonly BlockHit[]): Promise<boolean> {
+  /**
+   * The blocks with their listed tokens' Transfer logs, up to the first whose logs the node cannot
+   * give: asked by the block's hash, a backend behind it fails instead of answering none. One call a
+   * block, by topic and token, filtered here (a filter on recipients would not scale to the inventory).
+   */
+  private async withTransferLogs(blocks: ReadBlock[]): Promise<ReadBlock[]> {
+    const tokenAddresses = [...this.tokens.values()].map((token) => token.address);
+    if (tokenAddresses.length === 0) return blocks;
+    const logs = await Promise.all(
+      blocks.map(async (block) => {
+        try {
+          const answer = (await this.options.provider.send("eth_getLogs", [{ blockHash: block.hash, address: tokenAddresses, topics: [TRANSFER_TOPIC] }])) as RawLog[];
+          return answer.every((log) => log.blockHash.toLowerCase() === block.hash.toLowerCase()) ? answer : null;
+        } catch (err) {
+          this.options.logger.debug("the node gave no logs for a block yet: read again next round", { chainId: this.options.chainId, block: block.number, error: err instanceof Error ? err.message : String(err) });
+          return null;
+        }
+      }),
+    );
+    const available = logs.indexOf(null);
+    return blocks.slice(0, available === -1 ? blocks.length : available).map((block, i) => ({ ...block, logs: logs[i]! }));
+  }
+
+  /**
+   * The run's deposits to the inventory; native ones only where their transaction succeeded (its
+   * receipt, in this block). Null when a receipt is not to be had yet: the run is read again next round.
+   */
+  private async depositsOf(run: readonly ReadBlock[], entriesOf: (address: string) => InventoryEntry[]): Promise<BlockDeposit[] | null> {
+    const found = run.flatMap((block) => findDeposits(block, this.tokens, this.options.nativeTicker, entriesOf).map((deposit) => ({ ...deposit, blockNumber: block.number, blockHash: block.hash })));
+    const nativeTransactions = [...new Set(found.filter((deposit) => deposit.tokenAddress === null).map((deposit) => deposit.txHash))];
+    const receipts = await Promise.all(
+      nativeTransactions.map(async (hash) => (await this.options.provider.send("eth_getTransactionReceipt", [hash])) as { blockHash: string; status: string } | null),
+    );
+    const succeeded = new Set<string>();
+    for (const [i, hash] of nativeTransactions.entries()) {
+      const receipt = receipts[i];
+      const block = found.find((deposit) => deposit.txHash === hash)!.blockHash;
+      if (!receipt || receipt.blockHash.toLowerCase() !== block.toLowerCase()) return null;
+      if (BigInt(receipt.status) === 1n) succeeded.add(hash);
+    }
+    return found.filter((deposit) => deposit.tokenAddress !== null || succeeded.has(deposit.txHash));
+  }
+
+  /**
+   * A run of blocks' hits and deposits, their hashes and the cursor past them, in one transaction,
+   * with the deposits the final block now confirms; false when another batcher read them first.
+   */
+  private async record(first: number, run: ReadonlyArray<{ number: number; hash: string }>, hits: readonly BlockHit[], deposits: readonly BlockDeposit[], final: number): Promise<boolean> {
     const { db, names, chainId, logger } = this.options;
     const last = first + run.length - 1;
+    let confirmed: Array<{ token: string }> = [];
     const moved = await db.$transaction(async (tx) => {
       const advanced = await tx.chainWatchCursor.updateMany({ where: { chainId, nextBlock: BigInt(first) }, data: { nextBlock: BigInt(last + 1) } });
       if (advanced.count === 0) return false;
@@ -205,8 +303,13 @@ export class DelegationFirewall {
       // The hashes past the window go every 32 blocks, not at each block.
       if (run.some((block) => block.number % 32 === 0)) await tx.watchedBlock.deleteMany({ where: { chainId, number: { lte: BigInt(last - REORG_WINDOW) } } });
       if (hits.length > 0) await markCompromised(tx, names, chainId, hits);
+      await storeDeposits(tx, chainId, deposits);
+      // Final as far as this run read: a block above `last` is not known to follow these.
+      confirmed = await confirmDeposits(tx, names, chainId, Math.min(final, last));
       return true;
     });
+    for (const deposit of moved ? confirmed : []) depositsConfirmedTotal.inc({ chain_id: chainId, token: deposit.token });
+    if (moved && deposits.length > 0) logger.info("deposits seen", { chainId, from: first, to: last, deposits: deposits.length });
     for (const hit of moved ? hits : []) {
       depositAddressesCompromisedTotal.inc({ chain_id: chainId, kind: hit.kind });
       logger.warn(
@@ -223,7 +326,7 @@ export class DelegationFirewall {
         },
       );
     }
-    if (moved && hits.length > 0) this.options.wrote?.();
+    if (moved && hits.length + confirmed.length > 0) this.options.wrote?.();
     return moved;
   }
 }
@@ -261,10 +364,12 @@ async function markCompromised(tx: Tx, names: QueueNames, chainId: number, hits:
 }
 
 /** A raw transaction as the scan reads it: its sender and its authorities. */
-function watched(transaction: RawTransaction): WatchedTransaction {
+function watched(transaction: RawTransaction): WatchedTransaction & ValueTransaction {
   return {
     hash: transaction.hash,
     from: getAddress(transaction.from),
+    to: transaction.to ? getAddress(transaction.to) : null,
+    value: BigInt(transaction.value),
     authorizations: (transaction.authorizationList ?? []).map((authorization) => ({ authority: authorityOf(authorization), chainId: BigInt(authorization.chainId), address: getAddress(authorization.address) })),
   };
 }
