@@ -1,16 +1,18 @@
 import { createDb, migrateDatabase } from "@sweep/db";
 import { createLogger } from "@sweep/common";
 import { createTestDatabase, createTestPartner, queueNames, startTestChain } from "@sweep/testkit";
-import { Wallet, getAddress, hexlify, keccak256, parseEther, randomBytes, toBeHex } from "ethers";
+import { Interface, Wallet, getAddress, hexlify, keccak256, parseEther, randomBytes, toBeHex } from "ethers";
 import { DelegationFirewall } from "../services/batcher/src/firewall/delegation-firewall";
 
 // The delegation firewall catching up: FIREWALL_BENCH_INVENTORY deposit addresses (1,000,000) in the
 // inventory of one chain, FIREWALL_BENCH_BLOCKS blocks on anvil (200) of FIREWALL_BENCH_TXS plain
 // transfers each (20), with a type-4 transaction carrying drainer delegations of inventory addresses
-// every tenth block and a transaction sent by an inventory address every twentieth. The firewall
-// reads them from its cursor as a batcher restarted behind the head does. Prints blocks per second,
-// milliseconds per block, the hits, the process's memory and the inventory index's size; asserts
-// nothing. The aim: 50 blocks a second (BSC makes one every 0.45 s).
+// every tenth block and a transaction sent by an inventory address every twentieth; in every block,
+// DEPOSITS_PER_BLOCK of the plain transfers pay inventory addresses (native deposits) and as many
+// devnet USDT mints do (token deposits). The firewall reads them from its cursor as a batcher
+// restarted behind the head does, detecting the deposits as it goes. Prints blocks per second,
+// milliseconds per block, the hits, the deposits, the process's memory and the inventory index's
+// size; asserts nothing. The aim: 50 blocks a second (BSC makes one every 0.45 s).
 
 const INVENTORY = Number(process.env.FIREWALL_BENCH_INVENTORY ?? 1_000_000);
 const BLOCKS = Number(process.env.FIREWALL_BENCH_BLOCKS ?? 200);
@@ -19,6 +21,8 @@ const CHAIN_ID = 97;
 const AIM_BLOCKS_PER_SECOND = 50;
 /** inventory addresses whose keys the bench holds, to sign drainer delegations and send transactions */
 const KEYED = 200;
+/** native and token deposits to inventory addresses in each block, of each kind */
+const DEPOSITS_PER_BLOCK = 2;
 const INSERT_BATCH = 50_000;
 
 async function main() {
@@ -49,6 +53,12 @@ async function main() {
     for (const wallet of [...senders, ...keyed.slice(0, BLOCKS / 20 + 1)]) await chain.setBalance(wallet.address, parseEther("10"));
     const stranger = new Wallet(hexlify(randomBytes(32)), chain.provider);
     await chain.setBalance(stranger.address, parseEther("10"));
+    const minter = new Wallet(hexlify(randomBytes(32)), chain.provider);
+    await chain.setBalance(minter.address, parseEther("10"));
+    const mint = new Interface(["function mint(address,uint256)"]);
+    /** an inventory address no key of the bench holds (above KEYED), a new one each time */
+    let paid = KEYED;
+    const inventoryAddress = () => getAddress(`0x${keccak256(toBeHex(paid++ % INVENTORY, 32)).slice(26)}`);
     await provider.send("evm_setAutomine", [false]);
     const first = (await provider.getBlockNumber()) + 1;
     const drainer = getAddress(hexlify(randomBytes(20)));
@@ -56,7 +66,13 @@ async function main() {
     started = Date.now();
     let delegated = 0;
     for (let block = 0; block < BLOCKS; block++) {
-      const sent = senders.map((sender) => sender.signTransaction({ to: getAddress(hexlify(randomBytes(20))), value: 1n, nonce: block, gasLimit: 21_000, chainId: CHAIN_ID, type: 2, ...feeData }));
+      const sent = senders.map((sender, i) =>
+        sender.signTransaction({ to: i < DEPOSITS_PER_BLOCK ? inventoryAddress() : getAddress(hexlify(randomBytes(20))), value: 1n, nonce: block, gasLimit: 21_000, chainId: CHAIN_ID, type: 2, ...feeData }),
+      );
+      for (let i = 0; i < DEPOSITS_PER_BLOCK; i++) {
+        const data = mint.encodeFunctionData("mint", [inventoryAddress(), 1_000_000n]);
+        sent.push(minter.signTransaction({ to: chain.usdt.address, data, nonce: block * DEPOSITS_PER_BLOCK + i, gasLimit: 100_000, chainId: CHAIN_ID, type: 2, ...feeData }));
+      }
       if (block % 10 === 0) {
         const victims = keyed.slice(100 + (delegated % 100), 100 + (delegated % 100) + 5);
         delegated += 5;
@@ -91,15 +107,17 @@ async function main() {
     const seconds = (performance.now() - started) / 1000;
     const rssAfter = process.memoryUsage().rss;
     const compromised = await db.depositAddress.count({ where: { partnerId: partner.partnerId, delegation: "compromised" } });
+    const deposits = await db.deposit.groupBy({ by: ["token"], where: { partnerId: partner.partnerId }, _count: true });
     const [index] = await db.$queryRaw<Array<{ size: bigint }>>`SELECT pg_relation_size('deposit_addresses_chain_id_address_idx') AS size`;
 
     const rows = [
       ["inventory addresses", INVENTORY.toLocaleString("en")],
       ["blocks read", String(read)],
-      ["transactions per block", `${TXS} (+ a type-4 of 5 drainer delegations every 10th, an inventory address's own every 20th)`],
+      ["transactions per block", `${TXS} + ${DEPOSITS_PER_BLOCK} mints (+ a type-4 of 5 drainer delegations every 10th, an inventory address's own every 20th)`],
       ["blocks per second", `${(read / seconds).toFixed(1)} (aim ${AIM_BLOCKS_PER_SECOND}${read / seconds >= AIM_BLOCKS_PER_SECOND ? ", met" : ", NOT met"})`],
       ["ms per block", (1000 * (seconds / read)).toFixed(2)],
       ["addresses marked compromised", String(compromised)],
+      ["deposits detected", `${deposits.map((d) => `${d._count} ${d.token}`).join(", ")} (${DEPOSITS_PER_BLOCK} of each a block)`],
       ["process RSS", `${(rssBefore / 2 ** 20).toFixed(0)} MiB before the catch-up, ${(rssAfter / 2 ** 20).toFixed(0)} MiB after (the firewall holds no inventory: it stays in Postgres)`],
       ["inventory lookup index", `${(Number(index?.size ?? 0n) / 2 ** 20).toFixed(0)} MiB`],
     ] as const;

@@ -254,9 +254,13 @@ describe("the partner console in a browser", () => {
     expect(detail).toContain(revocation.tx_hash);
     expect(detail).toContain("revoked");
 
+    // A deposit to it, now in the inventory: detected and shown on its entry once confirmed.
+    await stack.chain(CHAIN_ID).mintUsdt(depositOwner.address, 2_000_000n);
+    await eventually("the deposit confirmed", async () => ((await client.deposits.page({ address: depositOwner.address, status: "confirmed" })).items.length > 0 ? true : undefined), 30_000);
     await openSection("Deposit addresses", "deposit-addresses");
     const entry = page.getByTestId("deposit-addresses").locator("tbody tr", { has: page.locator(`code[title="${depositOwner.address}"]`) });
     expect(await entry.textContent()).toContain("revoked");
+    expect(await entry.textContent()).toContain("2000000 USDT, confirmed");
 
     // A stranger carries the deposit address's own authorization of a drainer: the firewall marks it, and every page says so.
     const chain = stack.chain(CHAIN_ID);

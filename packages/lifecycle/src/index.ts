@@ -10,3 +10,4 @@ export * from "./transitions";
 export * from "./work-kinds";
 export * from "./work-transitions";
 export * from "./states";
+export * from "./deposit-transitions";

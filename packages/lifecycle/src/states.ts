@@ -20,6 +20,7 @@ export const states: { readonly [L in Lifecycle]: Named<L> } = {
   transaction: named("transaction"),
   reorg: named("reorg"),
   delivery: named("delivery"),
+  deposit: named("deposit"),
 };
 
 function unfinished<L extends Lifecycle>(lifecycle: L): Array<StateOf<L>> {

@@ -1,4 +1,4 @@
-import type { BatchStatus, DeliveryStatus, HotWalletStatus, TxReorg, TxStatus, WorkStatus } from "@sweep/db";
+import type { BatchStatus, DeliveryStatus, DepositStatus, HotWalletStatus, TxReorg, TxStatus, WorkStatus } from "@sweep/db";
 
 /** The services and the command line, as they move things from state to state. */
 export type Mover = "api-gateway" | "batcher" | "chain-sender" | "ledger" | "webhook-dispatcher" | "sweepctl" | "any service";
@@ -22,6 +22,7 @@ type RevocationStatus = Exclude<WorkStatus, "swept">;
 export const lifecycles = {
   sweep: [
     { from: null, to: "queued", by: "api-gateway", when: "POST /v1/sweeps" },
+    { from: null, to: "queued", by: "batcher", when: "a sweep policy, from confirmed deposits" },
     { from: "queued", to: "processing", by: "batcher", when: "claimed into a sweep batch" },
     { from: "queued", to: "rejected", by: "batcher", when: "check before sending: not_upgraded, stale_authorization, nothing_to_sweep" },
     { from: "processing", to: "rejected", by: "chain-sender", when: "simulation: would_fail" },
@@ -81,6 +82,11 @@ export const lifecycles = {
     { from: "delivered", to: "pending", by: "api-gateway", when: "resent" },
     { from: "failed", to: "pending", by: "api-gateway", when: "resent" },
   ],
+  // A reorg that removes a pending deposit's block deletes the deposit: it never was.
+  deposit: [
+    { from: null, to: "pending", by: "batcher", when: "a transfer to an inventory address, in a block read" },
+    { from: "pending", to: "confirmed", by: "batcher", when: "at the chain's confirmations: deposit.detected" },
+  ],
 } as const satisfies {
   sweep: readonly Transition<SweepStatus>[];
   revocation: readonly Transition<RevocationStatus>[];
@@ -89,6 +95,7 @@ export const lifecycles = {
   transaction: readonly Transition<TxStatus>[];
   reorg: readonly Transition<TxReorg>[];
   delivery: readonly Transition<DeliveryStatus>[];
+  deposit: readonly Transition<DepositStatus>[];
 };
 
 export type Lifecycle = keyof typeof lifecycles;

@@ -249,6 +249,13 @@ export const depositsConfirmedTotal = new Counter({
   registers,
 });
 
+export const policySweepsCreatedTotal = new Counter({
+  name: "sweep_policy_sweeps_created_total",
+  help: "Sweeps the partners' sweep policies made from detected deposits, by token ticker",
+  labelNames: ["chain_id", "token"] as const,
+  registers,
+});
+
 export const depositsRemovedTotal = new Counter({
   name: "sweep_deposits_removed_total",
   help: "Pending deposits whose block a reorg removed before their confirmations (never announced)",

@@ -3,10 +3,12 @@ import { toBigIntOrNull } from "@sweep/db";
 import { claimIntoBatch, openBatch, rejectWork, states, unfinishedStates } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
+import { partnerTariff, type ChainTariff } from "@sweep/fees";
 import { getAddress } from "ethers";
 import { accountKey, isRead, planBatch, type CandidateSweep, type ChainView, type Plan } from "./batch-plan";
 import { batchesInFlight } from "./due-work";
 import { partnerEnabled } from "./partner-enabled";
+import { holdPolicySweeps, policyRulesOf } from "./policies/policy-holds";
 import { sameAddress } from "./pre-send-checks";
 import { authorizationClaim } from "./stored-authorization";
 import { lockQueuedOf, selectDue } from "./work-waits";
@@ -26,6 +28,13 @@ export interface ClaimRequest {
    * again: a sweep that arrived during the reads still joins this batch.
    */
   lastPass: boolean;
+  /** the gas price the batch would pay and the chain's configured tariff: a policy's sweeps are judged at them; null holds those with rules */
+  market: ClaimMarket | null;
+}
+
+export interface ClaimMarket {
+  gasPrice: bigint;
+  tariff: ChainTariff;
 }
 
 export type ClaimResult =
@@ -64,6 +73,7 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
   const unread = rows.filter((s) => !isRead(s, request.chain));
   if (unread.length > 0 && !request.lastPass) return { outcome: "unread", sweeps: unread.map((s) => ({ account: s.account, tokenAddress: s.tokenAddress })) };
   const unreadableAuthorizations = rows.filter((s) => s.authorization !== null && authorizationClaim(s.authorization) === null).map((s) => s.id);
+  const policies = await policyRulesOf(tx, { partnerId: hotWallet.partnerId, chainId: hotWallet.chainId }, rows.filter((s) => s.createdBy === "policy").map((s) => s.token));
   const sweeps: CandidateSweep[] = rows.map((s) => ({
     id: s.id,
     account: s.account,
@@ -71,7 +81,10 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
     amount: toBigIntOrNull(s.amount),
     keepOneUnit: s.keepOneUnit,
     authorization: authorizationClaim(s.authorization),
+    token: s.token,
+    policy: s.createdBy === "policy" ? (policies.get(s.token) ?? null) : null,
   }));
+  const agreement = request.market && policies.size > 0 ? await tx.agreement.findUnique({ where: { partnerId_chainId: { partnerId: hotWallet.partnerId, chainId: hotWallet.chainId } } }) : null;
 
   const plan = planBatch({
     delegate: hotWallet.delegate,
@@ -80,7 +93,9 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
     pendingAuthorizations: await pendingAuthorizations(tx, { id: hotWalletId, chainId: hotWallet.chainId, delegate: hotWallet.delegate }, ids, [...new Set(rows.map((s) => s.account))]),
     compromised: await compromisedAddresses(tx, hotWallet, [...new Set(rows.map((s) => s.account))]),
     gasBudget: request.gasBudget,
+    market: request.market && { gasPrice: request.market.gasPrice, tariff: partnerTariff(request.market.tariff, agreement) },
   });
+  await holdPolicySweeps(tx, plan.waiting);
 
   await rejectWork(tx, names, metrics, "sweep", { partnerId: hotWallet.partnerId, chainId: hotWallet.chainId, by: "batcher" }, plan.rejections.map((r) => ({ id: r.sweepId, reason: r.reason })));
 

@@ -1,6 +1,10 @@
 import { accountKey, balanceKey, planBatch, type CandidateSweep } from "./batch-plan";
 import { BATCH_BASE_GAS, ITEM_GAS, ITEM_GAS_WITH_AUTHORIZATION } from "./gas-budget";
+import type { PolicyRules } from "./policies/policy-rules";
 import type { AccountState } from "./pre-send-checks";
+
+/** A policy's rules: a gas price of at most `maxFeePerGas`, a cost of at most `maxCostBps` of the native coin moved. */
+const rules = (maxFeePerGas: bigint | null, maxCostBps: number | null = null): PolicyRules => ({ maxFeePerGas, maxCostBps, tokenValue: null });
 
 const delegate = "0x52908400098527886E0F7030069857D2E4169EE7";
 const token = "0x00000000000000000000000000000000000000Aa";
@@ -12,7 +16,7 @@ const delegated: AccountState = { code: `0xef0100${delegate.slice(2)}`, nonce: 1
 const withNative: AccountState = { ...plain, nativeBalance: 5n };
 
 interface Row {
-  sweeps: Array<[id: string, who: Who, options?: { amount?: bigint; keep?: boolean; native?: boolean; auth?: number }]>;
+  sweeps: Array<[id: string, who: Who, options?: { amount?: bigint; keep?: boolean; native?: boolean; auth?: number; policy?: PolicyRules }]>;
   accounts: Partial<Record<Who, AccountState>>;
   tokens?: Partial<Record<Who, bigint>>;
   pending?: Who[];
@@ -20,6 +24,8 @@ interface Row {
   budget?: bigint;
   /** marked compromised by the delegation firewall */
   compromised?: Who[];
+  /** the gas price policies are judged at (1 gwei by default); null: unknown */
+  gasPrice?: bigint | null;
 }
 
 interface Expected {
@@ -36,6 +42,8 @@ function plan(row: Row) {
     amount: o.amount ?? null,
     keepOneUnit: o.keep ?? false,
     authorization: o.auth === undefined ? null : { address: delegate, nonce: o.auth },
+    token: o.native ? "ETH" : "USDT",
+    policy: o.policy ?? null,
   }));
   const entries = <T>(m: Partial<Record<Who, T>>) => Object.entries(m) as Array<[Who, T]>;
   return planBatch({
@@ -48,6 +56,7 @@ function plan(row: Row) {
     pendingAuthorizations: new Set((row.pending ?? []).map((who) => accountKey(address[who]))),
     compromised: new Set((row.compromised ?? []).map((who) => accountKey(address[who]))),
     gasBudget: row.budget === undefined ? 10n ** 9n : BATCH_BASE_GAS + row.budget,
+    market: row.gasPrice === null ? null : { gasPrice: row.gasPrice ?? 10n ** 9n, tariff: { rateBps: 0, nativeMarkupBps: 0 } },
   });
 }
 
@@ -188,6 +197,29 @@ describe("planning a batch: the gas limit", () => {
       { sweeps: [["s1", "B"], ["s2", "A"], ["s3", "A", { auth: 0 }]], accounts: { A: plain, B: delegated }, tokens: { A: 10n, B: 10n }, budget: ITEM_GAS },
       { items: [["s1", "repeat", false]], waiting: [["s3", "gas_limit"], ["s2", "gas_limit"]], rejected: [] },
     ],
+    [
+      "a policy's sweep over its gas price waits saying so; a partner's sweep goes on",
+      { sweeps: [["s1", "A", { policy: rules(10n ** 9n - 1n) }], ["s2", "B"]], accounts: { A: delegated, B: delegated }, tokens: { A: 10n, B: 10n } },
+      { items: [["s2", "repeat", false]], waiting: [["s1", "waiting_for_gas_price"]] },
+    ],
+    ["a policy's sweep at its gas price goes", { sweeps: [["s1", "A", { policy: rules(10n ** 9n) }]], accounts: { A: delegated }, tokens: { A: 10n } }, { items: [["s1", "repeat", false]] }],
+    [
+      "a policy's sweep whose gas costs more than its share of the coin moved waits cost_above_limit",
+      { sweeps: [["s1", "A", { native: true, policy: rules(null, 10_000) }]], accounts: { A: { ...delegated, nativeBalance: ITEM_GAS * 10n ** 9n - 1n } } },
+      { waiting: [["s1", "cost_above_limit"]] },
+    ],
+    [
+      "the same moving as much as its gas costs goes",
+      { sweeps: [["s1", "A", { native: true, policy: rules(null, 10_000) }]], accounts: { A: { ...delegated, nativeBalance: ITEM_GAS * 10n ** 9n } } },
+      { items: [["s1", "repeat", false]] },
+    ],
+    [
+      "a held policy sweep carrying the authorization: its address's other sweeps wait for it, not rejected",
+      { sweeps: [["s1", "A", { auth: 0, policy: rules(1n) }], ["s2", "A"]], accounts: { A: plain }, tokens: { A: 10n } },
+      { waiting: [["s1", "waiting_for_gas_price"], ["s2", "awaiting_delegation"]] },
+    ],
+    ["with the gas price unknown, a policy's sweep with rules waits", { sweeps: [["s1", "A", { policy: rules(10n ** 18n) }]], accounts: { A: delegated }, tokens: { A: 10n }, gasPrice: null }, { waiting: [["s1", "waiting_for_gas_price"]] }],
+    ["with the gas price unknown, one without rules goes", { sweeps: [["s1", "A", { policy: rules(null) }]], accounts: { A: delegated }, tokens: { A: 10n }, gasPrice: null }, { items: [["s1", "repeat", false]] }],
   ])("%s", (_title, row, expected) => {
     expectPlan(plan(row), expected);
   });

@@ -1,4 +1,5 @@
 import { BATCH_BASE_GAS, itemGas } from "./gas-budget";
+import { hasRules, policyHold, type PolicyHold, type PolicyMarket, type PolicyRules } from "./policies/policy-rules";
 import {
   authorizationStatus,
   checkBalance,
@@ -20,6 +21,10 @@ export interface CandidateSweep {
   amount: bigint | null;
   keepOneUnit: boolean;
   authorization: AuthorizationClaim | null;
+  /** the ticker, for the fee a policy's cost rule counts */
+  token: string;
+  /** a policy's sweep: its rules on sending (null for a partner's sweep) */
+  policy: PolicyRules | null;
 }
 
 /** The chain state the plan is made from, keyed by accountKey / balanceKey. */
@@ -44,6 +49,8 @@ export interface PlanInput {
   /** Accounts (accountKey) the delegation firewall marked compromised in the partner's inventory: their sweeps are rejected foreign_delegation, unread. */
   compromised: ReadonlySet<string>;
   gasBudget: bigint;
+  /** the gas price and tariff a policy's rules are judged at; null holds every policy sweep with rules (waiting_for_gas_price) */
+  market: PolicyMarket | null;
 }
 
 export interface PlannedItem {
@@ -58,7 +65,9 @@ export type WaitReason =
   /** another sweep's authorization will delegate its address */
   | "awaiting_delegation"
   /** the batch is full */
-  | "gas_limit";
+  | "gas_limit"
+  /** its policy's gas price or cost rule (the sweep says so while queued) */
+  | PolicyHold;
 
 export interface Plan {
   /** in transaction order */
@@ -87,6 +96,8 @@ export function isRead(sweep: Pick<CandidateSweep, "account" | "tokenAddress">, 
  *   address, and is rejected otherwise: stale_authorization when its own authorization carries
  *   another nonce, not_upgraded when it has none (or the address holds contract code);
  * - balances are checked against what the items before it in the batch leave;
+ * - a policy's sweep whose gas price or cost rule the item would break waits, saying why (its
+ *   address's other sweeps wait for its authorization);
  * - items are added while they fit the gas budget (at least one); once full, every sweep not
  *   yet decided waits for the next batch, undecided.
  */
@@ -95,6 +106,8 @@ export function planBatch(input: PlanInput): Plan {
   const remaining = new Map<string, bigint>();
   const delegatedInBatch = new Set<string>();
   const riders = new Map<string, { sweep: CandidateSweep; reason: RejectionReason }[]>();
+  /** addresses whose carrier of an authorization a policy holds */
+  const heldCarriers = new Set<string>();
   let gas = BATCH_BASE_GAS;
   let full = false;
 
@@ -117,6 +130,15 @@ export function planBatch(input: PlanInput): Plan {
       return false;
     }
     const cost = itemGas(withAuthorization);
+    if (sweep.policy !== null) {
+      const item = { token: sweep.token, native: sweep.tokenAddress === null, moves: check.moves, kind, gas: cost };
+      const hold = input.market !== null ? policyHold(sweep.policy, item, input.market) : hasRules(sweep.policy) ? "waiting_for_gas_price" : null;
+      if (hold !== null) {
+        plan.waiting.push({ sweepId: sweep.id, reason: hold });
+        if (withAuthorization) heldCarriers.add(accountKey(sweep.account));
+        return false;
+      }
+    }
     if (plan.items.length > 0 && gas + cost > input.gasBudget) {
       full = true;
       plan.waiting.push({ sweepId: sweep.id, reason: "gas_limit" });
@@ -164,7 +186,7 @@ export function planBatch(input: PlanInput): Plan {
   for (const [key, waitingOnAddress] of riders) {
     for (const { sweep, reason } of waitingOnAddress) {
       if (full) plan.waiting.push({ sweepId: sweep.id, reason: "gas_limit" });
-      else if (input.pendingAuthorizations.has(key)) plan.waiting.push({ sweepId: sweep.id, reason: "awaiting_delegation" });
+      else if (input.pendingAuthorizations.has(key) || heldCarriers.has(key)) plan.waiting.push({ sweepId: sweep.id, reason: "awaiting_delegation" });
       else plan.rejections.push({ sweepId: sweep.id, reason });
     }
   }

@@ -35,7 +35,7 @@ export async function markWaitingForGasPrice(db: Db, kind: WorkKind, ids: readon
 }
 
 /**
- * A round's gate before its checks: the work goes on ("go"), waits queued for the base fee to fall
+ * A round's gate before its checks: the work goes on ("go", with the base fee read), waits queued for the base fee to fall
  * (marked waiting_for_gas_price), or the node did not answer ("chain_unavailable": nothing changes).
  * The ceiling is the chain's, lowered by the partner's own (its gas wallet sends the batch).
  */
@@ -44,20 +44,20 @@ export async function gasPriceGate(
   provider: ChainProvider,
   work: { kind: WorkKind; partnerId: string; chainId: number; chainCeiling: FeeCeiling; ids: readonly string[] },
   logger: Logger,
-): Promise<"go" | "waiting_for_gas_price" | "chain_unavailable"> {
+): Promise<{ outcome: "go"; baseFee: bigint } | { outcome: "waiting_for_gas_price" | "chain_unavailable" }> {
   const ceiling = effectiveFeeCeiling(work.chainCeiling, await partnerMaxFeePerGas(db, { partnerId: work.partnerId }, work.chainId));
   let verdict;
   try {
     verdict = await heldForGasPrice(provider, ceiling);
   } catch (err) {
     logger.warn("chain unavailable reading its fees; nothing claimed, retried later", { error: err instanceof Error ? err.message : String(err) });
-    return "chain_unavailable";
+    return { outcome: "chain_unavailable" };
   }
-  if (!verdict.held) return "go";
+  if (!verdict.held) return { outcome: "go", baseFee: verdict.baseFee };
   const newlyWaiting = await markWaitingForGasPrice(db, work.kind, work.ids);
   const fields = { baseFee: verdict.baseFee.toString(), maxFeePerGas: ceiling.maxFeePerGas.toString(), items: work.ids.length, newlyWaiting };
   // Said once when work starts waiting; each round of the wait after that only at debug.
   if (newlyWaiting > 0) logger.info("the base fee keeps the batch above its fee ceiling; the work waits queued", fields);
   else logger.debug("still waiting for the base fee to fall under the fee ceiling", fields);
-  return "waiting_for_gas_price";
+  return { outcome: "waiting_for_gas_price" };
 }

@@ -6,6 +6,7 @@ import { loadBatcherConfig } from "./config";
 import { startBatcherConsumers } from "./consumers";
 import { startDuePoller } from "./due-poller";
 import { startDelegationFirewall } from "./firewall/delegation-firewall";
+import { startPolicySweeps } from "./policies/policy-sweeps";
 import { GatherWindow } from "./gather-window";
 import { roundByKey } from "./round-keys";
 import { createWorkRound } from "./work-round";
@@ -14,6 +15,8 @@ import { createWorkRound } from "./work-round";
 const CHAIN_READ_TIMEOUT_MS = 10_000;
 /** A firewall round reads this many blocks at most before it lets the next round start (catching up after a stop). */
 const FIREWALL_BLOCKS_PER_ROUND = 100;
+/** Addresses a policy round judges at most (their balances read in one snapshot, as a claim reads its sweeps'). */
+const POLICY_ADDRESSES_PER_ROUND = 500;
 
 void runService("batcher", () => loadBatcherConfig(), async ({ config, logger }) => {
   const chains = connectChains(config.chains, { timeoutMs: CHAIN_READ_TIMEOUT_MS });
@@ -35,6 +38,7 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
     providers,
     feeCeilings,
     txFeeCaps,
+    tariffs: new Map(chains.map((c) => [c.chainId, c.tariff])),
     settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxSweeps: config.BATCH_MAX_SWEEPS, maxSent: config.BATCH_MAX_SENT, reads },
     logger,
     wrote,
@@ -69,6 +73,9 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
       wrote,
     }),
   );
+  const policies = chains.map((c) =>
+    startPolicySweeps({ db, chainId: c.chainId, provider: c.provider, reads, blockTimeMs: c.blockTimeMs, maxAddresses: POLICY_ADDRESSES_PER_ROUND, logger, request: (hotWalletId) => request(hotWalletId) }),
+  );
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);
   logger.info("listening", healthUrls(health));
@@ -83,6 +90,7 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
     { name: "consumers", close: () => Promise.all(consumers.map((c) => c.stop())) },
     { name: "pollers", close: () => Promise.all(pollers.map((p) => p.stop())) },
     { name: "delegation firewalls", close: () => Promise.all(firewalls.map((f) => f.stop())) },
+    { name: "sweep policies", close: () => Promise.all(policies.map((p) => p.stop())) },
     { name: "health", close: () => closeServer(health) },
   ];
 });

@@ -2,7 +2,7 @@ import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { WorkKind } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
-import { claimBatch, type ClaimResult } from "./batch-claim";
+import { claimBatch, type ClaimMarket, type ClaimResult } from "./batch-claim";
 import type { ChainView } from "./batch-plan";
 import type { ChainReads } from "./chain-reads";
 import { hotWalletPayer, loadDueWork } from "./due-work";
@@ -32,14 +32,18 @@ export interface RoundPayer {
   chainId: number;
 }
 
-/** The due work a round found, read without locks: its ids (for the gas-price gate) and what to read of it on chain. */
-export type DueLoad<K extends WorkKind> = { outcome: "ready"; ids: string[]; reads: ChainReads } | RefusalOf<K> | { outcome: "nothing_due" };
+/**
+ * The due work a round found, read without locks: its ids (for the gas-price gate), what to read of it
+ * on chain, and whether a sweep policy's rules are among it (the round then prices the batch's gas).
+ */
+export type DueLoad<K extends WorkKind> = { outcome: "ready"; ids: string[]; reads: ChainReads; byPolicy: boolean } | RefusalOf<K> | { outcome: "nothing_due" };
 
-/** One claim pass of a round: the chain as read so far, the gas budget, and whether work still unread may wait. */
+/** One claim pass of a round: the chain as read so far, the gas budget, whether work still unread may wait, and the market policies are judged at. */
 export interface ClaimInput {
   chain: ChainView;
   gasBudget: bigint;
   lastPass: boolean;
+  market: ClaimMarket | null;
 }
 
 /** How a kind of work's round finds, claims and logs its work: the one place the rounds of the two kinds differ (work-round.ts runs them). */
@@ -62,10 +66,10 @@ export const roundKinds: { [K in WorkKind]: RoundRules<K> } = {
     payer: hotWalletPayer,
     async load(db, hotWalletId, { partnerId }, settings, now) {
       const work = await loadDueWork(db, { id: hotWalletId, partnerId }, now, settings.maxSweeps, settings.maxSent);
-      return work.outcome === "ready" ? { outcome: "ready", ids: work.sweeps.map((s) => s.id), reads: sweepReads(work.sweeps) } : work;
+      return work.outcome === "ready" ? { outcome: "ready", ids: work.sweeps.map((s) => s.id), reads: sweepReads(work.sweeps), byPolicy: work.sweeps.some((s) => s.byPolicy) } : work;
     },
-    async claim(db, names, hotWalletId, settings, { chain, gasBudget, lastPass }) {
-      const result = await claimBatch(db, names, { hotWalletId, maxSent: settings.maxSent, chain, gasBudget, limit: settings.maxSweeps, lastPass });
+    async claim(db, names, hotWalletId, settings, { chain, gasBudget, lastPass, market }) {
+      const result = await claimBatch(db, names, { hotWalletId, maxSent: settings.maxSent, chain, gasBudget, limit: settings.maxSweeps, lastPass, market });
       return result.outcome === "unread" ? { unread: sweepReads(result.sweeps) } : { result };
     },
     logPlanned(logger, { plan, batchId, unreadableAuthorizations }, blockNumber) {
@@ -83,7 +87,7 @@ export const roundKinds: { [K in WorkKind]: RoundRules<K> } = {
     payer: async (_db, target) => target,
     async load(db, { partnerId, chainId }, _payer, settings, now) {
       const work = await loadDueRevocations(db, partnerId, chainId, now, settings.maxRevocations);
-      return work.outcome === "ready" ? { outcome: "ready", ids: work.revocations.map((r) => r.id), reads: accountReads(work.revocations.map((r) => r.account)) } : work;
+      return work.outcome === "ready" ? { outcome: "ready", ids: work.revocations.map((r) => r.id), reads: accountReads(work.revocations.map((r) => r.account)), byPolicy: false } : work;
     },
     async claim(db, names, { partnerId, chainId }, settings, { chain, gasBudget, lastPass }) {
       const result = await claimRevocations(db, names, { partnerId, chainId, accounts: chain.accounts, gasBudget, limit: settings.maxRevocations, lastPass });

@@ -1,9 +1,10 @@
 import type { ChainProvider } from "@sweep/rpc";
-import type { FeeCeiling } from "@sweep/fees";
+import type { ChainTariff, FeeCeiling } from "@sweep/fees";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { WorkKind } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
+import type { ClaimMarket } from "./batch-claim";
 import type { ReadBatching } from "./chain-reads";
 import { gasPriceGate } from "./gas-price-hold";
 import { readThenClaim } from "./read-then-claim";
@@ -18,6 +19,8 @@ export interface WorkRoundDeps<K extends WorkKind> {
   feeCeilings: ReadonlyMap<number, FeeCeiling>;
   /** `TX_FEE_CAP_<id>` of the served chains (absent: one coin) */
   txFeeCaps?: ReadonlyMap<number, bigint>;
+  /** the served chains' configured tariffs, which a sweep policy's cost rule counts (absent: policy sweeps with rules wait) */
+  tariffs?: ReadonlyMap<number, ChainTariff>;
   settings: { gasMarginBps: number; reads: ReadBatching } & SettingsOf<K>;
   logger: Logger;
   /** called after a claim wrote outbox messages (batch.ready, events), so the relay sends them at once */
@@ -48,10 +51,11 @@ export function createWorkRound<K extends WorkKind>(kind: K, deps: WorkRoundDeps
     const work = await rules.load(db, target, payer, settings, new Date());
     if (work.outcome !== "ready") return work;
     const gate = await gasPriceGate(db, provider, { kind, partnerId, chainId, chainCeiling, ids: work.ids }, logger);
-    if (gate !== "go") return { outcome: gate };
+    if (gate.outcome !== "go") return { outcome: gate.outcome };
+    const market = work.byPolicy ? await policyMarket(provider, gate.baseFee, chainCeiling, deps.tariffs?.get(chainId), logger) : null;
 
     const ctx = { db, provider, chainId, reads: settings.reads, gasMarginBps: settings.gasMarginBps, txFeeCap: deps.txFeeCaps?.get(chainId), logger, noun: rules.noun };
-    const claimed = await readThenClaim(ctx, work.reads, (chain, gasBudget, lastPass) => rules.claim(db, names, target, settings, { chain, gasBudget, lastPass }));
+    const claimed = await readThenClaim(ctx, work.reads, (chain, gasBudget, lastPass) => rules.claim(db, names, target, settings, { chain, gasBudget, lastPass, market }));
     if (claimed === null) return { outcome: "chain_unavailable" };
     const { result, blockNumber } = claimed;
     if (!planned(result)) {
@@ -62,6 +66,22 @@ export function createWorkRound<K extends WorkKind>(kind: K, deps: WorkRoundDeps
     if (result.batchId !== null || result.plan.rejections.length > 0) deps.wrote?.();
     return result;
   };
+}
+
+/**
+ * What a policy's sweeps are judged at: the gas price the batch would pay (the base fee read by the
+ * gate and the tip the sender would offer: the node's suggestion under the chain's tip ceiling), and
+ * the chain's tariff. Null when either is missing: their sweeps with rules wait rather than guess.
+ */
+async function policyMarket(provider: ChainProvider, baseFee: bigint, ceiling: FeeCeiling, tariff: ChainTariff | undefined, logger: Logger): Promise<ClaimMarket | null> {
+  if (!tariff) return null;
+  try {
+    const suggested = BigInt((await provider.send("eth_maxPriorityFeePerGas", [])) as string);
+    return { gasPrice: baseFee + (suggested < ceiling.maxPriorityFeePerGas ? suggested : ceiling.maxPriorityFeePerGas), tariff };
+  } catch (err) {
+    logger.warn("could not read the chain's tip: policy sweeps with rules wait this round", { error: err instanceof Error ? err.message : String(err) });
+    return null;
+  }
 }
 
 /** The narrowing `result.outcome === "planned"` does not do on a result of a kind still generic. */

@@ -404,7 +404,7 @@ describe("batch round", () => {
     expect(await round(hotWallet.hotWalletId)).toEqual({ outcome: "disabled" });
     // The claim checks again in its own transaction: disabled between the round's load and the claim.
     const emptyView = { accounts: new Map(), tokenBalances: new Map() };
-    expect(await claimBatch(db, names, { hotWalletId: hotWallet.hotWalletId, maxSent: 2, chain: emptyView, gasBudget: 10n ** 7n, limit: 100, lastPass: true })).toEqual({ outcome: "disabled" });
+    expect(await claimBatch(db, names, { hotWalletId: hotWallet.hotWalletId, maxSent: 2, chain: emptyView, gasBudget: 10n ** 7n, limit: 100, lastPass: true, market: null })).toEqual({ outcome: "disabled" });
     expect(await findDueHotWallets(db, 97, new Date())).not.toContain(hotWallet.hotWalletId);
     expect((await db.sweep.findMany({ where: { id: { in: [goodId, rejectableId] } } })).map((s) => [s.status, s.reason])).toEqual([
       ["queued", null],

@@ -2,7 +2,7 @@ import type { ChainTariff } from "@sweep/fees";
 import type { AttemptFailureReason } from "@sweep/common";
 import type { SweepKind } from "@sweep/db";
 import { afterAttemptFailure, type AfterAttemptFailure } from "@sweep/lifecycle";
-import { sweepFee, type SweepFee } from "./fee";
+import { sweepFee, type SweepFee } from "@sweep/fees";
 import { apportion, directGas, splitGas } from "./gas-split";
 
 /** A confirmed transaction's receipt, as the chain-sender stored it. */

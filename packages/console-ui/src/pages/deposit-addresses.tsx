@@ -16,7 +16,7 @@ export function DepositAddressesPage() {
       <PageHeading title="Deposit addresses" />
       <p>
         Every deposit address a sweep or revocation named, and those registered with their authorizations (POST /v1/deposit-addresses), with what the service knows
-        of its delegation.
+        of its delegation and its latest deposit (listed tokens&apos; transfers and native coin sent to it by a transaction; GET /v1/deposits lists them all).
       </p>
       <FilteredList list={list} selects={[["delegation", "Delegation", "Any delegation", DELEGATIONS]]} addresses={[["address", "Deposit address"]]} empty="No deposit addresses match.">
         {(addresses) => (
@@ -30,6 +30,7 @@ export function DepositAddressesPage() {
               { header: "Chain", cell: (entry) => entry.chain_id },
               { header: "Delegation", cell: (entry) => <span className={`status status-${entry.delegation}`}>{entry.delegation}</span> },
               { header: "Delegate", cell: (entry) => (entry.delegate ? <code title={entry.delegate}>{shorten(entry.delegate)}</code> : "") },
+              { header: "Latest deposit (smallest units)", cell: (entry) => latestDeposit(entry.recent_deposits[0]) },
               { header: "Last activity", cell: (entry) => (entry.last_activity_at ? formatTime(entry.last_activity_at) : "") },
               { header: "Added", cell: (entry) => formatTime(entry.created_at) },
             ]}
@@ -37,5 +38,16 @@ export function DepositAddressesPage() {
         )}
       </FilteredList>
     </>
+  );
+}
+
+type Deposit = NonNullable<paths["/v1/deposits"]["get"]["responses"][200]["content"]["application/json"]["items"]>[number];
+
+function latestDeposit(deposit: Deposit | undefined) {
+  if (!deposit) return "";
+  return (
+    <span title={`${deposit.tx_hash}, block ${deposit.block_number}, seen ${formatTime(deposit.detected_at)}`}>
+      {deposit.amount} {deposit.token}, <span className={`status status-${deposit.status}`}>{deposit.status}</span>
+    </span>
   );
 }

@@ -1,6 +1,6 @@
 import type { Logger } from "@sweep/common";
 import type { Db, Tx } from "@sweep/db";
-import { recordEvents, type EventDraft } from "@sweep/lifecycle";
+import { confirmDeposits, recordEvents, type EventDraft } from "@sweep/lifecycle";
 import type { QueueNames } from "@sweep/messaging";
 import { depositAddressesCompromisedTotal, depositsConfirmedTotal, depositsRemovedTotal, firewallBlocksBehind } from "@sweep/metrics";
 import { PollingLoop } from "@sweep/worker";
@@ -9,7 +9,7 @@ import { recoverAuthorizationSigner } from "@sweep/chains";
 import { ZeroAddress, getAddress, toBeHex, toQuantity } from "ethers";
 import { delegationOf } from "../pre-send-checks";
 import { scanBlock, type FirewallHit, type InventoryEntry, type WatchedTransaction } from "./block-scan";
-import { confirmDeposits, removeDeposits, storeDeposits, type BlockDeposit } from "./deposit-records";
+import { removeDeposits, storeDeposits, type BlockDeposit } from "./deposit-records";
 import { TRANSFER_TOPIC, depositRecipients, findDeposits, tokensByAddress, type ListedToken, type RawLog, type ValueTransaction } from "./deposit-scan";
 
 export interface DelegationFirewallOptions {

@@ -1,6 +1,4 @@
 import type { Tx } from "@sweep/db";
-import { recordEvents } from "@sweep/lifecycle";
-import type { QueueNames } from "@sweep/messaging";
 import type { FoundDeposit } from "./deposit-scan";
 
 /** A deposit and the block it was seen in. */
@@ -21,24 +19,6 @@ export async function storeDeposits(tx: Tx, chainId: number, deposits: readonly 
         ${deposits.map((d) => d.logIndex)}::int[], ${deposits.map((d) => BigInt(d.blockNumber))}::bigint[], ${deposits.map((d) => d.blockHash)}::text[]
       ) AS d(partner_id, address, token, token_address, amount, tx_hash, log_index, block_number, block_hash)
     ON CONFLICT (partner_id, chain_id, tx_hash, log_index) DO NOTHING`;
-}
-
-/**
- * The pending deposits at or below the final block, confirmed, each with its deposit.detected event
- * (which reads the deposit when delivered), in the caller's transaction. Returns them by token.
- */
-export async function confirmDeposits(tx: Tx, names: QueueNames, chainId: number, finalBlock: number): Promise<Array<{ token: string }>> {
-  if (finalBlock < 0) return [];
-  const confirmed = await tx.$queryRaw<Array<{ id: string; partnerId: string; token: string }>>`
-    UPDATE deposits SET status = 'confirmed', confirmed_at = now()
-     WHERE chain_id = ${chainId} AND status = 'pending' AND block_number <= ${BigInt(finalBlock)}
-    RETURNING id::text, partner_id::text AS "partnerId", token`;
-  await recordEvents(
-    tx,
-    names,
-    confirmed.map((deposit) => ({ partnerId: deposit.partnerId, type: "deposit.detected", subjectId: deposit.id })),
-  );
-  return confirmed;
 }
 
 /**

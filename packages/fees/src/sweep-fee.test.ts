@@ -1,5 +1,5 @@
-import type { ChainTariff } from "@sweep/fees";
-import { nativeSweepFee, sweepFee, tokenSweepFee } from "./fee";
+import type { ChainTariff } from "./tariff";
+import { nativeSweepFee, sweepFee, tokenSweepFee } from "./sweep-fee";
 
 const GWEI = 1_000_000_000n;
 const MAX = (1n << 256n) - 1n;

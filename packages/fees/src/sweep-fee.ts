@@ -1,5 +1,6 @@
-import { NATIVE_TRANSFER_GAS, type ChainTariff } from "@sweep/fees";
-import type { SweepKind } from "@sweep/db";
+import { NATIVE_TRANSFER_GAS, type ChainTariff } from "./tariff";
+/** How a sweep went in its batch (the spec's kind): a token measured against its classic benchmark for a new account with first_new. */
+export type SweepKind = "repeat" | "first" | "first_new";
 
 const BPS = 10_000n;
 

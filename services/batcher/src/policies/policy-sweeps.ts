@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "@sweep/common";
+import type { Db } from "@sweep/db";
+import { policySweepsCreatedTotal } from "@sweep/metrics";
+import { PollingLoop } from "@sweep/worker";
+import type { ChainProvider } from "@sweep/rpc";
+import { balanceKey, accountKey } from "../batch-plan";
+import { readChainSnapshot, type ReadBatching } from "../chain-reads";
+import { nextRunAfter, type Schedule } from "./policy-rules";
+
+export interface PolicySweepsOptions {
+  db: Db;
+  chainId: number;
+  provider: ChainProvider;
+  reads: ReadBatching;
+  logger: Logger;
+  /** asks for a round of the hot wallet whose policy made sweeps */
+  request(hotWalletId: string): void;
+  /** addresses judged at most in one round; the rest next round */
+  maxAddresses: number;
+}
+
+/** A policy that may make sweeps, as a round reads it. */
+interface LivePolicy {
+  id: string;
+  partnerId: string;
+  token: string;
+  tokenAddress: string | null;
+  hotWalletId: string;
+  minBalance: bigint;
+  schedule: Schedule;
+  nextRunAt: Date | null;
+}
+
+/** An address with confirmed deposits of a policy's token that no sweep covers yet. */
+interface Unswept {
+  partnerId: string;
+  address: string;
+  token: string;
+  depositIds: string[];
+  /** the newest of them, which names the sweep: deposit:<chain>:<tx>:<log index> */
+  newest: { txHash: string; logIndex: number };
+}
+
+/**
+ * The sweep policies of one chain, a round a block: for each enabled policy whose schedule is open
+ * (asap, or its hourly or daily window reached), the addresses with confirmed deposits of its token
+ * that no sweep covers yet, each address's balance read on chain (which counts native coin no
+ * detection sees, sent by contracts' internal calls), and, where it is at least the policy's
+ * minimum, one sweep of the whole balance to the policy's hot wallet: created_by policy, its
+ * external_id derived from the newest deposit (one sweep per deposit however often a round runs),
+ * the address's held authorization carried, and the deposits linked to it in the same transaction.
+ * An address with a policy sweep still open waits for it to end. The batcher then claims these
+ * sweeps as any other, judging the policy's gas price and cost rules at the batch (batch-plan.ts).
+ */
+export class PolicySweeps {
+  constructor(private readonly options: PolicySweepsOptions) {}
+
+  /** One round; returns the sweeps made. */
+  async runOnce(now = new Date()): Promise<number> {
+    const due = await this.duePolicies(now);
+    if (due.length === 0) return 0;
+    const unswept = await this.unsweptOf(due);
+    const made = unswept.length === 0 ? [] : await this.sweepWhereDue(due, unswept);
+    for (const policy of due) {
+      if (policy.schedule.kind !== "asap") await this.options.db.sweepPolicy.update({ where: { id: policy.id }, data: { nextRunAt: nextRunAfter(policy.schedule, now) } });
+    }
+    for (const hotWalletId of new Set(made.map((m) => m.hotWalletId))) this.options.request(hotWalletId);
+    return made.length;
+  }
+
+  /** The chain's enabled policies of enabled partners and active hot wallets whose window is open; a scheduled one seen first is given its first window. */
+  private async duePolicies(now: Date): Promise<LivePolicy[]> {
+    const { db, chainId } = this.options;
+    const rows = await db.sweepPolicy.findMany({ where: { chainId, enabled: true, partner: { enabled: true }, hotWallet: { status: "active" } } });
+    const due: LivePolicy[] = [];
+    for (const row of rows) {
+      const schedule: Schedule = row.schedule === "asap" ? { kind: "asap" } : row.schedule === "hourly" ? { kind: "hourly", minute: row.scheduleAt } : { kind: "daily", minuteOfDay: row.scheduleAt };
+      if (schedule.kind !== "asap" && row.nextRunAt === null) {
+        await db.sweepPolicy.update({ where: { id: row.id }, data: { nextRunAt: nextRunAfter(schedule, now) } });
+        continue;
+      }
+      if (row.nextRunAt !== null && schedule.kind !== "asap" && row.nextRunAt > now) continue;
+      due.push({ ...row, minBalance: BigInt(row.minBalance.toFixed(0)), schedule });
+    }
+    return due;
+  }
+
+  /** Addresses with confirmed deposits of the due policies' tokens no sweep covers, not compromised, with no policy sweep of the token open. */
+  private async unsweptOf(due: readonly LivePolicy[]): Promise<Unswept[]> {
+    const { db, chainId, maxAddresses } = this.options;
+    const rows = await db.$queryRaw<Array<{ partnerId: string; address: string; token: string; depositIds: string[]; txHash: string; logIndex: number }>>`
+      SELECT d.partner_id::text AS "partnerId", d.address, d.token,
+             array_agg(d.id::text ORDER BY d.seq) AS "depositIds",
+             (array_agg(d.tx_hash ORDER BY d.seq DESC))[1] AS "txHash",
+             (array_agg(d.log_index ORDER BY d.seq DESC))[1] AS "logIndex"
+        FROM deposits d
+        JOIN unnest(${due.map((p) => p.partnerId)}::uuid[], ${due.map((p) => p.token)}::text[]) AS policy(partner_id, token)
+          ON policy.partner_id = d.partner_id AND policy.token = d.token
+       WHERE d.chain_id = ${chainId} AND d.status = 'confirmed' AND d.sweep_id IS NULL
+         AND NOT EXISTS (SELECT 1 FROM deposit_addresses a
+                          WHERE a.partner_id = d.partner_id AND a.chain_id = d.chain_id AND a.address = d.address AND a.delegation = 'compromised')
+         AND NOT EXISTS (SELECT 1 FROM sweeps s
+                          WHERE s.partner_id = d.partner_id AND s.chain_id = d.chain_id AND s.account = d.address AND s.token = d.token
+                            AND s.created_by = 'policy' AND s.status IN ('queued', 'processing'))
+       GROUP BY d.partner_id, d.address, d.token
+       ORDER BY min(d.seq)
+       LIMIT ${maxAddresses}`;
+    return rows.map((row) => ({ ...row, newest: { txHash: row.txHash, logIndex: row.logIndex } }));
+  }
+
+  /** The balances of the unswept addresses at one block, and a sweep for each at or above its policy's minimum. */
+  private async sweepWhereDue(due: readonly LivePolicy[], unswept: readonly Unswept[]): Promise<Array<{ hotWalletId: string }>> {
+    const { db, chainId, provider, reads, logger } = this.options;
+    const policyOf = new Map(due.map((p) => [`${p.partnerId}:${p.token}`, p]));
+    const snapshot = await readChainSnapshot(
+      provider,
+      {
+        accounts: [...new Set(unswept.map((u) => u.address))],
+        tokenBalances: unswept.flatMap((u) => {
+          const token = policyOf.get(`${u.partnerId}:${u.token}`)!.tokenAddress;
+          return token === null ? [] : [{ account: u.address, token }];
+        }),
+      },
+      reads,
+    );
+    const ready = unswept.filter((u) => {
+      const policy = policyOf.get(`${u.partnerId}:${u.token}`)!;
+      const balance = policy.tokenAddress === null ? snapshot.accounts.get(accountKey(u.address))!.nativeBalance : snapshot.tokenBalances.get(balanceKey(u.address, policy.tokenAddress))!;
+      return balance >= policy.minBalance && balance > 0n;
+    });
+    const made: Array<{ hotWalletId: string }> = [];
+    for (const u of ready) {
+      const policy = policyOf.get(`${u.partnerId}:${u.token}`)!;
+      const externalId = `deposit:${chainId}:${u.newest.txHash}:${u.newest.logIndex}`;
+      const id = randomUUID();
+      const created = await db.$transaction(async (tx) => {
+        // Another batcher of the chain may be making the same sweep: the deposits, locked, say whether one already covers them.
+        const free = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM deposits WHERE id = ANY(${u.depositIds}::uuid[]) AND sweep_id IS NULL FOR UPDATE`;
+        if (free.length < u.depositIds.length) return "covered";
+        const inserted = await tx.$executeRaw`
+          INSERT INTO sweeps (id, partner_id, external_id, chain_id, hot_wallet_id, account, token, token_address, amount, keep_one_unit, "authorization", created_by, updated_at)
+          SELECT ${id}::uuid, p.id, ${externalId}, ${chainId}, h.id, ${u.address}, ${policy.token}, ${policy.tokenAddress}, NULL,
+                 ${policy.tokenAddress !== null} AND p.keep_one_unit, held."authorization", 'policy', now()
+            FROM partners p
+            JOIN hot_wallets h ON h.id = ${policy.hotWalletId}::uuid
+            LEFT JOIN deposit_addresses held
+              ON held.partner_id = p.id AND held.chain_id = ${chainId} AND held.address = ${u.address} AND held.delegation = 'authorized' AND held.delegate = h.delegate
+           WHERE p.id = ${u.partnerId}::uuid
+          ON CONFLICT (partner_id, external_id) DO NOTHING`;
+        if (inserted === 0) return "external_id_taken";
+        await tx.deposit.updateMany({ where: { id: { in: u.depositIds } }, data: { sweepId: id } });
+        return "made";
+      });
+      if (created === "covered") continue;
+      if (created === "external_id_taken") {
+        logger.warn("a policy sweep's external_id is taken by another sweep of the partner: its deposits wait (docs/sweep-policies.md)", { chainId, partnerId: u.partnerId, externalId });
+        continue;
+      }
+      policySweepsCreatedTotal.inc({ chain_id: chainId, token: policy.token });
+      logger.info("policy sweep made", { chainId, partnerId: u.partnerId, sweepId: id, externalId, account: u.address, token: policy.token, deposits: u.depositIds.length });
+      made.push({ hotWalletId: policy.hotWalletId });
+    }
+    return made;
+  }
+}
+
+/** The policies' loop of a chain: a round every block. */
+export function startPolicySweeps(options: PolicySweepsOptions & { blockTimeMs: number }): { stop(): Promise<void> } {
+  const policies = new PolicySweeps(options);
+  const logger = options.logger.child({ chainId: options.chainId, loop: "sweep policies" });
+  const loop = new PollingLoop({
+    name: "sweep_policies",
+    intervalMs: Math.max(250, options.blockTimeMs),
+    maxBackoffMs: 30_000,
+    round: async () => {
+      await policies.runOnce();
+      return undefined;
+    },
+    failed: (err, failures) => logger.warn("could not make policy sweeps this round", { failures, error: err instanceof Error ? err.message : String(err) }),
+  });
+  loop.start();
+  return { stop: () => loop.stop() };
+}
