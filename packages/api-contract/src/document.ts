@@ -13,6 +13,7 @@ import "./routes/hot-wallets";
 import "./routes/sweeps";
 import "./routes/revocations";
 import "./routes/deposit-addresses";
+import "./routes/sweep-policies";
 import "./routes/webhook";
 import "./routes/events";
 

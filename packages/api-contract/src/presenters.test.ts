@@ -5,14 +5,16 @@ import {
   presentLedgerEntry,
   presentSettings,
   presentSweep,
+  presentSweepPolicy,
   presentWebhook,
   presentWebhookDelivery,
   type HotWalletRow,
   type LedgerEntryRow,
+  type SweepPolicyRow,
   type SweepRow,
   type WebhookDeliveryRow,
 } from "./presenters";
-import { Balance, ChainTariff, HotWallet, LedgerEntry, Settings, Sweep, Webhook, WebhookDelivery } from "./responses";
+import { Balance, ChainTariff, HotWallet, LedgerEntry, Settings, Sweep, SweepPolicy, Webhook, WebhookDelivery } from "./responses";
 
 /** Prisma's Decimal prints large values with exponents; toFixed does not. */
 const decimal = (digits: string) => ({ toFixed: (dp: number) => (dp === 0 ? digits : `${digits}.${"0".repeat(dp)}`), toString: () => "1e+77" });
@@ -41,6 +43,7 @@ const queued: SweepRow = {
   fee: null,
   classicGas: null,
   rateBps: null,
+  createdBy: "partner",
   createdAt: created,
   updatedAt: updated,
 };
@@ -108,6 +111,41 @@ describe("presentSweep", () => {
     expect(body).toMatchObject({ status: "queued", reason: "chain_unavailable", attempts: 2 });
     expect(body).not.toHaveProperty("swept_amount");
     expect(body).not.toHaveProperty("fee");
+  });
+
+  it("says created_by policy only for a policy's sweep", () => {
+    expect(presentSweep({ ...queued, createdBy: "policy" })).toMatchObject({ created_by: "policy" });
+    expect(presentSweep(queued)).not.toHaveProperty("created_by");
+  });
+});
+
+describe("presentSweepPolicy", () => {
+  const row: SweepPolicyRow = {
+    chainId: 97,
+    token: "USDT",
+    tokenAddress: "0x55d398326f99059fF775485246999027B3197955",
+    hotWallet: { address: "0x52908400098527886E0F7030069857D2E4169EE7" },
+    enabled: true,
+    minBalance: decimal("1000000"),
+    maxFeePerGas: null,
+    maxCostBps: null,
+    tokenValueWei: null,
+    schedule: "asap",
+    scheduleAt: 0,
+    nextRunAt: null,
+    createdAt: created,
+    updatedAt: updated,
+  };
+
+  it.each<[string, Partial<SweepPolicyRow>, object]>([
+    ["asap, no rules: no at, no next run", {}, { schedule: "asap" }],
+    ["hourly at :05", { schedule: "hourly", scheduleAt: 5, nextRunAt: updated }, { schedule: "hourly", at: ":05", next_run_at: updated.toISOString() }],
+    ["daily at 02:30", { schedule: "daily", scheduleAt: 150 }, { schedule: "daily", at: "02:30" }],
+    ["rules as digit strings", { maxFeePerGas: decimal("3000000000"), maxCostBps: 150, tokenValueWei: decimal("400000000000000") }, { schedule: "asap", max_fee_per_gas: "3000000000", max_cost_bps: 150, token_value_wei: "400000000000000" }],
+  ])("%s", (_, fields, expected) => {
+    const body = presentSweepPolicy({ ...row, ...fields });
+    expect(SweepPolicy.parse(body)).toEqual(body);
+    expect(body).toEqual({ chain_id: 97, token: "USDT", token_address: row.tokenAddress, hot_wallet: row.hotWallet.address, enabled: true, min_balance: "1000000", created_at: created.toISOString(), updated_at: updated.toISOString(), ...expected });
   });
 });
 

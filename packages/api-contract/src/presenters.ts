@@ -1,5 +1,5 @@
 import { bpsToPercent } from "./percent";
-import type { ChainBalance, ChainTariff, Deposit, DepositAddress, HotWallet, LedgerEntry, Revocation, Settings, Sweep, Webhook, WebhookDelivery } from "./responses";
+import type { ChainBalance, ChainTariff, Deposit, DepositAddress, SweepPolicy, HotWallet, LedgerEntry, Revocation, Settings, Sweep, Webhook, WebhookDelivery } from "./responses";
 import type { ledgerKinds } from "./scalars";
 
 /**
@@ -23,6 +23,24 @@ export interface HotWalletRow {
   error: string | null;
   txHash: string | null;
   createdAt: Date;
+}
+
+export interface SweepPolicyRow {
+  chainId: number;
+  token: string;
+  tokenAddress: string | null;
+  hotWallet: { address: string };
+  enabled: boolean;
+  minBalance: WholeDecimal;
+  maxFeePerGas: WholeDecimal | null;
+  maxCostBps: number | null;
+  tokenValueWei: WholeDecimal | null;
+  schedule: SweepPolicy["schedule"];
+  /** hourly: minute of the hour; daily: minute of the day */
+  scheduleAt: number;
+  nextRunAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface DepositRow {
@@ -78,6 +96,7 @@ export interface SweepRow {
   fee: WholeDecimal | null;
   classicGas: bigint | null;
   rateBps: number | null;
+  createdBy: "partner" | "policy";
   createdAt: Date;
   updatedAt: Date;
 }
@@ -195,6 +214,26 @@ export function presentDepositAddress(row: DepositAddressRow): DepositAddress {
   });
 }
 
+export function presentSweepPolicy(row: SweepPolicyRow): SweepPolicy {
+  const two = (n: number) => String(n).padStart(2, "0");
+  return present<SweepPolicy>({
+    chain_id: row.chainId,
+    token: row.token,
+    token_address: row.tokenAddress,
+    hot_wallet: row.hotWallet.address,
+    enabled: row.enabled,
+    min_balance: row.minBalance.toFixed(0),
+    max_fee_per_gas: mapped(row.maxFeePerGas, (d) => d.toFixed(0)),
+    max_cost_bps: row.maxCostBps,
+    token_value_wei: mapped(row.tokenValueWei, (d) => d.toFixed(0)),
+    schedule: row.schedule,
+    at: row.schedule === "hourly" ? `:${two(row.scheduleAt)}` : row.schedule === "daily" ? `${two(Math.floor(row.scheduleAt / 60))}:${two(row.scheduleAt % 60)}` : undefined,
+    next_run_at: row.nextRunAt?.toISOString(),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  });
+}
+
 export function presentDeposit(row: DepositRow): Deposit {
   return present<Deposit>({
     id: row.id,
@@ -225,6 +264,7 @@ export function presentSweep(row: SweepRow): Sweep {
     amount: mapped(row.amount, digits),
     keep_one_unit: row.keepOneUnit ? true : undefined,
     status: row.status as Sweep["status"],
+    created_by: row.createdBy === "policy" ? "policy" : undefined,
     reason: row.reason,
     attempts: row.attempts,
     swept_amount: swept ? mapped(row.sweptAmount, digits) : undefined,

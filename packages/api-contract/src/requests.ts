@@ -1,4 +1,4 @@
-import { Address, ChainId, LedgerKind, NonZeroAddress, PositiveAmount } from "./scalars";
+import { Address, Amount, ChainId, LedgerKind, NonZeroAddress, PositiveAmount } from "./scalars";
 import { z } from "./zod";
 
 /** Request bodies and queries. Unknown fields are refused (strict objects): the spec's invalid_json. */
@@ -151,6 +151,33 @@ export const revocationStatuses = ["queued", "processing", "revoked", "failed", 
 export const delegationStates = ["unknown", "authorized", "delegated", "revoked", "compromised"] as const;
 
 export const depositStatuses = ["pending", "confirmed"] as const;
+
+export const policySchedules = ["asap", "hourly", "daily"] as const;
+
+export const SweepPolicyRequest = z
+  .strictObject({
+    chain_id: ChainId,
+    token: z.string().openapi({ description: "a listed token's ticker (any case) or contract address, or `native` (or the native coin's ticker)", example: "USDT" }),
+    hot_wallet: NonZeroAddress.openapi({ description: "where its sweeps go: a hot wallet registered on this chain" }),
+    enabled: z.boolean().optional().openapi({ description: "on (the default) or off: off makes no new sweeps; those already made go on under its rules" }),
+    min_balance: Amount.optional().openapi({ description: "an address is swept once its balance of the token is at least this, smallest units; 0 (the default): any balance" }),
+    max_fee_per_gas: PositiveAmount.optional().openapi({ description: "wei per gas: its sweeps wait queued (waiting_for_gas_price) while the base fee and tip are above it" }),
+    max_cost_bps: z.number().int().min(1).max(10_000).optional().openapi({
+      description: "its sweeps wait queued (cost_above_limit) while their gas and fee would cost more than this share of what they move, in basis points (100 = 1%)",
+    }),
+    token_value_wei: PositiveAmount.optional().openapi({
+      description: "for max_cost_bps on a token: what one whole token (10^decimals units) is worth in wei of the native coin; the service has no price feed, update it as prices move",
+    }),
+    schedule: z.enum(policySchedules, { error: `must be one of ${policySchedules.join(", ")}` }).optional().openapi({ description: "asap (the default): as deposits are confirmed; hourly or daily: once an hour or a day, at `at` (UTC)" }),
+    at: z
+      .string()
+      .regex(/^(?:[01][0-9]|2[0-3])?:[0-5][0-9]$/, "must be HH:MM (daily) or :MM (hourly), UTC")
+      .optional()
+      .openapi({ description: "hourly: `:MM`, the minute of each hour; daily: `HH:MM`, UTC. Defaults to :00 and 00:00", example: "02:30" }),
+  })
+  .openapi("SweepPolicyRequest");
+
+export type SweepPolicyRequest = z.infer<typeof SweepPolicyRequest>;
 
 export const DepositAddressListQuery = z.strictObject({
   limit: PageLimit,

@@ -1,4 +1,4 @@
-import { delegationStates, depositStatuses, revocationStatuses, sweepStatuses } from "./requests";
+import { delegationStates, depositStatuses, policySchedules, revocationStatuses, sweepStatuses } from "./requests";
 import { Address, Amount, ChainId, DateOnly, DateTime, Gas, LedgerKind, NextCursor, SignedAmount } from "./scalars";
 import { z } from "./zod";
 
@@ -51,6 +51,29 @@ export type Deposit = z.infer<typeof Deposit>;
 
 export const DepositList = z.object({ items: z.array(Deposit), next_cursor: NextCursor }).openapi("DepositList");
 
+export const SweepPolicy = z
+  .object({
+    chain_id: ChainId,
+    token: z.string().openapi({ description: "ticker of the token or of the native coin" }),
+    token_address: Address.optional().openapi({ description: "absent for the native coin" }),
+    hot_wallet: Address,
+    enabled: z.boolean(),
+    min_balance: Amount,
+    max_fee_per_gas: Amount.optional(),
+    max_cost_bps: z.number().int().optional(),
+    token_value_wei: Amount.optional(),
+    schedule: z.enum(policySchedules),
+    at: z.string().optional().openapi({ description: "hourly: `:MM`; daily: `HH:MM` (UTC)" }),
+    next_run_at: DateTime.optional().openapi({ description: "hourly and daily: when its next window opens" }),
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .openapi("SweepPolicy");
+
+export type SweepPolicy = z.infer<typeof SweepPolicy>;
+
+export const SweepPolicyList = z.object({ items: z.array(SweepPolicy) }).openapi("SweepPolicyList");
+
 export const DepositAddress = z
   .object({
     chain_id: ChainId,
@@ -96,8 +119,9 @@ export const Sweep = z
     status: z.enum(sweepStatuses),
     reason: z.string().optional().openapi({
       description:
-        "why it ended rejected or failed, or, while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price: the chain's base fee keeps its batch above the fee ceiling (the platform's, or fee_ceilings in the settings), and it goes on by itself when the fee falls; rejected foreign_delegation: the delegation firewall marked the deposit address compromised (GET /v1/deposit-addresses), nothing was sent to it",
+        "why it ended rejected or failed, or, while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price: the chain's base fee keeps its batch above the fee ceiling (the platform's, or fee_ceilings in the settings), and it goes on by itself when the fee falls; rejected foreign_delegation: the delegation firewall marked the deposit address compromised (GET /v1/deposit-addresses), nothing was sent to it; a sweep policy's sweep, while queued: waiting_for_gas_price also when the gas price is above its policy's max_fee_per_gas, cost_above_limit while its gas and fee would cost more than its policy's max_cost_bps of what it moves (both go on by themselves)",
     }),
+    created_by: z.literal("policy").optional().openapi({ description: "present when a sweep policy made it from confirmed deposits (its external_id is deposit:<chain_id>:<tx_hash>:<log_index>, -1 for native coin); absent for sweeps you requested" }),
     attempts: z.number().int().min(0).openapi({ description: "times tried" }),
     swept_amount: Amount.optional().openapi({ description: "amount that reached the hot wallet; only with swept" }),
     tx_hash: z.string().optional().openapi({ description: "the batch transaction that carried the sweep" }),

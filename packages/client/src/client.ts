@@ -15,6 +15,8 @@ export type HotWalletRequest = Schemas["HotWalletRequest"];
 export type DepositAddress = Schemas["DepositAddress"];
 export type DepositAddressRegistration = Schemas["DepositAddressRegistration"];
 export type Deposit = Schemas["Deposit"];
+export type SweepPolicy = Schemas["SweepPolicy"];
+export type SweepPolicyRequest = Schemas["SweepPolicyRequest"];
 export type Balance = Schemas["Balance"];
 export type Tariff = Schemas["Tariff"];
 export type Settings = Schemas["Settings"];
@@ -99,6 +101,12 @@ export class SweepClient {
     /** Every address of the inventory matching the filters, newest first. */
     list: (filters: Filters<"/v1/deposit-addresses"> = {}): AsyncIterable<DepositAddress> => paginate((cursor) => this.depositAddresses.page({ ...filters, cursor })),
     page: (query: QueryOf<"/v1/deposit-addresses"> = {}): Promise<Page<DepositAddress>> => body(this.api.GET("/v1/deposit-addresses", { params: { query } })),
+  };
+
+  readonly sweepPolicies = {
+    /** Sets the policy of one token (or the native coin) on one chain, replacing the one set before; resolves to it as set. */
+    set: (request: SweepPolicyRequest): Promise<SweepPolicy> => body(this.api.PUT("/v1/sweep-policies", { body: request })),
+    list: async (): Promise<SweepPolicy[]> => (await body(this.api.GET("/v1/sweep-policies"))).items,
   };
 
   readonly deposits = {

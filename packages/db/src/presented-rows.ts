@@ -27,6 +27,7 @@ export const sweepViewSelect = {
   fee: true,
   classicGas: true,
   rateBps: true,
+  createdBy: true,
   createdAt: true,
   updatedAt: true,
 } satisfies Prisma.SweepSelect;
@@ -50,6 +51,26 @@ export const revocationViewSelect = {
 } satisfies Prisma.RevocationSelect;
 
 export type RevocationView = Prisma.RevocationGetPayload<{ select: typeof revocationViewSelect }>;
+
+/** A sweep policy as answered. */
+export const sweepPolicyViewSelect = {
+  chainId: true,
+  token: true,
+  tokenAddress: true,
+  hotWallet: { select: { address: true } },
+  enabled: true,
+  minBalance: true,
+  maxFeePerGas: true,
+  maxCostBps: true,
+  tokenValueWei: true,
+  schedule: true,
+  scheduleAt: true,
+  nextRunAt: true,
+  createdAt: true,
+  updatedAt: true,
+} satisfies Prisma.SweepPolicySelect;
+
+export type SweepPolicyView = Prisma.SweepPolicyGetPayload<{ select: typeof sweepPolicyViewSelect }>;
 
 /** A deposit as answered (GET /v1/deposits, deposit.detected). */
 export const depositViewSelect = {

@@ -289,6 +289,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/sweep-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sweep policies
+         * @description Every policy of the account, by chain and token.
+         */
+        get: operations["listSweepPolicies"];
+        /**
+         * Set a sweep policy
+         * @description Sets the policy of one token (or the native coin) on one chain, replacing the one set before: the service then sweeps, by itself, every deposit address of the inventory whose confirmed deposits of that token bring its balance to `min_balance`, the whole balance to `hot_wallet`, within the schedule's windows. Its sweeps are ordinary sweeps (`created_by: policy`, `external_id` from the deposit): the same batches, ledger and webhooks. A sweep that would break the gas price or cost rule waits queued and says why.
+         */
+        put: operations["setSweepPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook": {
         parameters: {
             query?: never;
@@ -710,8 +734,13 @@ export type components = {
             keep_one_unit?: true;
             /** @enum {string} */
             status: "queued" | "processing" | "swept" | "failed" | "rejected";
-            /** @description why it ended rejected or failed, or, while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price: the chain's base fee keeps its batch above the fee ceiling (the platform's, or fee_ceilings in the settings), and it goes on by itself when the fee falls; rejected foreign_delegation: the delegation firewall marked the deposit address compromised (GET /v1/deposit-addresses), nothing was sent to it */
+            /** @description why it ended rejected or failed, or, while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price: the chain's base fee keeps its batch above the fee ceiling (the platform's, or fee_ceilings in the settings), and it goes on by itself when the fee falls; rejected foreign_delegation: the delegation firewall marked the deposit address compromised (GET /v1/deposit-addresses), nothing was sent to it; a sweep policy's sweep, while queued: waiting_for_gas_price also when the gas price is above its policy's max_fee_per_gas, cost_above_limit while its gas and fee would cost more than its policy's max_cost_bps of what it moves (both go on by themselves) */
             reason?: string;
+            /**
+             * @description present when a sweep policy made it from confirmed deposits (its external_id is deposit:<chain_id>:<tx_hash>:<log_index>, -1 for native coin); absent for sweeps you requested
+             * @enum {string}
+             */
+            created_by?: "policy";
             /** @description times tried */
             attempts: number;
             /** @description amount that reached the hot wallet; only with swept */
@@ -1263,6 +1292,78 @@ export type components = {
         DepositList: {
             items: components["schemas"]["Deposit"][];
             next_cursor: components["schemas"]["NextCursor"];
+        };
+        SweepPolicy: {
+            chain_id: components["schemas"]["ChainID"];
+            /** @description ticker of the token or of the native coin */
+            token: string;
+            /** @description absent for the native coin */
+            token_address?: components["schemas"]["Address"];
+            hot_wallet: components["schemas"]["Address"];
+            enabled: boolean;
+            min_balance: components["schemas"]["Amount"];
+            max_fee_per_gas?: components["schemas"]["Amount"];
+            max_cost_bps?: number;
+            token_value_wei?: components["schemas"]["Amount"];
+            /** @enum {string} */
+            schedule: "asap" | "hourly" | "daily";
+            /** @description hourly: `:MM`; daily: `HH:MM` (UTC) */
+            at?: string;
+            /**
+             * Format: date-time
+             * @description hourly and daily: when its next window opens
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            next_run_at?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        SweepPolicyRequest: {
+            chain_id: components["schemas"]["ChainID"];
+            /**
+             * @description a listed token's ticker (any case) or contract address, or `native` (or the native coin's ticker)
+             * @example USDT
+             */
+            token: string;
+            /** @description where its sweeps go: a hot wallet registered on this chain */
+            hot_wallet: components["schemas"]["Address"];
+            /** @description on (the default) or off: off makes no new sweeps; those already made go on under its rules */
+            enabled?: boolean;
+            /** @description an address is swept once its balance of the token is at least this, smallest units; 0 (the default): any balance */
+            min_balance?: components["schemas"]["Amount"];
+            /**
+             * @description wei per gas: its sweeps wait queued (waiting_for_gas_price) while the base fee and tip are above it
+             * @example 1000000
+             */
+            max_fee_per_gas?: string;
+            /** @description its sweeps wait queued (cost_above_limit) while their gas and fee would cost more than this share of what they move, in basis points (100 = 1%) */
+            max_cost_bps?: number;
+            /**
+             * @description for max_cost_bps on a token: what one whole token (10^decimals units) is worth in wei of the native coin; the service has no price feed, update it as prices move
+             * @example 1000000
+             */
+            token_value_wei?: string;
+            /**
+             * @description asap (the default): as deposits are confirmed; hourly or daily: once an hour or a day, at `at` (UTC)
+             * @enum {string}
+             */
+            schedule?: "asap" | "hourly" | "daily";
+            /**
+             * @description hourly: `:MM`, the minute of each hour; daily: `HH:MM`, UTC. Defaults to :00 and 00:00
+             * @example 02:30
+             */
+            at?: string;
+        };
+        SweepPolicyList: {
+            items: components["schemas"]["SweepPolicy"][];
         };
         Webhook: {
             /**
@@ -2800,6 +2901,162 @@ export interface operations {
             };
             /** @description partner_disabled: the account is disabled */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSweepPolicies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the policies */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SweepPolicyList"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setSweepPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SweepPolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description the policy as now set */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SweepPolicy"];
+                };
+            };
+            /** @description invalid_json (also an unknown field, a schedule not asap, hourly or daily, or `at` not HH:MM or :MM) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_chain, unknown_token (not listed on the chain), invalid_address or unknown_hot_wallet (not registered on this chain), invalid_amount (min_balance, max_fee_per_gas or token_value_wei not a whole number; max_cost_bps on a token without token_value_wei) */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -87,6 +87,7 @@ function newSweepView(draft: SweepDraft, hotWallet: string, inserted: InsertedSw
     keepOneUnit: inserted.keepOneUnit,
     status: states.sweep.queued,
     reason: null,
+    createdBy: "partner",
     attempts: 0,
     sweptAmount: null,
     txHash: null,
