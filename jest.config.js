@@ -23,7 +23,7 @@ const project = (displayName, testMatch, testPathIgnorePatterns = [], hooks = {}
 
 // Each reads only its own partner, never restarts a service or touches the chain beyond its own accounts
 // (docs/decisions.md says why the other stories keep stacks of their own).
-const SHARED_STACK_STORIES = ["sweeps", "partner-sdk", "console"];
+const SHARED_STACK_STORIES = ["sweeps", "partner-sdk", "console", "sweep-policies"];
 
 module.exports = {
   projects: [

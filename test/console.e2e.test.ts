@@ -293,6 +293,22 @@ describe("the partner console in a browser", () => {
     await page.getByRole("button", { name: "Save fee ceilings" }).click();
     await page.getByText("Fee ceilings: BSC Testnet 30 gwei.").waitFor();
     expect((await client.settings.get()).fee_ceilings).toEqual([{ chain_id: CHAIN_ID, max_fee_per_gas: "30000000000" }]);
+
+    // A sweep policy, set off: the service would sweep the account's addresses by itself once it is on.
+    await openSection("Sweep policies", "sweep-policies-empty");
+    await page.getByLabel("Chain", { exact: true }).selectOption(String(CHAIN_ID));
+    await page.getByLabel("Token", { exact: true }).fill("usdt");
+    await page.getByLabel("Minimum balance to sweep (smallest units)").fill("5000000");
+    await page.getByLabel("Schedule", { exact: true }).selectOption("daily");
+    await page.getByLabel("At (UTC)").fill("02:30");
+    await page.getByLabel("On", { exact: true }).uncheck();
+    await page.getByRole("button", { name: "Save policy" }).click();
+    await page.getByText(`The USDT policy on chain ${CHAIN_ID} is off.`).waitFor();
+    const policyRow = page.getByTestId("sweep-policies").locator("tbody tr");
+    await policyRow.first().waitFor();
+    expect(await policyRow.textContent()).toContain("daily at 02:30 UTC");
+    expect(await client.sweepPolicies.list()).toMatchObject([{ chain_id: CHAIN_ID, token: "USDT", enabled: false, min_balance: "5000000", schedule: "daily", at: "02:30" }]);
+    await check("sweep-policies");
   }, 60_000);
 
   it("revokes the key: the API answers 401 to it at once", async () => {

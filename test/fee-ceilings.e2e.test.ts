@@ -5,7 +5,8 @@ import { Wallet, ZeroAddress, parseEther, toQuantity } from "ethers";
 // its own, lower, 8 gwei. A base fee spike above the ceiling holds the work queued (GET says
 // waiting_for_gas_price, nothing is sent, no attempt is spent); when the base fee falls it goes on by
 // itself, and the transaction offers at most the ceiling, so the gas booked is at most the ceiling's
-// worth. The chain mines a block per transaction, so a base fee set stays until the next one.
+// worth. A sweep policy's own max gas price holds its sweeps the same way under the account's ceiling.
+// The chain mines a block per transaction, so a base fee set stays until the next one.
 
 const CHAIN_ID = 97;
 const gwei = 1_000_000_000n;
@@ -118,5 +119,32 @@ describe("fee ceilings on anvil: a base fee spike holds the work, its fall sends
     expect(revoked).toMatchObject({ status: "revoked", attempts: 1 });
     await expectUnderCeiling(revoked);
     expect(await chain().provider.getCode(owner.address)).toBe("0x");
+  }, 120_000);
+
+  it("holds a sweep policy's sweep while the gas price is above the policy's own maximum, under the account's ceiling, and sweeps it once the fee falls", async () => {
+    const POLICY_MAX_FEE = 3n * gwei;
+    const depositor = Wallet.createRandom();
+    const authorization = authorizationBody(depositor.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) }));
+    expect((await api("POST", "/v1/deposit-addresses", { chain_id: CHAIN_ID, hot_wallet: hotWallet, addresses: [{ address: depositor.address, authorization }] })).status).toBe(200);
+    await chain().mintUsdt(depositor.address, 2_000_000n);
+    // 5 gwei: the account's ceiling (8) lets the batch go; the policy's 3 does not.
+    await setBaseFee(5n * gwei);
+    const set = await api("PUT", "/v1/sweep-policies", { chain_id: CHAIN_ID, token: "USDT", hot_wallet: hotWallet, max_fee_per_gas: POLICY_MAX_FEE.toString() });
+    expect(set).toMatchObject({ status: 200, body: { enabled: true, max_fee_per_gas: POLICY_MAX_FEE.toString() } });
+
+    const made = await eventually("the policy's sweep", async () => (await api("GET", `/v1/sweeps?account=${depositor.address}`)).body.items[0] as (WorkBody & { created_by?: string; external_id?: string }) | undefined);
+    expect(made).toMatchObject({ created_by: "policy", external_id: expect.stringMatching(/^deposit:97:0x[0-9a-f]{64}:\d+$/) });
+    await expectHeld("/v1/sweeps", made.id);
+
+    // 1 gwei and the tip (at most 2) is under the policy's 3.
+    await setBaseFee(gwei);
+    const swept = await eventually("the policy's sweep to end", async () => {
+      const body = await work("/v1/sweeps", made.id);
+      return ["swept", "failed", "rejected"].includes(body.status) ? body : undefined;
+    });
+    expect(swept).toMatchObject({ status: "swept", attempts: 1 });
+    expect(swept.reason).toBeUndefined();
+    const receipt = await chain().provider.getTransactionReceipt(swept.tx_hash!);
+    expect(receipt!.gasPrice).toBeLessThanOrEqual(POLICY_MAX_FEE);
   }, 120_000);
 });

@@ -10,6 +10,7 @@ const sections: [path: string, label: string][] = [
   ["/sweeps", "Sweeps"],
   ["/revocations", "Revocations"],
   ["/deposit-addresses", "Deposit addresses"],
+  ["/sweep-policies", "Sweep policies"],
   ["/ledger", "Ledger"],
   ["/tariff", "Tariff"],
   ["/webhook", "Webhook"],

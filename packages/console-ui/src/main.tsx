@@ -9,6 +9,7 @@ import { HotWalletsPage } from "./pages/hot-wallets";
 import { SweepsPage, SweepPage } from "./pages/sweeps";
 import { RevocationsPage, RevocationPage } from "./pages/revocations";
 import { DepositAddressesPage } from "./pages/deposit-addresses";
+import { SweepPoliciesPage } from "./pages/sweep-policies";
 import { LedgerPage } from "./pages/ledger";
 import { TariffPage } from "./pages/tariff";
 import { WebhookPage } from "./pages/webhook";
@@ -40,6 +41,7 @@ const router = createBrowserRouter(
         { path: "revocations", element: <RevocationsPage /> },
         { path: "revocations/:id", element: <RevocationPage /> },
         { path: "deposit-addresses", element: <DepositAddressesPage /> },
+        { path: "sweep-policies", element: <SweepPoliciesPage /> },
         { path: "ledger", element: <LedgerPage /> },
         { path: "tariff", element: <TariffPage /> },
         { path: "webhook", element: <WebhookPage /> },

@@ -20,3 +20,4 @@ export type { AnswerEncodings } from "./rpc-answer-encodings";
 // Tests name a stack's queues (e.g. the queue label of its metrics) as its services do.
 export { queueNames } from "@sweep/messaging";
 export * from "./softhsm-token";
+export * from "./blocks-read";
