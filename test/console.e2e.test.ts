@@ -256,7 +256,7 @@ describe("the partner console in a browser", () => {
 
     // A deposit to it, now in the inventory: detected and shown on its entry once confirmed.
     await stack.chain(CHAIN_ID).mintUsdt(depositOwner.address, 2_000_000n);
-    await eventually("the deposit confirmed", async () => ((await client.deposits.page({ address: depositOwner.address, status: "confirmed" })).items.length > 0 ? true : undefined), 30_000);
+    await eventually("the deposit confirmed", async () => ((await client.deposits.page({ address: depositOwner.address, status: "confirmed" })).items.some((d) => d.amount === "2000000") ? true : undefined), 30_000);
     await openSection("Deposit addresses", "deposit-addresses");
     const entry = page.getByTestId("deposit-addresses").locator("tbody tr", { has: page.locator(`code[title="${depositOwner.address}"]`) });
     expect(await entry.textContent()).toContain("revoked");

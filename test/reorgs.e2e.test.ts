@@ -2,6 +2,7 @@ import { contractAt } from "@sweep/contracts";
 import { toBigInt } from "@sweep/db";
 import {
   activeHotWallet,
+  authorizationBody,
   createTestPartner,
   eventually,
   fundedDeposit,
@@ -24,7 +25,9 @@ import { Transaction, Wallet, parseEther, type TransactionReceipt } from "ethers
 //   3. the same, but another transaction of the gas wallet takes the nonce in the new chain: lost,
 //      reported to the operator; nothing booked twice.
 // After each, the gas wallet's ledger equals its balance on chain, and the only top-ups beyond the
-// initial funding are the gas the chain charged differently from what was booked.
+// initial funding are the gas the chain charged differently from what was booked. Then a deposit:
+//   4. reorged out before its confirmations: never announced, never swept by the partner's policy,
+//      which sweeps a deposit that stays.
 
 const CHAIN_ID = 97;
 const CONFIRMATIONS = 4;
@@ -240,5 +243,34 @@ describe("reorgs: a sweep's transaction leaves the canonical chain", () => {
     const their = (await chain().provider.getTransactionReceipt(Transaction.from(theirs).hash!))!;
     gasChargedDifferently += -booked[0]! - their.gasUsed * their.gasPrice;
     await ledgerEqualsChain(reorgHead);
+  }, 150_000);
+  it("neither announces nor sweeps a deposit reorged out before its confirmations, while the partner's policy sweeps one that stays", async () => {
+    const [gone, kept] = [Wallet.createRandom(), Wallet.createRandom()];
+    const addresses = [gone, kept].map((owner) => ({ address: owner.address, authorization: authorizationBody(owner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) })) }));
+    expect((await api("POST", "/v1/deposit-addresses", { chain_id: CHAIN_ID, hot_wallet: hotWallet, addresses })).status).toBe(200);
+    expect((await api("PUT", "/v1/sweep-policies", { chain_id: CHAIN_ID, token: "USDT", hot_wallet: hotWallet })).status).toBe(200);
+
+    const minter = contractAt("DevToken", chain().usdt.address, await chain().provider.getSigner(0));
+    const receipt = (await (await minter.getFunction("mint")(gone.address, 5_000_000n)).wait()) as TransactionReceipt;
+    // No block on top until the reorg: the deposit has 1 of its 4 confirmations.
+    await chain().provider.send("evm_setIntervalMining", [0]);
+    await eventually("the deposit seen, pending", async () => ((await api("GET", `/v1/deposits?address=${gone.address}`)).body.items[0]?.status === "pending" ? true : undefined), 30_000, 200);
+    await reorgOut(receipt);
+    expect(await chain().provider.getTransactionReceipt(receipt.hash)).toBeNull();
+
+    // A deposit that stays: confirmed, announced and swept by the policy, by which time the first is long past its depth.
+    await chain().mintUsdt(kept.address, 7_000_000n);
+    const swept = await eventually("the policy's sweep of the deposit that stayed", async () => {
+      const [sweep] = (await api("GET", `/v1/sweeps?account=${kept.address}`)).body.items as Array<SweepBody & { created_by?: string }>;
+      return sweep?.status === "swept" ? sweep : undefined;
+    }, 90_000, 300);
+    expect(swept).toMatchObject({ created_by: "policy", swept_amount: "7000000" });
+    expect((await api("GET", `/v1/deposits?address=${gone.address}`)).body.items).toEqual([]);
+    expect((await api("GET", `/v1/sweeps?account=${gone.address}`)).body.items).toEqual([]);
+    // Every deposit.detected the partner was sent is of a deposit that stands: none of the one removed.
+    const announced = await stack.db.event.findMany({ where: { partnerId: partner.partnerId, type: "deposit.detected" }, select: { subjectId: true } });
+    expect(await stack.db.deposit.count({ where: { id: { in: announced.map((e) => e.subjectId!) } } })).toBe(announced.length);
+    expect(await tokenBalance(gone.address)).toBe(0n);
+    expect((await api("PUT", "/v1/sweep-policies", { chain_id: CHAIN_ID, token: "USDT", hot_wallet: hotWallet, enabled: false })).status).toBe(200);
   }, 150_000);
 });

@@ -8,7 +8,8 @@ CREATE TYPE "PolicySchedule" AS ENUM ('asap', 'hourly', 'daily');
 ALTER TABLE "sweeps" ADD COLUMN     "created_by" "SweepCreator" NOT NULL DEFAULT 'partner';
 
 -- AlterTable
-ALTER TABLE "deposits" ADD COLUMN     "sweep_id" UUID;
+ALTER TABLE "deposits" ADD COLUMN     "policy_checked_at" TIMESTAMPTZ(3),
+ADD COLUMN     "sweep_id" UUID;
 
 -- CreateTable
 CREATE TABLE "sweep_policies" (

@@ -108,8 +108,11 @@ describe("sweep policies on anvil", () => {
     expect(sweepOfTwice!.externalId).toBe(`deposit:${CHAIN_ID}:${both[1]!.txHash}:${both[1]!.logIndex}`);
     expect(requested).toContain(hotWallet.hotWalletId);
 
-    // Rounds again: nothing twice.
+    // Rounds again: nothing twice, and the address below the minimum is not judged (its balance read) again until a new deposit.
+    const [judged] = await db.deposit.findMany({ where: { address: below.address } });
+    expect(judged!.policyCheckedAt).not.toBeNull();
     expect(await policies.runOnce()).toBe(0);
+    expect((await db.deposit.findFirstOrThrow({ where: { id: judged!.id } })).policyCheckedAt).toEqual(judged!.policyCheckedAt);
     // The batcher claims them as any sweep: one batch, each delegated by its authorization.
     const claimed = await claim();
     expect(claimed).toMatchObject({ outcome: "planned", batchId: expect.any(String) });

@@ -20,6 +20,13 @@ export interface PolicySweepsOptions {
   maxAddresses: number;
 }
 
+/**
+ * An address found below its policy's minimum is judged again when a new deposit arrives, or after
+ * this: its balance may have grown by coin no detection sees. Not every block, which would read every
+ * such address's balance at every block.
+ */
+export const BELOW_MINIMUM_RECHECK_MS = 10 * 60_000;
+
 /** A policy that may make sweeps, as a round reads it. */
 interface LivePolicy {
   id: string;
@@ -86,7 +93,11 @@ export class PolicySweeps {
     return due;
   }
 
-  /** Addresses with confirmed deposits of the due policies' tokens no sweep covers, not compromised, with no policy sweep of the token open. */
+  /**
+   * Addresses with confirmed deposits of the due policies' tokens no sweep covers, not compromised, with
+   * no sweep of the token open (a partner's own moves the balance too), and a deposit not yet judged or
+   * judged long enough ago.
+   */
   private async unsweptOf(due: readonly LivePolicy[]): Promise<Unswept[]> {
     const { db, chainId, maxAddresses } = this.options;
     const rows = await db.$queryRaw<Array<{ partnerId: string; address: string; token: string; depositIds: string[]; txHash: string; logIndex: number }>>`
@@ -102,8 +113,9 @@ export class PolicySweeps {
                           WHERE a.partner_id = d.partner_id AND a.chain_id = d.chain_id AND a.address = d.address AND a.delegation = 'compromised')
          AND NOT EXISTS (SELECT 1 FROM sweeps s
                           WHERE s.partner_id = d.partner_id AND s.chain_id = d.chain_id AND s.account = d.address AND s.token = d.token
-                            AND s.created_by = 'policy' AND s.status IN ('queued', 'processing'))
+                            AND s.status IN ('queued', 'processing'))
        GROUP BY d.partner_id, d.address, d.token
+      HAVING bool_or(d.policy_checked_at IS NULL OR d.policy_checked_at < now() - ${`${BELOW_MINIMUM_RECHECK_MS} milliseconds`}::interval)
        ORDER BY min(d.seq)
        LIMIT ${maxAddresses}`;
     return rows.map((row) => ({ ...row, newest: { txHash: row.txHash, logIndex: row.logIndex } }));
@@ -124,39 +136,54 @@ export class PolicySweeps {
       },
       reads,
     );
-    const ready = unswept.filter((u) => {
+    const atMinimum = (u: Unswept) => {
       const policy = policyOf.get(`${u.partnerId}:${u.token}`)!;
       const balance = policy.tokenAddress === null ? snapshot.accounts.get(accountKey(u.address))!.nativeBalance : snapshot.tokenBalances.get(balanceKey(u.address, policy.tokenAddress))!;
       return balance >= policy.minBalance && balance > 0n;
-    });
+    };
+    const ready = unswept.filter(atMinimum);
+    const below = unswept.filter((u) => !atMinimum(u)).flatMap((u) => u.depositIds);
+    if (below.length > 0) await db.deposit.updateMany({ where: { id: { in: below } }, data: { policyCheckedAt: new Date() } });
+    // One transaction for the round's sweeps: a claim (a message's, the poller's) sees all of them or none, so a
+    // round's sweeps go out in one batch rather than in the pieces committed before the claim looked.
+    const outcomes = await db.$transaction(
+      async (tx) => {
+        const done: Array<{ u: Unswept; policy: LivePolicy; id: string; externalId: string; outcome: "made" | "covered" | "external_id_taken" }> = [];
+        for (const u of ready) {
+          const policy = policyOf.get(`${u.partnerId}:${u.token}`)!;
+          const externalId = `deposit:${chainId}:${u.newest.txHash}:${u.newest.logIndex}`;
+          const id = randomUUID();
+          // Another batcher of the chain may be making the same sweep: the deposits, locked, say whether one already covers them.
+          const free = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM deposits WHERE id = ANY(${u.depositIds}::uuid[]) AND sweep_id IS NULL FOR UPDATE`;
+          if (free.length < u.depositIds.length) {
+            done.push({ u, policy, id, externalId, outcome: "covered" });
+            continue;
+          }
+          const inserted = await tx.$executeRaw`
+            INSERT INTO sweeps (id, partner_id, external_id, chain_id, hot_wallet_id, account, token, token_address, amount, keep_one_unit, "authorization", created_by, updated_at)
+            SELECT ${id}::uuid, p.id, ${externalId}, ${chainId}, h.id, ${u.address}, ${policy.token}, ${policy.tokenAddress}, NULL,
+                   ${policy.tokenAddress !== null} AND p.keep_one_unit, held."authorization", 'policy', now()
+              FROM partners p
+              JOIN hot_wallets h ON h.id = ${policy.hotWalletId}::uuid
+              LEFT JOIN deposit_addresses held
+                ON held.partner_id = p.id AND held.chain_id = ${chainId} AND held.address = ${u.address} AND held.delegation = 'authorized' AND held.delegate = h.delegate
+             WHERE p.id = ${u.partnerId}::uuid
+            ON CONFLICT (partner_id, external_id) DO NOTHING`;
+          if (inserted === 0) {
+            done.push({ u, policy, id, externalId, outcome: "external_id_taken" });
+            continue;
+          }
+          await tx.deposit.updateMany({ where: { id: { in: u.depositIds } }, data: { sweepId: id } });
+          done.push({ u, policy, id, externalId, outcome: "made" });
+        }
+        return done;
+      },
+      { maxWait: 10_000, timeout: 60_000 },
+    );
     const made: Array<{ hotWalletId: string }> = [];
-    for (const u of ready) {
-      const policy = policyOf.get(`${u.partnerId}:${u.token}`)!;
-      const externalId = `deposit:${chainId}:${u.newest.txHash}:${u.newest.logIndex}`;
-      const id = randomUUID();
-      const created = await db.$transaction(async (tx) => {
-        // Another batcher of the chain may be making the same sweep: the deposits, locked, say whether one already covers them.
-        const free = await tx.$queryRaw<Array<{ id: string }>>`SELECT id::text FROM deposits WHERE id = ANY(${u.depositIds}::uuid[]) AND sweep_id IS NULL FOR UPDATE`;
-        if (free.length < u.depositIds.length) return "covered";
-        const inserted = await tx.$executeRaw`
-          INSERT INTO sweeps (id, partner_id, external_id, chain_id, hot_wallet_id, account, token, token_address, amount, keep_one_unit, "authorization", created_by, updated_at)
-          SELECT ${id}::uuid, p.id, ${externalId}, ${chainId}, h.id, ${u.address}, ${policy.token}, ${policy.tokenAddress}, NULL,
-                 ${policy.tokenAddress !== null} AND p.keep_one_unit, held."authorization", 'policy', now()
-            FROM partners p
-            JOIN hot_wallets h ON h.id = ${policy.hotWalletId}::uuid
-            LEFT JOIN deposit_addresses held
-              ON held.partner_id = p.id AND held.chain_id = ${chainId} AND held.address = ${u.address} AND held.delegation = 'authorized' AND held.delegate = h.delegate
-           WHERE p.id = ${u.partnerId}::uuid
-          ON CONFLICT (partner_id, external_id) DO NOTHING`;
-        if (inserted === 0) return "external_id_taken";
-        await tx.deposit.updateMany({ where: { id: { in: u.depositIds } }, data: { sweepId: id } });
-        return "made";
-      });
-      if (created === "covered") continue;
-      if (created === "external_id_taken") {
-        logger.warn("a policy sweep's external_id is taken by another sweep of the partner: its deposits wait (docs/sweep-policies.md)", { chainId, partnerId: u.partnerId, externalId });
-        continue;
-      }
+    for (const { u, policy, id, externalId, outcome } of outcomes) {
+      if (outcome === "external_id_taken") logger.warn("a policy sweep's external_id is taken by another sweep of the partner: its deposits wait (docs/sweep-policies.md)", { chainId, partnerId: u.partnerId, externalId });
+      if (outcome !== "made") continue;
       policySweepsCreatedTotal.inc({ chain_id: chainId, token: policy.token });
       logger.info("policy sweep made", { chainId, partnerId: u.partnerId, sweepId: id, externalId, account: u.address, token: policy.token, deposits: u.depositIds.length });
       made.push({ hotWalletId: policy.hotWalletId });
