@@ -158,6 +158,13 @@ describe("a partner's first sweep with the SDK", () => {
       expect(entry!.recent_deposits.map((d) => d.id)).toEqual(confirmed.map((d) => d.id));
     }, 90_000);
 
+    it("sets a sweep policy and reads it back, and is told the spec's code for a token the chain does not list", async () => {
+      const set = await client.sweepPolicies.set({ chain_id: CHAIN_ID, token: "usdt", hot_wallet: hotWallet, enabled: false, min_balance: "1000000", schedule: "hourly", at: ":15" });
+      expect(set).toMatchObject({ chain_id: CHAIN_ID, token: "USDT", hot_wallet: hotWallet, enabled: false, min_balance: "1000000", schedule: "hourly", at: ":15" });
+      expect(await client.sweepPolicies.list()).toEqual([set]);
+      await expect(client.sweepPolicies.set({ chain_id: CHAIN_ID, token: "DOGE", hot_wallet: hotWallet })).rejects.toMatchObject({ status: 422, code: "unknown_token" });
+    });
+
     it("throws the spec's code for a bad request", async () => {
       const owner = Wallet.createRandom();
       const forOtherChain = await signAuthorization(owner, { chainId: 11155111, address: delegate, nonce: 0 });

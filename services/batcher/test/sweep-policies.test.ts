@@ -29,12 +29,7 @@ describe("sweep policies on anvil", () => {
   let funder: Wallet;
   const requested: string[] = [];
   const readBlocks = (confirmations = 1) => new DelegationFirewall({ db, names, ...chainWatchOf(chain, confirmations), logger, maxBlocksPerRound: 100 }).runOnce();
-  const policies = new Proxy({} as PolicySweeps, {
-    get: (_, method: keyof PolicySweeps) => {
-      const round = new PolicySweeps({ db, chainId: CHAIN_ID, provider: chain.provider, reads: settings.reads, logger, maxAddresses: 500, request: (id) => void requested.push(id) });
-      return round[method].bind(round);
-    },
-  });
+  const policies = () => new PolicySweeps({ db, chainId: CHAIN_ID, provider: chain.provider, reads: settings.reads, logger, maxAddresses: 500, request: (id) => void requested.push(id) });
   const claim = () => createWorkRound("sweep", { db, names, providers: new Map([[CHAIN_ID, chain.provider]]), feeCeilings, tariffs: new Map([[CHAIN_ID, tariff]]), settings, logger })(hotWallet.hotWalletId);
 
   beforeAll(async () => {
@@ -96,7 +91,7 @@ describe("sweep policies on anvil", () => {
     await chain.mintUsdt(twice.address, 600n);
     await readBlocks();
 
-    expect(await policies.runOnce()).toBe(2);
+    expect(await policies().runOnce()).toBe(2);
     const [sweepOfA] = await sweepsOf(a.address);
     const [deposit] = await db.deposit.findMany({ where: { address: a.address } });
     expect(sweepOfA).toMatchObject({ createdBy: "policy", hotWalletId: hotWallet.hotWalletId, token: "USDT", amount: null, status: "queued", externalId: `deposit:${CHAIN_ID}:${deposit!.txHash}:${deposit!.logIndex}` });
@@ -111,7 +106,7 @@ describe("sweep policies on anvil", () => {
     // Rounds again: nothing twice, and the address below the minimum is not judged (its balance read) again until a new deposit.
     const [judged] = await db.deposit.findMany({ where: { address: below.address } });
     expect(judged!.policyCheckedAt).not.toBeNull();
-    expect(await policies.runOnce()).toBe(0);
+    expect(await policies().runOnce()).toBe(0);
     expect((await db.deposit.findFirstOrThrow({ where: { id: judged!.id } })).policyCheckedAt).toEqual(judged!.policyCheckedAt);
     // The batcher claims them as any sweep: one batch, each delegated by its authorization.
     const claimed = await claim();
@@ -121,7 +116,7 @@ describe("sweep policies on anvil", () => {
     // Another deposit makes the address that was below the minimum reach it.
     await chain.mintUsdt(below.address, 500n);
     await readBlocks();
-    expect(await policies.runOnce()).toBe(1);
+    expect(await policies().runOnce()).toBe(1);
     expect((await db.deposit.findMany({ where: { address: below.address } })).every((d) => d.sweepId !== null)).toBe(true);
   });
 
@@ -130,12 +125,12 @@ describe("sweep policies on anvil", () => {
     const owner = await registered();
     await sendNative(owner.address, parseEther("1"));
     await readBlocks(3);
-    expect(await policies.runOnce()).toBe(0);
+    expect(await policies().runOnce()).toBe(0);
     await chain.provider.send("anvil_reorg", [1, []]);
     await chain.provider.send("anvil_mine", ["0x4"]);
     await readBlocks(3);
     expect(await db.deposit.count({ where: { address: owner.address } })).toBe(0);
-    expect(await policies.runOnce()).toBe(0);
+    expect(await policies().runOnce()).toBe(0);
     expect(await sweepsOf(owner.address)).toEqual([]);
   });
 
@@ -144,7 +139,7 @@ describe("sweep policies on anvil", () => {
     const owner = await registered();
     await sendNative(owner.address, parseEther("1"));
     await readBlocks();
-    expect(await policies.runOnce()).toBe(1);
+    expect(await policies().runOnce()).toBe(1);
     const [sweep] = await sweepsOf(owner.address);
 
     // 8 gwei and the tip: under the chain's ceiling (20 gwei), above the policy's 5.
@@ -167,7 +162,7 @@ describe("sweep policies on anvil", () => {
     const owner = await registered();
     await sendNative(owner.address, parseUnits("0.001", 18));
     await readBlocks();
-    expect(await policies.runOnce()).toBe(1);
+    expect(await policies().runOnce()).toBe(1);
     const [sweep] = await sweepsOf(owner.address);
     expect(await claim()).toMatchObject({ plan: { waiting: [{ sweepId: sweep!.id, reason: "cost_above_limit" }] } });
     expect(await db.sweep.findUniqueOrThrow({ where: { id: sweep!.id } })).toMatchObject({ status: "queued", reason: "cost_above_limit" });
@@ -184,13 +179,13 @@ describe("sweep policies on anvil", () => {
     const owner = await registered();
     await chain.mintUsdt(owner.address, 10n);
     await readBlocks();
-    expect(await policies.runOnce()).toBe(0);
+    expect(await policies().runOnce()).toBe(0);
     const { nextRunAt } = await db.sweepPolicy.findUniqueOrThrow({ where: { partnerId_chainId_token: { partnerId: hotWallet.partnerId, chainId: CHAIN_ID, token: "USDT" } } });
     expect(nextRunAt!.getTime()).toBeGreaterThan(Date.now());
     expect(nextRunAt!.getUTCMinutes()).toBe(0);
 
     await db.sweepPolicy.updateMany({ where: { partnerId: hotWallet.partnerId, token: "USDT" }, data: { nextRunAt: new Date(Date.now() - 1_000) } });
-    expect(await policies.runOnce()).toBe(1);
+    expect(await policies().runOnce()).toBe(1);
     const after = await db.sweepPolicy.findUniqueOrThrow({ where: { partnerId_chainId_token: { partnerId: hotWallet.partnerId, chainId: CHAIN_ID, token: "USDT" } } });
     expect(after.nextRunAt!.getTime()).toBeGreaterThan(Date.now());
   });
@@ -200,11 +195,11 @@ describe("sweep policies on anvil", () => {
     const off = await registered();
     await chain.mintUsdt(off.address, 10n);
     await readBlocks();
-    expect(await policies.runOnce()).toBe(0);
+    expect(await policies().runOnce()).toBe(0);
 
     await setPolicy("USDT");
     await db.depositAddress.updateMany({ where: { address: off.address }, data: { delegation: "compromised" } });
-    expect(await policies.runOnce()).toBe(0);
+    expect(await policies().runOnce()).toBe(0);
     expect(await sweepsOf(off.address)).toEqual([]);
   });
 });
