@@ -1,5 +1,5 @@
 import { Deposit, HotWallet, Revocation, Sweep } from "./responses";
-import { Address, Amount, ChainId, DateTime } from "./scalars";
+import { Address, Amount, ChainId, DateTime, NextCursor } from "./scalars";
 import { z } from "./zod";
 
 /** Webhook bodies (the spec's Event): documented under the OpenAPI document's `webhooks`. */
@@ -74,3 +74,7 @@ export const Event = z
   .openapi("Event", { description: "A webhook body: `data` depends on `type`." });
 
 export type Event = z.infer<typeof Event>;
+
+export const EventList = z
+  .object({ items: z.array(Event), next_cursor: NextCursor })
+  .openapi("EventList");

@@ -154,6 +154,19 @@ export const depositStatuses = ["pending", "confirmed"] as const;
 
 export const policySchedules = ["asap", "hourly", "daily"] as const;
 
+/** How far back GET /v1/events reaches. */
+export const EVENT_RETENTION_DAYS = 30;
+
+export const EventListQuery = z.strictObject({
+  limit: PageLimit,
+  cursor: PageCursor,
+  type: z.string().regex(/^[a-z_]+\.[a-z_]+$/, "must be an event type such as sweep.swept").optional().openapi({ description: "one event type, e.g. sweep.swept" }),
+  created_after: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional().openapi({ description: "events at or after this time" }),
+  created_before: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional().openapi({ description: "events before this time" }),
+});
+
+export type EventListQuery = z.infer<typeof EventListQuery>;
+
 export const SweepPolicyRequest = z
   .strictObject({
     chain_id: ChainId,

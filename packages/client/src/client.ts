@@ -4,6 +4,7 @@ import type { components, paths } from "./generated/openapi";
 import { paginate, type Page } from "./pagination";
 import { retryingFetch, type RetryOptions } from "./retry";
 import { finalStatuses, pollUntil, type WaitOptions } from "./waiting";
+import type { Event } from "./webhook";
 
 type Schemas = components["schemas"];
 export type Sweep = Schemas["Sweep"];
@@ -107,6 +108,12 @@ export class SweepClient {
     /** Sets the policy of one token (or the native coin) on one chain, replacing the one set before; resolves to it as set. */
     set: (request: SweepPolicyRequest): Promise<SweepPolicy> => body(this.api.PUT("/v1/sweep-policies", { body: request })),
     list: async (): Promise<SweepPolicy[]> => (await body(this.api.GET("/v1/sweep-policies"))).items,
+  };
+
+  readonly events = {
+    /** Every event of the last 30 days matching the filters, newest first, with its data as a delivery would carry it now; fetching sends nothing. */
+    list: (filters: Filters<"/v1/events"> = {}): AsyncIterable<Event> => paginate((cursor) => this.events.page({ ...filters, cursor })),
+    page: (query: QueryOf<"/v1/events"> = {}): Promise<Page<Event>> => body(this.api.GET("/v1/events", { params: { query } })),
   };
 
   readonly deposits = {

@@ -11,3 +11,4 @@ export * from "./work-kinds";
 export * from "./work-transitions";
 export * from "./states";
 export * from "./deposit-transitions";
+export * from "./event-body";

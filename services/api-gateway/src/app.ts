@@ -21,6 +21,7 @@ import { errorHandler } from "./http/errors";
 import { jsonBody } from "./http/json-body";
 import { depositAddressRoutes } from "./deposit-addresses/routes";
 import { depositRoutes } from "./deposits/routes";
+import { eventRoutes } from "./events/routes";
 import { sweepPolicyRoutes } from "./sweep-policies/routes";
 import { requestLogging } from "./http/request-log";
 import { requestMetrics } from "./http/request-metrics";
@@ -113,6 +114,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(revocationRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, onOutbox }));
   app.use(depositAddressRoutes({ db: deps.db, chains }));
   app.use(depositRoutes({ db: deps.db, chains }));
+  app.use(eventRoutes({ db: deps.db, chains }));
   app.use(sweepPolicyRoutes({ db: deps.db, chains }));
   app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox, allowPrivate: deps.webhookAllowPrivate ?? false, testEventLimit: limits.webhookTests }));
   app.use(

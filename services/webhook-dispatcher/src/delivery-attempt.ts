@@ -7,7 +7,7 @@ import { attemptLabels } from "./attempt-labels";
 import { resolveDestination, type LookupAll } from "./destination";
 import { deliveryLogFields } from "./delivery-log";
 import type { ClaimedDelivery } from "./delivery-store";
-import { loadEventBody, type EventBody } from "./event-body";
+import { loadEventBody, type EventBody } from "@sweep/lifecycle";
 import { afterFailedAttempt } from "./retry-schedule";
 import { signatureHeader } from "./signature";
 import { postWebhook, type PostResult } from "./webhook-post";

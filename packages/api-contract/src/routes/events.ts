@@ -1,5 +1,6 @@
-import { BalanceLowEvent, DelegationChangedEvent, DepositAddressActivityEvent, DepositEvent, Event, eventTypesByData, HotWalletEvent, RevocationEvent, SweepEvent, WebhookTestEvent } from "../events";
-import { jsonContent, registry, webhookRegistry } from "../registry";
+import { BalanceLowEvent, DelegationChangedEvent, DepositAddressActivityEvent, DepositEvent, Event, EventList, eventTypesByData, HotWalletEvent, RevocationEvent, SweepEvent, WebhookTestEvent } from "../events";
+import { authenticatedResponses, errorResponse, jsonContent, registry, webhookRegistry } from "../registry";
+import { EVENT_RETENTION_DAYS, EventListQuery } from "../requests";
 import { z } from "../zod";
 
 const deliveryHeaders = z.object({
@@ -41,3 +42,18 @@ for (const data of Object.keys(eventTypesByData) as Array<keyof typeof eventType
     });
   }
 }
+
+registry.registerPath({
+  method: "get",
+  path: "/v1/events",
+  operationId: "listEvents",
+  summary: "List events",
+  description: `Every event of the account of the last ${EVENT_RETENTION_DAYS} days, newest first, each as a webhook delivers it now (a sweep, revocation, hot wallet or deposit as it is at this request), whether or not a webhook was set when it happened. Fetching an event sends nothing: deliveries are the webhook's (GET /v1/webhook/deliveries, resend).`,
+  security: [{ bearer: [] }],
+  request: { query: EventListQuery },
+  responses: {
+    200: { description: "a page of events", ...jsonContent(EventList) },
+    400: errorResponse("invalid_query; `message` names the parameter"),
+    ...authenticatedResponses,
+  },
+});

@@ -398,6 +398,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Every event of the account of the last 30 days, newest first, each as a webhook delivers it now (a sweep, revocation, hot wallet or deposit as it is at this request), whether or not a webhook was set when it happened. Fetching an event sends nothing: deliveries are the webhook's (GET /v1/webhook/deliveries, resend).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "sweep.swept": {
@@ -1454,6 +1474,10 @@ export type components = {
              * @description the webhook.test event's id
              */
             id: string;
+        };
+        EventList: {
+            items: components["schemas"]["Event"][];
+            next_cursor: components["schemas"]["NextCursor"];
         };
     };
     responses: never;
@@ -3532,6 +3556,93 @@ export interface operations {
             };
             /** @description not_found: no such delivery in the account, or no webhook is set */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description page size */
+                limit?: number;
+                /** @description the next_cursor of the previous page; omitted for the first page; opaque */
+                cursor?: string;
+                /** @description one event type, e.g. sweep.swept */
+                type?: string;
+                /** @description events at or after this time */
+                created_after?: string;
+                /** @description events before this time */
+                created_before?: string;
+            };
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of events */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            /** @description invalid_query; `message` names the parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

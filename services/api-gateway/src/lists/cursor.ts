@@ -38,3 +38,5 @@ export const webhookDeliveryCursors = cursorCodec("w1");
 export const depositAddressCursors = cursorCodec("d1");
 /** GET /v1/deposits */
 export const depositCursors = cursorCodec("p1");
+/** GET /v1/events */
+export const eventCursors = cursorCodec("e1");
