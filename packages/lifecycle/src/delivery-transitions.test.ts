@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createDb, type Db, type DeliveryStatus } from "@sweep/db";
 import { queueNames } from "@sweep/messaging";
-import { dropPendingDeliveries, recordDeliveryAttempt, reopenDelivery, type DeliveryAttempt } from "./delivery-transitions";
+import { dropPendingDeliveries, openDelivery, recordDeliveryAttempt, reopenDelivery, type DeliveryAttempt } from "./delivery-transitions";
 
 /** A webhook delivery's changes after its event, on the real database. */
 describe("the changes of a webhook delivery's state", () => {
@@ -29,6 +29,20 @@ describe("the changes of a webhook delivery's state", () => {
     const d = await db.webhookDelivery.findUniqueOrThrow({ where: { eventId } });
     return [d.status, d.attempts, d.lastStatusCode, d.lastError, d.nextAttemptAt?.toISOString() ?? null, d.deliveredAt?.toISOString() ?? null];
   };
+
+  it.each<[string, number, DeliveryStatus | null]>([
+    ["an event recorded while the webhook was set", +1_000, "pending"],
+    ["an event recorded before the webhook was set (a replayed old message)", -1_000, null],
+  ])("opens the delivery of %s only if the webhook was there: %s", async (_name, eventAfterWebhookMs, expected) => {
+    const { id: own } = await db.partner.create({ data: { name: "delivery opening partner", environment: "testnet" } });
+    const webhookAt = new Date(Date.now() - 60_000);
+    await db.webhook.create({ data: { partnerId: own, url: "https://hooks.example.com/sweep", secret: "whsec_x", createdAt: webhookAt } });
+    const event = await db.event.create({ data: { partnerId: own, type: "webhook.test", payload: { message: "x" }, createdAt: new Date(webhookAt.getTime() + eventAfterWebhookMs) } });
+    expect(await openDelivery(db, event.id, lease)).toBe(expected);
+    // A redelivered message changes nothing.
+    expect(await openDelivery(db, event.id, lease)).toBe(expected);
+    expect(await db.webhookDelivery.count({ where: { eventId: event.id } })).toBe(expected === null ? 0 : 1);
+  });
 
   it.each<[string, DeliveryAttempt, unknown[]]>([
     ["delivered: the attempt counted, its status code kept", { outcome: "delivered", statusCode: 204, at }, ["delivered", 3, 204, null, null, at.toISOString()]],

@@ -10,8 +10,9 @@ import { fromStates } from "./transitions";
 /**
  * null → pending, by the webhook-dispatcher: the delivery of a recorded event, opened here if
  * recordEvents did not open it with the event (a message recorded before it did so) and its partner
- * has a webhook now (created_at is the event's). Idempotent: a redelivered message finds the row
- * there. Returns the delivery's status, null when the event has none (no webhook): the statement's
+ * had its webhook when the event was recorded (created_at is the event's): a replayed old message
+ * opens nothing for a webhook set after its event, whose receiver never asked for it (GET /v1/events
+ * has it). Idempotent: a redelivered message finds the row there. Returns the delivery's status, null when the event has none (no webhook): the statement's
  * own snapshot misses the row it inserts, hence the insert's RETURNING beside it.
  */
 export async function openDelivery(db: Db, eventId: string, now: Date): Promise<DeliveryStatus | null> {
@@ -19,7 +20,7 @@ export async function openDelivery(db: Db, eventId: string, now: Date): Promise<
     WITH opened AS (
       INSERT INTO webhook_deliveries (event_id, partner_id, status, attempts, next_attempt_at, created_at)
       SELECT e.id, e.partner_id, 'pending', 0, ${now}, e.created_at
-        FROM events e JOIN webhooks w ON w.partner_id = e.partner_id
+        FROM events e JOIN webhooks w ON w.partner_id = e.partner_id AND w.created_at <= e.created_at
        WHERE e.id = ${eventId}::uuid
       ON CONFLICT (event_id) DO NOTHING
       RETURNING status)
