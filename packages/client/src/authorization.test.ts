@@ -55,6 +55,16 @@ describe("signAuthorization", () => {
   });
 });
 
+describe("signAuthorization given no signer", () => {
+  it.each<[string, unknown, RegExp]>([
+    ["a private key string", key, /^signAuthorization takes a signer, not a string \(a private key\?\): an ethers Wallet \(new Wallet\(privateKey\)\), a viem account/],
+    ["null", null, /not null/],
+    ["an object that signs nothing", { sign: () => "0x" }, /not an object without authorize, signAuthorization or signDigest/],
+  ])("says what it takes when given %s", async (_case, signer, message) => {
+    await expect(signAuthorization(signer as AuthorizationSigner, { chainId: 1, address: delegate, nonce: 0 })).rejects.toThrow(message);
+  });
+});
+
 describe("authorizationOf", () => {
   const terms = { chainId: 1, address: delegate, nonce: 0 };
 

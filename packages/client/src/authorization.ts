@@ -43,6 +43,12 @@ export function authorizationDigest(terms: AuthorizationTerms): `0x${string}` {
 
 /** Signs the terms with the deposit address's signer and returns the spec's Authorization (low s). */
 export async function signAuthorization(signer: AuthorizationSigner, terms: AuthorizationTerms): Promise<Authorization> {
+  if (typeof signer !== "object" || signer === null || !("authorize" in signer || "signAuthorization" in signer || "signDigest" in signer)) {
+    const given = typeof signer === "string" ? "a string (a private key?)" : signer === null ? "null" : typeof signer === "object" ? "an object without authorize, signAuthorization or signDigest" : typeof signer;
+    throw new TypeError(
+      `signAuthorization takes a signer, not ${given}: an ethers Wallet (new Wallet(privateKey)), a viem account (privateKeyToAccount(privateKey)), or { signDigest(digest) } for an HSM, a KMS or an MPC wallet`,
+    );
+  }
   if ("authorize" in signer) {
     const { signature } = await signer.authorize({ address: terms.address, nonce: BigInt(terms.nonce), chainId: BigInt(terms.chainId) });
     return authorizationOf(terms, signature);

@@ -52,6 +52,22 @@ export function errorOf(body: unknown): { code: string; message: string } | unde
   return typeof code === "string" && typeof message === "string" ? { code, message } : undefined;
 }
 
+/** The API could not be reached: every attempt failed on the network or ran out of time. */
+export class SweepNetworkError extends Error {
+  override readonly name = "SweepNetworkError";
+
+  constructor(
+    /** where the client sent the request: its origin, method and path */
+    readonly target: { origin: string; method: string; pathname: string },
+    /** attempts made, the first included */
+    readonly attempts: number,
+    cause: unknown,
+  ) {
+    const last = cause instanceof Error ? cause.message : String(cause);
+    super(`could not reach the API at ${target.origin} (${target.method} ${target.pathname}): ${attempts} attempt${attempts === 1 ? "" : "s"} failed, the last with "${last}"; check baseUrl and the network`, { cause });
+  }
+}
+
 /** A webhook delivery that did not pass verification: answer it with a 4xx and do not act on it. */
 export type WebhookVerificationCode = "malformed_header" | "bad_signature" | "too_old" | "malformed_body";
 

@@ -1,3 +1,4 @@
+import { SweepNetworkError } from "./errors";
 import { isRetryableAnswer, isTransientFailure, retryAfterMs, retryingFetch } from "./retry";
 
 describe("isRetryableAnswer", () => {
@@ -72,9 +73,16 @@ describe("retryingFetch", () => {
     expect(bodies).toHaveLength(3);
   });
 
-  it("throws the network failure when the attempts run out", async () => {
+  it("throws a network error naming the API's address and the attempts made when they run out", async () => {
     const { fetch } = scripted(new TypeError("fetch failed"), new TypeError("fetch failed"));
-    await expect(retryingFetch(fetch, { ...fast, attempts: 2 })(post("/v1/sweeps", {}))).rejects.toThrow("fetch failed");
+    const failure = retryingFetch(fetch, { ...fast, attempts: 2 })(post("/v1/sweeps", {}));
+    await expect(failure).rejects.toThrow(SweepNetworkError);
+    await expect(failure).rejects.toMatchObject({
+      target: { origin: "http://api.test", method: "POST", pathname: "/v1/sweeps" },
+      attempts: 2,
+      message: 'could not reach the API at http://api.test (POST /v1/sweeps): 2 attempts failed, the last with "fetch failed"; check baseUrl and the network',
+      cause: expect.objectContaining({ message: "fetch failed" }),
+    });
   });
 
   it("waits as long as a 429's Retry-After says before asking again", async () => {

@@ -1,5 +1,5 @@
 import { backOff } from "exponential-backoff";
-import { errorOf } from "./errors";
+import { SweepNetworkError, errorOf } from "./errors";
 
 export interface RetryOptions {
   /** attempts in all, the first included (default 5; 1 turns retries off) */
@@ -51,13 +51,15 @@ export function retryingFetch(fetchImpl: typeof fetch, options: RetryOptions = {
   const attemptTimeoutMs = options.attemptTimeoutMs ?? 30_000;
   const attempts = options.attempts ?? 5;
   return async (request) => {
-    const pathname = new URL(request.url).pathname;
+    const { origin, pathname } = new URL(request.url);
+    let tries = 0;
     // The answer given up on, whose body is let go when the next attempt starts (the last one is returned whole).
     let previous: Response | undefined;
     try {
       return await backOff(
         async () => {
           await previous?.body?.cancel();
+          tries++;
           const response = await fetchImpl(request.clone(), { signal: AbortSignal.any([request.signal, AbortSignal.timeout(attemptTimeoutMs)]) });
           const code = response.status === 409 ? errorOf(await response.clone().json().catch(() => undefined))?.code : undefined;
           if (!isRetryableAnswer(request.method, pathname, response.status, code)) return response;
@@ -81,6 +83,8 @@ export function retryingFetch(fetchImpl: typeof fetch, options: RetryOptions = {
       );
     } catch (error) {
       if (error instanceof RetryableAnswer) return error.response;
+      // The caller's own abort stays what it is; a network that never answered names where and how often it was tried.
+      if (!request.signal.aborted && isTransientFailure(error)) throw new SweepNetworkError({ origin, method: request.method, pathname }, tries, error);
       throw error;
     }
   };

@@ -47,6 +47,24 @@ describe("verifyWebhook", () => {
     expect(verify).toThrow(expect.objectContaining({ code: "malformed_body" }));
   });
 
+  it.each<[string, unknown]>([
+    ["a parsed object (express.json() ran first)", event],
+    ["null", null],
+    ["a number", 42],
+  ])("tells to pass the raw body bytes when given %s", (_case, raw) => {
+    const verify = () => verifyWebhook(raw as string, { "service-signature": header }, secret, at(0));
+    expect(verify).toThrow(WebhookVerificationError);
+    expect(verify).toThrow(expect.objectContaining({ code: "malformed_body", message: expect.stringMatching(/^pass the raw body bytes as received/) }));
+  });
+
+  it("says to pass the raw body bytes when a re-serialised body does not match", () => {
+    expect(() => verifyWebhook(JSON.stringify(event, null, 2), { "service-signature": header }, secret, at(0))).toThrow(/pass the raw body bytes as received/);
+  });
+
+  it("accepts a Buffer, as node's http gives the body", () => {
+    expect(verifyWebhook(Buffer.from(body), { "service-signature": header }, secret, at(0))).toEqual(event);
+  });
+
   it("accepts a signature exactly at the tolerance", () => {
     expect(verifyWebhook(body, { "service-signature": header }, secret, at(300)).id).toBe(event.id);
   });

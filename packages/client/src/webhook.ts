@@ -23,11 +23,17 @@ export interface VerifyOptions {
  * bad_signature, too_old (or too far ahead), malformed_body.
  */
 export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options: VerifyOptions = {}): Event {
+  if (typeof rawBody !== "string" && !ArrayBuffer.isView(rawBody)) {
+    throw new WebhookVerificationError("malformed_body", `pass the raw body bytes as received (a string or a Uint8Array, before any JSON parsing), not ${rawBody === null ? "null" : typeof rawBody === "object" ? "a parsed object" : typeof rawBody}: with express, express.raw({ type: "application/json" })`);
+  }
   const { t, signatures } = parseSignatureHeader(headerOf(headers, "service-signature"));
   const body = typeof rawBody === "string" ? utf8ToBytes(rawBody) : rawBody;
   const expected = hmac(sha256, utf8ToBytes(secret), concatBytes(utf8ToBytes(`${t}.`), body));
   if (!signatures.some((signature) => constantTimeEqual(signature, bytesToHex(expected)))) {
-    throw new WebhookVerificationError("bad_signature", "the signature does not match this body and secret");
+    throw new WebhookVerificationError(
+      "bad_signature",
+      "the signature does not match this body and secret: pass the raw body bytes as received (a body parsed and serialised again is not the body signed), with this webhook's secret",
+    );
   }
   const nowSeconds = Math.floor((options.now ?? new Date()).getTime() / 1000);
   const tolerance = options.toleranceSeconds ?? 300;
