@@ -89,7 +89,8 @@ async function main(): Promise<number> {
 /** Runs the services until they have all exited; resolves with the stack's exit code. */
 async function runServices(config: StackConfig, chains: RunningChain[]): Promise<number> {
   const env = localServiceEnv(process.env, chains.map((chain) => chain.chainId), config.DEVNET_BLOCK_TIME);
-  if (env.WEBHOOK_ALLOW_PRIVATE) say("WEBHOOK_ALLOW_PRIVATE=true, as it is not set: webhooks may go to this machine, private hosts and plain http (local development)");
+  if (env.WEBHOOK_ALLOW_PRIVATE) say("WEBHOOK_ALLOW_PRIVATE=true, as it is not set: webhooks may go to this machine and private hosts (local development)");
+  if (env.WEBHOOK_ALLOW_HTTP) say("WEBHOOK_ALLOW_HTTP=true, as it is not set: webhooks may use plain http (local development)");
   say(`starting ${services.map((s) => s.name).join(", ")}; the API listens on http://${config.HOST}:${config.PORT}`);
   const supervised = superviseServices(
     // node on the service's bundle (pnpm prepare-workspace built it), no wrapper: the tsx command would put a

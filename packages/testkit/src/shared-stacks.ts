@@ -24,7 +24,7 @@ const SHARED_STACK_IDLE_MS = 20_000;
  */
 export function sharedStackOptions(node: NodeKind): StackOptions {
   const chain = node === "anvil-optimism" ? configuredChainEnv(OP_STACK_TEST_CHAIN) : {};
-  return { blockTime: 1, node, env: { ...chain, WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_BASE_MS: "500", BATCH_WINDOW_MS: "500", BATCH_WINDOW_MAX_MS: "3000" } };
+  return { blockTime: 1, node, env: { ...chain, WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_RETRY_BASE_MS: "500", BATCH_WINDOW_MS: "500", BATCH_WINDOW_MAX_MS: "3000" } };
 }
 
 /** The node kinds a shared stack runs on: an L1's (chain 97) and anvil's optimism mode (OP_STACK_TEST_CHAIN, its only chain). */

@@ -53,6 +53,7 @@ export interface AppDeps {
   balanceCacheMs: ReadonlyMap<number, number>;
   /** local development only: webhook URLs may name private or loopback hosts */
   webhookAllowPrivate?: boolean;
+  webhookAllowHttp?: boolean;
   /** messaging's topology names, so outbox rows follow AMQP_PREFIX */
   names: QueueNames;
   apiKeyCacheTtlSeconds: number;
@@ -116,7 +117,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(depositRoutes({ db: deps.db, chains }));
   app.use(eventRoutes({ db: deps.db, chains }));
   app.use(sweepPolicyRoutes({ db: deps.db, chains }));
-  app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox, allowPrivate: deps.webhookAllowPrivate ?? false, testEventLimit: limits.webhookTests }));
+  app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox, reach: { allowPrivate: deps.webhookAllowPrivate ?? false, allowHttp: deps.webhookAllowHttp ?? false }, testEventLimit: limits.webhookTests }));
   app.use(
     consoleRoutes({
       db: deps.db,

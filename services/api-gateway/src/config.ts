@@ -57,6 +57,7 @@ export const gatewayEnv = z.object({
   BALANCE_RPC_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(3_000),
   /** local development only: PUT /v1/webhook accepts private and loopback hosts and http: URLs (the dispatcher's flag of the same name lets it deliver there) */
   WEBHOOK_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
+  WEBHOOK_ALLOW_HTTP: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
 });
 
 /** The gateway's variables and every chain's of its environment (loadChainConfigs): the API lists them all. */

@@ -46,6 +46,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     balanceRpcTimeoutMs: config.BALANCE_RPC_TIMEOUT_MS,
     balanceCacheMs: config.balanceCacheMs,
     webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    webhookAllowHttp: config.WEBHOOK_ALLOW_HTTP,
     names: messaging.topology.names,
     apiKeyCacheTtlSeconds: config.API_KEY_CACHE_TTL_SECONDS,
     apiKeyCacheSecret,

@@ -45,6 +45,8 @@ export interface TestGatewayOptions {
   redisKeyPrefix?: string;
   /** the console's built pages; a folder that does not exist unless given (the pages are built by prepare-workspace, not for these tests) */
   consoleDist?: string;
+  /** WEBHOOK_ALLOW_PRIVATE and WEBHOOK_ALLOW_HTTP, both off unless given (as in production) */
+  webhookReach?: { allowPrivate: boolean; allowHttp: boolean };
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -80,6 +82,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     trustProxy: options.trustProxy,
     onOutbox: options.onOutbox,
     consoleDist: options.consoleDist ?? "/nonexistent/console-ui/dist",
+    webhookAllowPrivate: options.webhookReach?.allowPrivate,
+    webhookAllowHttp: options.webhookReach?.allowHttp,
   });
   return {
     app,

@@ -24,7 +24,7 @@ describe("resending a webhook delivery", () => {
     database = await createTestDatabase();
     gateway = await startTestGateway({ databaseUrl: database.url, rateLimits: { keyPrefix: prefix } });
     receiver = await startReceiver();
-    dispatcher = await startService("webhook-dispatcher", { DATABASE_URL: database.url, AMQP_PREFIX: prefix, WEBHOOK_ALLOW_PRIVATE: "true", DELIVERY_POLL_MS: "50" });
+    dispatcher = await startService("webhook-dispatcher", { DATABASE_URL: database.url, AMQP_PREFIX: prefix, WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_ALLOW_HTTP: "true", DELIVERY_POLL_MS: "50" });
   });
 
   afterAll(async () => {

@@ -464,3 +464,24 @@ describe("the webhook", () => {
     });
   });
 });
+
+// Local development's two switches, each on its own: private hosts do not bring plain http with them.
+describe("PUT /v1/webhook under WEBHOOK_ALLOW_PRIVATE and WEBHOOK_ALLOW_HTTP", () => {
+  it.each<[string, { allowPrivate: boolean; allowHttp: boolean }, string, number]>([
+    ["private hosts only: an https receiver on this machine", { allowPrivate: true, allowHttp: false }, "https://127.0.0.1:8443/hook", 200],
+    ["private hosts only: plain http refused, as the spec says", { allowPrivate: true, allowHttp: false }, "http://127.0.0.1:3000/hook", 422],
+    ["plain http only: a public http host", { allowPrivate: false, allowHttp: true }, "http://hooks.example.com/in", 200],
+    ["plain http only: this machine refused", { allowPrivate: false, allowHttp: true }, "http://127.0.0.1:3000/hook", 422],
+    ["both, as pnpm start sets them", { allowPrivate: true, allowHttp: true }, "http://127.0.0.1:3000/hook", 200],
+  ])("%s", async (_case, webhookReach, url, status) => {
+    const local = await startTestGateway({ webhookReach });
+    try {
+      const partner = await createTestPartner(local.db);
+      const res = await request(local.app).put("/v1/webhook").set(partner.auth).send({ url, low_balance: [] });
+      expect(res.status).toBe(status);
+      if (status === 422) expect(res.body.error.code).toBe("invalid_url");
+    } finally {
+      await local.close();
+    }
+  });
+});

@@ -3,7 +3,7 @@ import { loadWebhookDispatcherConfig } from "./config";
 
 describe("webhook dispatcher configuration", () => {
   it("has the spec's schedule and limit, and refuses private addresses, by default", () => {
-    expect(loadWebhookDispatcherConfig({})).toMatchObject({ DELIVERY_POLL_MS: 500, WEBHOOK_RETRY_BASE_MS: 10_000, WEBHOOK_ATTEMPT_TIMEOUT_MS: 10_000, WEBHOOK_ALLOW_PRIVATE: false });
+    expect(loadWebhookDispatcherConfig({})).toMatchObject({ DELIVERY_POLL_MS: 500, WEBHOOK_RETRY_BASE_MS: 10_000, WEBHOOK_ATTEMPT_TIMEOUT_MS: 10_000, WEBHOOK_ALLOW_PRIVATE: false, WEBHOOK_ALLOW_HTTP: false });
     expect(loadWebhookDispatcherConfig({})).toMatchObject({ WEBHOOK_MAX_IN_FLIGHT: 50, WEBHOOK_PARTNER_MAX_IN_FLIGHT: 5 });
   });
 

@@ -18,6 +18,8 @@ export const webhookDispatcherEnv = workerEnv(8084).extend({
   WEBHOOK_PARTNER_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1_000).default(5),
   /** local development only: deliver to loopback and private addresses, and to http: URLs over plain http */
   WEBHOOK_ALLOW_PRIVATE: z.stringbool().default(false),
+  /** local development only, apart from private hosts: deliveries to http: URLs, over plain http */
+  WEBHOOK_ALLOW_HTTP: z.stringbool().default(false),
 });
 export type Config = z.infer<typeof webhookDispatcherEnv>;
 /** The dispatcher's variables, and the environment's chains (ENV_CHAINS), whose queues it declares. */

@@ -15,7 +15,8 @@ import { postWebhook, type PostResult } from "./webhook-post";
 export interface AttemptDeps {
   db: Db;
   lookup: LookupAll;
-  allowPrivate: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE and WEBHOOK_ALLOW_HTTP (local development, each on its own) */
+  reach: { allowPrivate: boolean; allowHttp: boolean };
   /** how long the endpoint has to answer, the lookup included */
   timeoutMs: number;
   retryBaseMs: number;
@@ -60,7 +61,7 @@ async function send(deps: AttemptDeps, delivery: ClaimedDelivery, webhook: { url
     return { outcome: "failed", statusCode: null, error: "internal" };
   }
   const deadline = AbortSignal.timeout(deps.timeoutMs);
-  const destination = await untilDeadline(resolveDestination(webhook.url, deps.lookup, deps.allowPrivate), deadline);
+  const destination = await untilDeadline(resolveDestination(webhook.url, deps.lookup, deps.reach), deadline);
   if ("error" in destination) return { outcome: "failed", statusCode: null, error: destination.error };
   const body = JSON.stringify(event);
   const headers = {

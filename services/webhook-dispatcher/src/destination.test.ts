@@ -7,6 +7,9 @@ const failing = (code: string): LookupAll => async () => {
   throw Object.assign(new Error(`getaddrinfo ${code}`), { code });
 };
 
+const production = { allowPrivate: false, allowHttp: false };
+const local = { allowPrivate: true, allowHttp: true };
+
 describe("the destination of an attempt", () => {
   it.each([
     ["a public A record", "https://hooks.example.com/in", answers([v4("93.184.216.34")]), v4("93.184.216.34")],
@@ -14,11 +17,11 @@ describe("the destination of an attempt", () => {
     ["a public IPv4 literal, not looked up", "https://93.184.216.34/in", failing("ENOTFOUND"), v4("93.184.216.34")],
     ["a public IPv6 literal, not looked up", "https://[2606:4700::6810:84e5]/in", failing("ENOTFOUND"), v6("2606:4700::6810:84e5")],
   ])("%s", async (_what, url, lookup, address) => {
-    expect(await resolveDestination(url, lookup, false)).toMatchObject({ address });
+    expect(await resolveDestination(url, lookup, production)).toMatchObject({ address });
   });
 
   it("keeps the host for TLS, the port and the path with its query", async () => {
-    expect(await resolveDestination("https://hooks.example.com:8443/in/put?k=1", answers([v4("93.184.216.34")]), false)).toEqual({
+    expect(await resolveDestination("https://hooks.example.com:8443/in/put?k=1", answers([v4("93.184.216.34")]), production)).toEqual({
       protocol: "https:",
       hostname: "hooks.example.com",
       port: 8443,
@@ -44,23 +47,26 @@ describe("the destination of an attempt", () => {
     ["plain http", "http://hooks.example.com/", answers([v4("93.184.216.34")]), "connection failed"],
     ["not a URL", "hooks.example.com", answers([v4("93.184.216.34")]), "connection failed"],
   ])("%s → %s", async (_what, url, lookup, error) => {
-    expect(await resolveDestination(url, lookup, false)).toEqual({ error });
+    expect(await resolveDestination(url, lookup, production)).toEqual({ error });
   });
 
   it("delivers to private addresses when they are allowed (local development)", async () => {
-    expect(await resolveDestination("https://127.0.0.1:8443/", failing("ENOTFOUND"), true)).toMatchObject({ address: v4("127.0.0.1"), port: 8443 });
-    expect(await resolveDestination("https://hooks.local/", answers([v4("192.168.1.20")]), true)).toMatchObject({ address: v4("192.168.1.20") });
+    const privateOnly = { allowPrivate: true, allowHttp: false };
+    expect(await resolveDestination("https://127.0.0.1:8443/", failing("ENOTFOUND"), privateOnly)).toMatchObject({ address: v4("127.0.0.1"), port: 8443 });
+    expect(await resolveDestination("https://hooks.local/", answers([v4("192.168.1.20")]), privateOnly)).toMatchObject({ address: v4("192.168.1.20") });
   });
 
-  it.each<[string, string, boolean, object]>([
-    ["https, its default port", "https://hooks.example.com/in", false, { protocol: "https:", port: 443 }],
-    ["https, as ever", "https://hooks.example.com/in", true, { protocol: "https:", port: 443 }],
-    ["http, refused in production", "http://hooks.example.com/in", false, { error: "connection failed" }],
-    ["http, its default port 80", "http://hooks.example.com/in", true, { protocol: "http:", port: 80 }],
-    ["http on a port", "http://host.docker.internal:3000/in?k=1", true, { protocol: "http:", hostname: "host.docker.internal", port: 3000, path: "/in?k=1" }],
-    ["http to a loopback literal", "http://127.0.0.1:3000/", true, { protocol: "http:", address: v4("127.0.0.1"), port: 3000 }],
-    ["another scheme, refused still", "ftp://hooks.example.com/", true, { error: "connection failed" }],
-  ])("%s: %s, private allowed %s", async (_what, url, allowPrivate, expected) => {
-    expect(await resolveDestination(url, answers([v4("93.184.216.34")]), allowPrivate)).toMatchObject(expected);
+  it.each<[string, string, { allowPrivate: boolean; allowHttp: boolean }, object]>([
+    ["https, its default port", "https://hooks.example.com/in", production, { protocol: "https:", port: 443 }],
+    ["https, as ever", "https://hooks.example.com/in", local, { protocol: "https:", port: 443 }],
+    ["http, refused in production", "http://hooks.example.com/in", production, { error: "connection failed" }],
+    ["http, refused with private hosts allowed but not http", "http://127.0.0.1:3000/", { allowPrivate: true, allowHttp: false }, { error: "connection failed" }],
+    ["http to a public host with http allowed but not private hosts", "http://hooks.example.com/in", { allowPrivate: false, allowHttp: true }, { protocol: "http:", port: 80 }],
+    ["http to a loopback literal with http allowed but not private hosts", "http://127.0.0.1:3000/", { allowPrivate: false, allowHttp: true }, { error: "private address refused" }],
+    ["http on a port", "http://host.docker.internal:3000/in?k=1", local, { protocol: "http:", hostname: "host.docker.internal", port: 3000, path: "/in?k=1" }],
+    ["http to a loopback literal", "http://127.0.0.1:3000/", local, { protocol: "http:", address: v4("127.0.0.1"), port: 3000 }],
+    ["another scheme, refused still", "ftp://hooks.example.com/", local, { error: "connection failed" }],
+  ])("%s: %s, %j", async (_what, url, reach, expected) => {
+    expect(await resolveDestination(url, answers([v4("93.184.216.34")]), reach)).toMatchObject(expected);
   });
 });

@@ -26,16 +26,17 @@ export interface Destination {
  * Resolves the webhook's host for one attempt and checks every address it resolves to: one
  * non-public address refuses the attempt (unless private addresses are allowed, for local
  * development), since which of them a connection would take is not ours to choose. Only https is
- * delivered to, and http too where private addresses are allowed (as the API stores them then).
+ * delivered to, and http too where plain http is allowed (local development, apart from private hosts).
  */
-export async function resolveDestination(url: string, lookup: LookupAll, allowPrivate: boolean): Promise<Destination | { error: AttemptError }> {
+export async function resolveDestination(url: string, lookup: LookupAll, reach: { allowPrivate: boolean; allowHttp: boolean }): Promise<Destination | { error: AttemptError }> {
+  const { allowPrivate, allowHttp } = reach;
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return { error: "connection failed" };
   }
-  const protocol = parsed.protocol === "https:" ? "https:" : allowPrivate && parsed.protocol === "http:" ? "http:" : null;
+  const protocol = parsed.protocol === "https:" ? "https:" : allowHttp && parsed.protocol === "http:" ? "http:" : null;
   if (protocol === null) return { error: "connection failed" };
   // An IPv6 host comes bracketed.
   const hostname = parsed.hostname.replace(/^\[(.*)\]$/, "$1");

@@ -23,7 +23,7 @@ void runService("webhook-dispatcher", () => loadWebhookDispatcherConfig(), async
     attempt: {
       db,
       lookup: (hostname) => lookup(hostname, { all: true, verbatim: true }),
-      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      reach: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, allowHttp: config.WEBHOOK_ALLOW_HTTP },
       timeoutMs: config.WEBHOOK_ATTEMPT_TIMEOUT_MS,
       retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
       userAgent: `sweep-service-webhooks/${version}`,
@@ -32,7 +32,8 @@ void runService("webhook-dispatcher", () => loadWebhookDispatcherConfig(), async
     },
     logger,
   });
-  if (config.WEBHOOK_ALLOW_PRIVATE) logger.warn("WEBHOOK_ALLOW_PRIVATE is set: webhooks may reach loopback and private addresses, over plain http too (local development only)");
+  if (config.WEBHOOK_ALLOW_PRIVATE) logger.warn("WEBHOOK_ALLOW_PRIVATE is set: webhooks may reach loopback and private addresses (local development only)");
+  if (config.WEBHOOK_ALLOW_HTTP) logger.warn("WEBHOOK_ALLOW_HTTP is set: webhooks may be delivered over plain http (local development only)");
 
   const consumer = await startEventsConsumer(messaging, { db, now, deliveryPending: () => deliveries.nudge() }, logger);
 

@@ -21,6 +21,7 @@ describe("the delivery loop's wake by a recorded event", () => {
       AMQP_PREFIX: world.prefix,
       NODE_EXTRA_CA_CERTS: certificates.caPath,
       WEBHOOK_ALLOW_PRIVATE: "true",
+      WEBHOOK_ALLOW_HTTP: "true",
       DELIVERY_POLL_MS: "3600000",
     });
   });

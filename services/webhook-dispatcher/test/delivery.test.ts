@@ -24,6 +24,7 @@ describe("webhook delivery", () => {
       AMQP_PREFIX: world.prefix,
       NODE_EXTRA_CA_CERTS: certificates.caPath,
       WEBHOOK_ALLOW_PRIVATE: "true",
+      WEBHOOK_ALLOW_HTTP: "true",
       WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
       WEBHOOK_ATTEMPT_TIMEOUT_MS: String(ATTEMPT_TIMEOUT_MS),
       DELIVERY_POLL_MS: "50",

@@ -46,6 +46,7 @@ describe("fair webhook delivery", () => {
       AMQP_PREFIX: world.prefix,
       NODE_EXTRA_CA_CERTS: certificates.caPath,
       WEBHOOK_ALLOW_PRIVATE: "true",
+      WEBHOOK_ALLOW_HTTP: "true",
       WEBHOOK_ATTEMPT_TIMEOUT_MS: "10000",
       WEBHOOK_PARTNER_MAX_IN_FLIGHT: String(PARTNER_MAX_IN_FLIGHT),
       DELIVERY_POLL_MS: "500",

@@ -23,7 +23,8 @@ export interface WebhookRoutesDeps {
   /** the outbox has rows to publish */
   onOutbox: () => void;
   /** local development only: URLs may name private or loopback hosts */
-  allowPrivate: boolean;
+  /** WEBHOOK_ALLOW_PRIVATE and WEBHOOK_ALLOW_HTTP: local development's private hosts and plain http, each on its own */
+  reach: { allowPrivate: boolean; allowHttp: boolean };
   /** POST /v1/webhook/test per partner: each test is an event delivered to the partner's receiver */
   testEventLimit: RequestLimit;
 }
@@ -32,7 +33,7 @@ const noWebhook = () => new ApiError("not_found", "no webhook is set");
 
 export function webhookRoutes(deps: WebhookRoutesDeps): Router {
   const router = Router();
-  const body = webhookBody(deps.chains, deps.allowPrivate);
+  const body = webhookBody(deps.chains, deps.reach);
 
   router.get("/v1/webhook", async (_req, res) => {
     const settings = await readWebhook(deps.db, partnerOf(res).partnerId);

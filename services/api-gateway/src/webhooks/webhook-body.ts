@@ -14,14 +14,14 @@ export const webhookBodyCodes: ValidationCodes = {
  * chains of the environment, each alert's chain at most once. Kept in the schema, so every
  * problem is ranked by webhookBodyCodes whatever rule found it.
  */
-export function webhookBody(chains: ReadonlyMap<number, unknown>, allowPrivate = false) {
+export function webhookBody(chains: ReadonlyMap<number, unknown>, reach: { allowPrivate: boolean; allowHttp: boolean } = { allowPrivate: false, allowHttp: false }) {
   const chainList = [...chains.keys()].join(", ");
   const alert = LowBalanceAlertRequest.extend({
     chain_id: LowBalanceAlertRequest.shape.chain_id.refine((chainId) => chains.has(chainId), { error: `must be a chain of this API: one of ${chainList}` }),
   });
   return WebhookRequest.extend({
     url: WebhookRequest.shape.url.superRefine((url, ctx) => {
-      const problem = webhookUrlProblem(url, { allowPrivate });
+      const problem = webhookUrlProblem(url, reach);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
     low_balance: z

@@ -39,21 +39,24 @@ describe("webhookUrlProblem", () => {
   });
 });
 
-describe("webhookUrlProblem with WEBHOOK_ALLOW_PRIVATE (local development)", () => {
-  it.each<[string, RegExp, RegExp | null]>([
-    ["https://127.0.0.1:8443/hook", /is not a public address/, null],
-    ["https://localhost/hook", /is this machine/, null],
-    ["https://[::1]/hook", /is not a public address/, null],
-    ["https://10.0.0.5/hook", /is not a public address/, null],
-    ["http://127.0.0.1:3000/hook", /^must use https$/, null],
-    ["http://host.docker.internal:3000/hook", /^must use https$/, null],
-    ["http://hooks.example.com/in", /^must use https$/, null],
-    ["ftp://127.0.0.1/hook", /^must use https$/, /^must use https$/],
-    ["ws://127.0.0.1/hook", /^must use https$/, /^must use https$/],
-    ["http://user:pw@127.0.0.1/hook", /^must use https$/, /^must not carry credentials$/],
-  ])("%s: without the flag %s, with it %s", (url, without, withFlag) => {
-    expect(webhookUrlProblem(url)).toMatch(without);
-    if (withFlag === null) expect(webhookUrlProblem(url, { allowPrivate: true })).toBeNull();
-    else expect(webhookUrlProblem(url, { allowPrivate: true })).toMatch(withFlag);
+describe("webhookUrlProblem with local development's switches, each on its own", () => {
+  it.each<[string, RegExp, RegExp | null, RegExp | null, RegExp | null]>([
+    // url, production, private hosts only, http only, both
+    ["https://127.0.0.1:8443/hook", /is not a public address/, null, /is not a public address/, null],
+    ["https://localhost/hook", /is this machine/, null, /is this machine/, null],
+    ["https://[::1]/hook", /is not a public address/, null, /is not a public address/, null],
+    ["https://10.0.0.5/hook", /is not a public address/, null, /is not a public address/, null],
+    ["http://127.0.0.1:3000/hook", /^must use https$/, /^must use https$/, /is not a public address/, null],
+    ["http://host.docker.internal:3000/hook", /^must use https$/, /^must use https$/, null, null],
+    ["http://hooks.example.com/in", /^must use https$/, /^must use https$/, null, null],
+    ["ftp://127.0.0.1/hook", /^must use https$/, /^must use https$/, /^must use https$/, /^must use https$/],
+    ["ws://127.0.0.1/hook", /^must use https$/, /^must use https$/, /^must use https$/, /^must use https$/],
+    ["http://user:pw@127.0.0.1/hook", /^must use https$/, /^must use https$/, /^must not carry credentials$/, /^must not carry credentials$/],
+  ])("%s: production %s, private hosts only %s, http only %s, both %s", (url, production, privateOnly, httpOnly, both) => {
+    const expectProblem = (problem: string | null, expected: RegExp | null) => (expected === null ? expect(problem).toBeNull() : expect(problem).toMatch(expected));
+    expectProblem(webhookUrlProblem(url), production);
+    expectProblem(webhookUrlProblem(url, { allowPrivate: true }), privateOnly);
+    expectProblem(webhookUrlProblem(url, { allowHttp: true }), httpOnly);
+    expectProblem(webhookUrlProblem(url, { allowPrivate: true, allowHttp: true }), both);
   });
 });

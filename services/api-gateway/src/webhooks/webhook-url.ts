@@ -5,10 +5,12 @@ import { literalHostProblem } from "@sweep/public-address";
  * credentials, whose host is not a literal non-public address. Names are not resolved here: what
  * a name resolves to can change, so the dispatcher checks the addresses at every attempt.
  * Returns why the URL is refused (finishing a message that starts with "url"), or null.
- * `allowPrivate` (WEBHOOK_ALLOW_PRIVATE, local development only) accepts private and loopback hosts,
- * and http: a receiver on the developer's machine has no certificate a dispatcher would trust.
+ * Two switches for local development only, apart: `allowPrivate` (WEBHOOK_ALLOW_PRIVATE) accepts
+ * private and loopback hosts, `allowHttp` (WEBHOOK_ALLOW_HTTP) accepts http: (a receiver on the
+ * developer's machine has no certificate a dispatcher would trust). Without the second, http: is the
+ * spec's 422 invalid_url whatever the first says.
  */
-export function webhookUrlProblem(url: string, options: { allowPrivate?: boolean } = {}): string | null {
+export function webhookUrlProblem(url: string, options: { allowPrivate?: boolean; allowHttp?: boolean } = {}): string | null {
   // URL would silently drop these; the URL stored is the one sent, so it must parse as it reads.
   if (/\s/.test(url) || [...url].some(isControl)) return "must not contain spaces or control characters";
   let parsed: URL;
@@ -17,7 +19,7 @@ export function webhookUrlProblem(url: string, options: { allowPrivate?: boolean
   } catch {
     return "must be an absolute https URL";
   }
-  if (parsed.protocol !== "https:" && !(options.allowPrivate && parsed.protocol === "http:")) return "must use https";
+  if (parsed.protocol !== "https:" && !(options.allowHttp && parsed.protocol === "http:")) return "must use https";
   if (parsed.username !== "" || parsed.password !== "") return "must not carry credentials";
   if (parsed.hostname === "") return "must name a host";
   const hostProblem = options.allowPrivate ? null : literalHostProblem(parsed.hostname);
