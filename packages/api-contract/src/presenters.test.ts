@@ -264,7 +264,7 @@ describe("presentSettings", () => {
 });
 
 describe("presentWebhook", () => {
-  const webhook = { url: "https://hooks.example.com/in", secret: "whsec_abc" };
+  const webhook = { url: "https://hooks.example.com/in", secret: "whsec_abc", previousSecretUntil: null };
 
   it("lists the alerts by chain, thresholds as digits (no exponent)", () => {
     const body = presentWebhook(webhook, [
@@ -283,7 +283,13 @@ describe("presentWebhook", () => {
   });
 
   it("gives an empty low_balance without alerts", () => {
-    expect(presentWebhook(webhook, [])).toEqual({ ...webhook, low_balance: [] });
+    expect(presentWebhook(webhook, [])).toEqual({ url: webhook.url, secret: webhook.secret, low_balance: [] });
+  });
+
+  it("shows until when the secret before a rotation still signs, and not once that time passed", () => {
+    const until = new Date("2026-11-29T12:00:00.000Z");
+    expect(presentWebhook({ ...webhook, previousSecretUntil: until }, [], new Date("2026-11-29T11:59:59Z"))).toMatchObject({ previous_secret_until: until.toISOString() });
+    expect(presentWebhook({ ...webhook, previousSecretUntil: until }, [], until)).not.toHaveProperty("previous_secret_until");
   });
 });
 

@@ -130,6 +130,8 @@ export interface LedgerEntryRow {
 export interface WebhookRow {
   url: string;
   secret: string;
+  /** until when deliveries are also signed with the secret before the last rotation */
+  previousSecretUntil: Date | null;
 }
 
 export interface LowBalanceAlertRow {
@@ -356,10 +358,11 @@ export function presentSettings(row: { keepOneUnit: boolean; feeCeilings: Readon
 }
 
 /** The alerts in chain order, whatever order they were read in. */
-export function presentWebhook(webhook: WebhookRow, alerts: readonly LowBalanceAlertRow[]): Webhook {
+export function presentWebhook(webhook: WebhookRow, alerts: readonly LowBalanceAlertRow[], now = new Date()): Webhook {
   return {
     url: webhook.url,
     secret: webhook.secret,
+    ...(webhook.previousSecretUntil !== null && webhook.previousSecretUntil > now ? { previous_secret_until: webhook.previousSecretUntil.toISOString() } : {}),
     low_balance: [...alerts].sort((a, b) => a.chainId - b.chainId).map((alert) => ({ chain_id: alert.chainId, threshold: digits(alert.threshold), low: alert.low })),
   };
 }

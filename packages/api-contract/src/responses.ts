@@ -292,7 +292,10 @@ export type Usage = z.infer<typeof Usage>;
 export const Webhook = z
   .object({
     url: z.string().openapi({ format: "uri", description: "where events go" }),
-    secret: z.string().openapi({ description: "the signing secret, prefix whsec_; created with the webhook, kept when the URL changes", example: "whsec_2b8f0e5c…" }),
+    secret: z.string().openapi({ description: "the signing secret, prefix whsec_; created with the webhook, kept when the URL changes, replaced by POST /v1/webhook/rotate-secret", example: "whsec_2b8f0e5c…" }),
+    previous_secret_until: DateTime.optional().openapi({
+      description: "after a rotation: until then every delivery carries a second v1 signature, with the secret before it, so a receiver switches secrets without dropping events",
+    }),
     low_balance: z
       .array(
         z.object({

@@ -126,6 +126,11 @@ export class SweepClient {
     get: (): Promise<Webhook> => body(this.api.GET("/v1/webhook")),
     set: (request: WebhookRequest): Promise<Webhook> => body(this.api.PUT("/v1/webhook", { body: request })),
     delete: async (): Promise<void> => void (await body(this.api.DELETE("/v1/webhook"))),
+    /**
+     * A new signing secret; for 24 hours deliveries are signed with the old one too (two v1), so
+     * verify with either (verifyWebhook takes the first that matches) while your receiver switches.
+     */
+    rotateSecret: (): Promise<Webhook> => body(this.api.POST("/v1/webhook/rotate-secret")),
     /** Queues a webhook.test event; resolves to its id. Never retried: each call is a new event. */
     test: async (): Promise<string> => (await body(this.api.POST("/v1/webhook/test"))).id,
     deliveries: (): AsyncIterable<WebhookDelivery> => paginate((cursor) => body(this.api.GET("/v1/webhook/deliveries", { params: { query: { cursor, limit: 200 } } }))),

@@ -61,6 +61,13 @@ describe("verifyWebhook", () => {
     expect(() => verifyWebhook(JSON.stringify(event, null, 2), { "service-signature": header }, secret, at(0))).toThrow(/pass the raw body bytes as received/);
   });
 
+  it("accepts a delivery signed during a rotation's overlap with either secret", () => {
+    const both = signatureHeader(["whsec_new", secret], body, signedAt);
+    expect(verifyWebhook(body, { "service-signature": both }, secret, at(0))).toEqual(event);
+    expect(verifyWebhook(body, { "service-signature": both }, "whsec_new", at(0))).toEqual(event);
+    expect(() => verifyWebhook(body, { "service-signature": both }, "whsec_other", at(0))).toThrow(expect.objectContaining({ code: "bad_signature" }));
+  });
+
   it("accepts a Buffer, as node's http gives the body", () => {
     expect(verifyWebhook(Buffer.from(body), { "service-signature": header }, secret, at(0))).toEqual(event);
   });

@@ -53,11 +53,13 @@ export interface Receiver {
 }
 
 export function verifySignature(header: string | undefined, secret: string, body: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
-  const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header ?? "");
-  if (!match) return false;
-  const [, t, v1] = match as unknown as [string, string, string];
+  // `t=<seconds>,v1=<hex>`, and a second v1 while a rotated secret's overlap lasts: either may match.
+  const [timestamp, ...signatures] = (header ?? "").split(",");
+  const t = /^t=(\d+)$/.exec(timestamp ?? "")?.[1];
+  const v1s = signatures.map((part) => /^v1=([0-9a-f]{64})$/.exec(part)?.[1]);
+  if (t === undefined || v1s.length === 0 || v1s.some((v1) => v1 === undefined)) return false;
   const expected = createHmac("sha256", secret).update(`${t}.${body}`).digest();
-  return Math.abs(nowSeconds - Number(t)) <= 300 && timingSafeEqual(expected, Buffer.from(v1, "hex"));
+  return Math.abs(nowSeconds - Number(t)) <= 300 && v1s.some((v1) => timingSafeEqual(expected, Buffer.from(v1!, "hex")));
 }
 
 /** Over https with these certificates; without them, over plain http. */

@@ -204,6 +204,35 @@ describe("the webhook", () => {
     });
   });
 
+  describe("POST /v1/webhook/rotate-secret", () => {
+    const rotate = (who: TestPartner) => request(gateway.app).post("/v1/webhook/rotate-secret").set(who.auth);
+
+    it("gives a new secret and keeps the old one signing for 24 hours, two secrets at most", async () => {
+      const partner = await createTestPartner(gateway.db);
+      const set = await put(partner, { url, low_balance: [] });
+      const first = await rotate(partner);
+      expect(first.status).toBe(200);
+      expect(Webhook.parse(first.body)).toEqual(first.body);
+      expect(first.body).toMatchObject({ url, low_balance: [], secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/) });
+      expect(first.body.secret).not.toBe(set.body.secret);
+      const until = new Date(first.body.previous_secret_until).getTime();
+      expect(Math.abs(until - (Date.now() + 24 * 3_600_000))).toBeLessThan(60_000);
+      expect(await gateway.db.webhook.findUniqueOrThrow({ where: { partnerId: partner.partnerId } })).toMatchObject({ secret: first.body.secret, previousSecret: set.body.secret });
+      expect((await read(partner)).body).toEqual(first.body);
+
+      const second = await rotate(partner);
+      expect(await gateway.db.webhook.findUniqueOrThrow({ where: { partnerId: partner.partnerId } })).toMatchObject({ secret: second.body.secret, previousSecret: first.body.secret });
+      // A URL changed afterwards keeps both.
+      expect((await put(partner, { url: "https://hooks.example.com/other", low_balance: [] })).body).toMatchObject({ secret: second.body.secret, previous_secret_until: expect.any(String) });
+    });
+
+    it("answers 404 not_found when no webhook is set", async () => {
+      const res = await rotate(await createTestPartner(gateway.db));
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: { code: "not_found", message: "no webhook is set" } });
+    });
+  });
+
   describe("DELETE /v1/webhook", () => {
     it("removes the webhook and its alerts with 204; GET then answers 404", async () => {
       const partner = await createTestPartner(gateway.db);

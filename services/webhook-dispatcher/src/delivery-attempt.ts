@@ -32,7 +32,7 @@ export interface AttemptDeps {
  */
 export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelivery): Promise<void> {
   const logger = deps.logger.child({ ...deliveryLogFields(delivery), attempt: delivery.attempts + 1 });
-  const webhook = await deps.db.webhook.findUnique({ where: { partnerId: delivery.partnerId }, select: { url: true, secret: true } });
+  const webhook = await deps.db.webhook.findUnique({ where: { partnerId: delivery.partnerId }, select: { url: true, secret: true, previousSecret: true, previousSecretUntil: true } });
   if (webhook === null) {
     await recordDeliveryAttempt(deps.db, delivery, { outcome: "webhook_removed" });
     logger.info("delivery failed: webhook removed");
@@ -52,7 +52,7 @@ export async function attemptDelivery(deps: AttemptDeps, delivery: ClaimedDelive
   logger.info(recorded ? "delivery attempt recorded" : "delivery attempt not recorded: claim no longer held", result);
 }
 
-async function send(deps: AttemptDeps, delivery: ClaimedDelivery, webhook: { url: string; secret: string }, logger: Logger): Promise<AttemptResult> {
+async function send(deps: AttemptDeps, delivery: ClaimedDelivery, webhook: { url: string; secret: string; previousSecret: string | null; previousSecretUntil: Date | null }, logger: Logger): Promise<AttemptResult> {
   let event: EventBody;
   try {
     event = await loadEventBody(deps.db, delivery);
@@ -69,7 +69,7 @@ async function send(deps: AttemptDeps, delivery: ClaimedDelivery, webhook: { url
     "User-Agent": deps.userAgent,
     "Service-Event": event.type,
     "Service-Delivery": delivery.eventId,
-    "Service-Signature": signatureHeader(webhook.secret, body, deps.now()),
+    "Service-Signature": signatureHeader(signingSecrets(webhook, deps.now()), body, deps.now()),
   };
   return outcomeOf(await postWebhook(destination, headers, body, deadline));
 }
@@ -89,4 +89,9 @@ function untilDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T | 
     deadline.addEventListener("abort", onAbort, { once: true });
     work.then(resolve, reject).finally(() => deadline.removeEventListener("abort", onAbort));
   });
+}
+
+/** The webhook's secret, and the one before its last rotation while that one lasts (POST /v1/webhook/rotate-secret). */
+function signingSecrets(webhook: { secret: string; previousSecret: string | null; previousSecretUntil: Date | null }, now: Date): string[] {
+  return webhook.previousSecret !== null && webhook.previousSecretUntil !== null && webhook.previousSecretUntil > now ? [webhook.secret, webhook.previousSecret] : [webhook.secret];
 }

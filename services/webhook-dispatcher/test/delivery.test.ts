@@ -5,7 +5,8 @@
  */
 import { presentHotWallet } from "@sweep/api-contract";
 import { version } from "../package.json";
-import { makeCertificates, startReceiver, startService, type Receiver, type ServiceProcess, type TestCertificates } from "@sweep/testkit";
+import { createHmac } from "node:crypto";
+import { eventually, makeCertificates, startReceiver, startService, type Receiver, type ServiceProcess, type TestCertificates } from "@sweep/testkit";
 import { deliveryOf, deliveryWhen, openWorld, partnerWithWebhook, randomAddress, recordAndAnnounce, type DispatcherWorld } from "./support";
 
 const ATTEMPT_TIMEOUT_MS = 1_000;
@@ -73,6 +74,29 @@ describe("webhook delivery", () => {
       "user-agent": `sweep-service-webhooks/${version}`,
     });
     expect(JSON.parse(received!.body)).toEqual({ id: eventId, type: "hot_wallet.active", created_at: event.createdAt.toISOString(), data: presentHotWallet(hotWallet) });
+  });
+
+  it("signs with the new secret and the old one while a rotation's overlap lasts, and with the new one alone after it", async () => {
+    const partner = await receivingPartner("/rotated", (res) => res.writeHead(204).end());
+    // Rotated as POST /v1/webhook/rotate-secret does; the receiver still holds the old secret.
+    const fresh = "whsec_rotated_secret_for_the_overlap_test_0001";
+    await world.db.webhook.update({ where: { partnerId: partner.partnerId }, data: { secret: fresh, previousSecret: partner.secret, previousSecretUntil: new Date(Date.now() + 3_600_000) } });
+    const during = await recordAndAnnounce(world, partner.partnerId, "webhook.test", { payload: { message: "during" } });
+    await deliveryWhen(world.db, during, "the delivery during the overlap", (d) => d.status === "delivered");
+    const [received] = receiver.received("/rotated");
+    expect(received!.verified).toBe(true);
+    const signatures = (received!.headers["service-signature"] as string).split(",");
+    const t = signatures[0]!.slice(2);
+    expect(signatures.slice(1)).toEqual([`v1=${createHmac("sha256", fresh).update(`${t}.${received!.body}`).digest("hex")}`, `v1=${createHmac("sha256", partner.secret).update(`${t}.${received!.body}`).digest("hex")}`]);
+
+    await world.db.webhook.update({ where: { partnerId: partner.partnerId }, data: { previousSecretUntil: new Date(Date.now() - 1_000) } });
+    const after = await recordAndAnnounce(world, partner.partnerId, "webhook.test", { payload: { message: "after" } });
+    await deliveryWhen(world.db, after, "the delivery after the overlap", (d) => d.status === "pending" || d.status === "delivered");
+    await eventually("the second attempt received", async () => receiver.received("/rotated")[1]);
+    const second = receiver.received("/rotated")[1]!;
+    // One signature, the new secret's: the receiver still on the old one can no longer verify it.
+    expect((second.headers["service-signature"] as string).split(",").filter((part) => part.startsWith("v1="))).toHaveLength(1);
+    expect(second.verified).toBe(false);
   });
 
   it("opens no delivery for a partner without a webhook, and delivers fixed data as recorded", async () => {

@@ -81,3 +81,14 @@ registry.registerPath({
     ...authenticatedResponses,
   },
 });
+
+registry.registerPath({
+  method: "post",
+  path: "/v1/webhook/rotate-secret",
+  operationId: "rotateWebhookSecret",
+  summary: "Rotate the webhook's signing secret",
+  description:
+    "Replaces the signing secret and answers the webhook with the new one. For the next 24 hours (`previous_secret_until`) every delivery carries two `v1` signatures, one with each secret, so a receiver that accepts either (the SDK's verifyWebhook does) switches without dropping an event. A second rotation within them keeps only the secret it replaces.",
+  security: [{ bearer: [] }],
+  responses: { 200: { description: "the webhook with its new secret", ...jsonContent(Webhook) }, 404: errorResponse("not_found: no webhook is set"), ...authenticatedResponses },
+});

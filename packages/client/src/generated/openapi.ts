@@ -398,6 +398,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the webhook's signing secret
+         * @description Replaces the signing secret and answers the webhook with the new one. For the next 24 hours (`previous_secret_until`) every delivery carries two `v1` signatures, one with each secret, so a receiver that accepts either (the SDK's verifyWebhook does) switches without dropping an event. A second rotation within them keeps only the secret it replaces.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -1392,10 +1412,16 @@ export type components = {
              */
             url: string;
             /**
-             * @description the signing secret, prefix whsec_; created with the webhook, kept when the URL changes
+             * @description the signing secret, prefix whsec_; created with the webhook, kept when the URL changes, replaced by POST /v1/webhook/rotate-secret
              * @example whsec_2b8f0e5c…
              */
             secret: string;
+            /**
+             * Format: date-time
+             * @description after a rotation: until then every delivery carries a second v1 signature, with the secret before it, so a receiver switches secrets without dropping events
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            previous_secret_until?: string;
             /** @description one alert per chain, by chain_id */
             low_balance: {
                 chain_id: components["schemas"]["ChainID"];
@@ -3555,6 +3581,82 @@ export interface operations {
                 };
             };
             /** @description not_found: no such delivery in the account, or no webhook is set */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this key, or from this client address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds to wait before the next request */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal: retry later with the same external_id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the webhook with its new secret */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description unauthorized: no API key, unknown, revoked, or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description partner_disabled: the account is disabled */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no webhook is set */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -14,7 +14,7 @@ import { isUuid } from "../http/uuid";
 import { listDeliveries, resendDelivery } from "./deliveries";
 import { queueTestEvent } from "./test-event";
 import { webhookBody, webhookBodyCodes } from "./webhook-body";
-import { deleteWebhook, readWebhook, setWebhook } from "./webhook-store";
+import { deleteWebhook, readWebhook, rotateWebhookSecret, setWebhook } from "./webhook-store";
 
 export interface WebhookRoutesDeps {
   db: Db;
@@ -22,7 +22,6 @@ export interface WebhookRoutesDeps {
   chains: ReadonlyMap<number, unknown>;
   /** the outbox has rows to publish */
   onOutbox: () => void;
-  /** local development only: URLs may name private or loopback hosts */
   /** WEBHOOK_ALLOW_PRIVATE and WEBHOOK_ALLOW_HTTP: local development's private hosts and plain http, each on its own */
   reach: { allowPrivate: boolean; allowHttp: boolean };
   /** POST /v1/webhook/test per partner: each test is an event delivered to the partner's receiver */
@@ -45,6 +44,13 @@ export function webhookRoutes(deps: WebhookRoutesDeps): Router {
     const { url, low_balance } = parseRequest(body, req.body, webhookBodyCodes);
     const alerts = (low_balance ?? []).map((alert) => ({ chainId: alert.chain_id, threshold: BigInt(alert.threshold) }));
     const settings = await setWebhook(deps.db, partnerOf(res).partnerId, { url, alerts });
+    res.json(presentWebhook(settings.webhook, settings.alerts));
+  });
+
+  router.post("/v1/webhook/rotate-secret", async (_req, res) => {
+    const settings = await rotateWebhookSecret(deps.db, partnerOf(res).partnerId);
+    if (!settings) throw noWebhook();
+    requestLog(res).note({ rotatedUntil: settings.webhook.previousSecretUntil?.toISOString() });
     res.json(presentWebhook(settings.webhook, settings.alerts));
   });
 

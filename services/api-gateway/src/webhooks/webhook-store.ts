@@ -19,7 +19,10 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString("base64url")}`;
 }
 
-const webhookSelect = { url: true, secret: true } as const;
+const webhookSelect = { url: true, secret: true, previousSecretUntil: true } as const;
+
+/** How long deliveries are signed with the secret before a rotation too. */
+export const PREVIOUS_SECRET_HOURS = 24;
 const alertSelect = { chainId: true, threshold: true, low: true } as const;
 
 export async function readWebhook(db: Db | Tx, partnerId: string): Promise<WebhookSettings | null> {
@@ -52,6 +55,19 @@ export async function setWebhook(db: Db, partnerId: string, change: WebhookChang
     }
     return (await readWebhook(tx, partnerId))!;
   });
+}
+
+/**
+ * POST /v1/webhook/rotate-secret: a new secret, and the one it replaces kept for
+ * PREVIOUS_SECRET_HOURS, during which the dispatcher signs with both. A second rotation within them
+ * keeps only the secret it replaces: two secrets at most. Null when no webhook is set.
+ */
+export async function rotateWebhookSecret(db: Db, partnerId: string): Promise<WebhookSettings | null> {
+  const rotated = await db.$executeRaw`
+    UPDATE webhooks SET previous_secret = secret, previous_secret_until = now() + ${`${PREVIOUS_SECRET_HOURS} hours`}::interval,
+           secret = ${newWebhookSecret()}, updated_at = now()
+     WHERE partner_id = ${partnerId}::uuid`;
+  return rotated === 0 ? null : readWebhook(db, partnerId);
 }
 
 /**
