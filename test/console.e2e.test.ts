@@ -181,6 +181,19 @@ describe("the partner console in a browser", () => {
     await page.getByText("No sweeps match.").waitFor();
     expect(page.url()).toContain("status=failed");
 
+    // One search box: by the batch's transaction hash, by external_id (none here: an SDK sweep makes one up), and by id.
+    await page.getByLabel("Find a sweep").fill(sweep.tx_hash!);
+    await page.getByRole("button", { name: "Find", exact: true }).click();
+    await page.locator(`tr[data-sweep-id="${sweep.id}"]`).waitFor();
+    expect(page.url()).toContain(`tx_hash=${sweep.tx_hash}`);
+    await page.getByLabel("Find a sweep").fill(sweep.external_id!);
+    await page.getByRole("button", { name: "Find", exact: true }).click();
+    await page.locator(`tr[data-sweep-id="${sweep.id}"]`).getByText(sweep.external_id!).waitFor();
+    await page.getByLabel("Find a sweep").fill(sweep.id.toUpperCase());
+    await page.getByRole("button", { name: "Find", exact: true }).click();
+    await shown("Sweep");
+    expect(page.url()).toBe(`${stack.api}/console/sweeps/${sweep.id}`);
+
     // A sweep id that is not this account's is not found, said in words with the API's code.
     await visit(`/sweeps/${randomUUID()}`, "Sweep");
     expect(await page.getByRole("alert").textContent()).toMatch(/^Not found in this account: .*\[not_found\]$/);

@@ -119,7 +119,12 @@ describe("sweeps through a load-balanced provider endpoint that lags, throttles,
     await chain().setBalance(partner.gasWallet, FUNDING);
     // A partner registers its hot wallet once its funding is confirmed.
     await deeperThanLag();
-    delegate = (await activeHotWallet(api, CHAIN_ID, hotWallet)).delegate;
+    try {
+      delegate = (await activeHotWallet(api, CHAIN_ID, hotWallet)).delegate;
+    } catch (err) {
+      // The story's seed and what the services complained of, for the one reading CI's log.
+      throw new Error(`${String(err)} (RPC_FAULTS_SEED=${SEED} replays it)\n${serviceComplaints().slice(-40).join("\n")}`);
+    }
   }, 180_000);
 
   afterAll(async () => {

@@ -86,6 +86,20 @@ describe("reading sweeps", () => {
       }
     });
 
+    it("finds a sweep by its external_id, and the sweeps of a batch transaction by its hash in any case", async () => {
+      const finder = await createTestPartner(gateway.db);
+      const wallet = await hotWalletIn(gateway, finder, "active", SEPOLIA);
+      const made = await Promise.all(
+        ["order-1", "order-2", "order-3"].map((external_id) => create(finder, { external_id, chain_id: SEPOLIA, hot_wallet: wallet.address, account: randomAddress(), token: "native" })),
+      );
+      const hash = `0x${"ab".repeat(32)}`;
+      await gateway.db.sweep.updateMany({ where: { id: { in: [made[0]!.id, made[2]!.id] } }, data: { txHash: hash } });
+      expect((await list({ external_id: "order-2" }, finder)).body.items.map((s: Sweep) => s.id)).toEqual([made[1]!.id]);
+      expect((await list({ tx_hash: hash.toUpperCase().replace("0X", "0x") }, finder)).body.items.map((s: Sweep) => s.id).sort()).toEqual([made[0]!.id, made[2]!.id].sort());
+      expect((await list({ external_id: "order-2" })).body.items).toEqual([]);
+      expectInvalidQuery(await list({ tx_hash: "0x12" }, finder), "tx_hash must be a 0x-transaction hash of 64 hex digits");
+    });
+
     it("pages with limit and cursor: rows added between requests neither shift pages nor repeat", async () => {
       const pager = await createTestPartner(gateway.db);
       const wallet = await hotWalletIn(gateway, pager, "active");

@@ -2198,6 +2198,10 @@ export interface operations {
                 account?: components["schemas"]["Address"];
                 /** @description 0x-hex address; any case in requests, EIP-55 checksum in responses */
                 hot_wallet?: components["schemas"]["Address"];
+                /** @description the sweep of this external_id (yours, or a policy's deposit:<chain>:<tx>:<log>) */
+                external_id?: string;
+                /** @description the sweeps the batch transaction of this hash carried */
+                tx_hash?: string;
             };
             header?: {
                 /** @description Your own id for this request (1 to 128 of A-Z a-z 0-9 . _ : -). It is answered back and logged with the request, so support can find it; one that is missing or malformed is replaced by a new req_… id. */

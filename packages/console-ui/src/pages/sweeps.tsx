@@ -1,4 +1,5 @@
-import { Link, useParams } from "react-router";
+import { useState, type FormEvent } from "react";
+import { Link, useNavigate, useParams } from "react-router";
 import type { paths } from "@sweep/client/src/generated/openapi";
 import { api, unwrap, type Schemas } from "../api";
 import { DataTable } from "../data-table";
@@ -9,16 +10,18 @@ import { formatGas, formatTime, formatUnits, percentOf, shorten } from "../forma
 import { LoadedView, useLoad } from "../loading";
 import { FilteredList, useListPage } from "../list-query";
 import { PageHeading } from "../page-heading";
+import { sweepSearch } from "../sweep-search";
 
 const STATUSES = ["queued", "processing", "swept", "failed", "rejected"];
 type SweepQuery = NonNullable<paths["/v1/sweeps"]["get"]["parameters"]["query"]>;
 
-/** Sweeps with the API's filters (chain, status, deposit address, hot wallet) and cursor paging. */
+/** Sweeps with the API's filters (chain, status, deposit address, hot wallet, external_id, transaction) and cursor paging, and a search box for any of them or an id. */
 export function SweepsPage() {
-  const list = useListPage(["chain_id", "status", "account", "hot_wallet"], (params) => unwrap(api.GET("/v1/sweeps", { params: { query: params as SweepQuery } })));
+  const list = useListPage(["chain_id", "status", "account", "hot_wallet", "external_id", "tx_hash"], (params) => unwrap(api.GET("/v1/sweeps", { params: { query: params as SweepQuery } })));
   return (
     <>
       <PageHeading title="Sweeps" />
+      <SweepSearchForm onFilter={(name, value) => list.query.apply({ [name]: value })} />
       <FilteredList
         list={list}
         selects={[["status", "Status", "Any status", STATUSES]]}
@@ -36,7 +39,16 @@ export function SweepsPage() {
             rowKey={(sweep) => sweep.id}
             rowData={(sweep) => ({ "data-sweep-id": sweep.id })}
             columns={[
-              { header: "Sweep", rowHeader: true, cell: (sweep) => <Link to={`/sweeps/${sweep.id}`}>{sweep.external_id ?? shorten(sweep.id)}</Link> },
+              {
+                header: "Sweep",
+                rowHeader: true,
+                cell: (sweep) => (
+                  <Link to={`/sweeps/${sweep.id}`} title={sweep.id}>
+                    <code>{shorten(sweep.id)}</code>
+                  </Link>
+                ),
+              },
+              { header: "External id", cell: (sweep) => sweep.external_id ?? "" },
               { header: "Created", cell: (sweep) => formatTime(sweep.created_at) },
               { header: "Chain", cell: (sweep) => sweep.chain_id },
               { header: "Deposit address", cell: (sweep) => <code title={sweep.account}>{shorten(sweep.account)}</code> },
@@ -49,6 +61,34 @@ export function SweepsPage() {
         )}
       </FilteredList>
     </>
+  );
+}
+
+/** One box for an id, an external_id, a deposit address or a transaction hash (sweep-search.ts says which is which). */
+function SweepSearchForm({ onFilter }: { onFilter: (name: string, value: string) => void }) {
+  const [text, setText] = useState("");
+  const navigate = useNavigate();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const search = sweepSearch(text);
+    if (search === null) return;
+    if (!("open" in search)) return onFilter(search.filter, search.value);
+    // A sweep of that id, or else the sweep whose external_id it is.
+    const found = await api.GET("/v1/sweeps/{id}", { params: { path: { id: search.open } } });
+    if (found.response.ok) void navigate(`/sweeps/${search.open}`);
+    else onFilter("external_id", search.orExternalId);
+  };
+  return (
+    <form className="filters" onSubmit={(event) => void submit(event)} aria-label="Search sweeps">
+      <div className="field">
+        <label htmlFor="sweep-search">Find a sweep</label>
+        <input id="sweep-search" value={text} onChange={(e) => setText(e.target.value)} aria-describedby="sweep-search-help" />
+        <p id="sweep-search-help" className="muted">
+          Its id, external_id, deposit address or transaction hash.
+        </p>
+      </div>
+      <button type="submit">Find</button>
+    </form>
   );
 }
 

@@ -14,8 +14,14 @@ export async function findSweep(db: Db, partnerId: string, id: string): Promise<
 
 /** GET /v1/sweeps: newest first by seq, below the cursor's seq, filters combined. */
 export async function listSweeps(db: Db, partnerId: string, page: PageRequest<SweepListQuery>): Promise<Page<SweepView>> {
-  const { hot_wallet } = page.query;
-  const where: Prisma.SweepWhereInput = { ...workListWhere(partnerId, page), ...(hot_wallet && { hotWallet: { is: { address: checksumAddress(hot_wallet) } } }) };
+  const { hot_wallet, external_id, tx_hash } = page.query;
+  const where: Prisma.SweepWhereInput = {
+    ...workListWhere(partnerId, page),
+    ...(hot_wallet && { hotWallet: { is: { address: checksumAddress(hot_wallet) } } }),
+    ...(external_id !== undefined && { externalId: external_id }),
+    // Stored as the node gave it: lower-case hex.
+    ...(tx_hash !== undefined && { txHash: tx_hash.toLowerCase() }),
+  };
   const rows = await db.sweep.findMany({ where, orderBy: { seq: "desc" }, take: page.limit + 1, select: { ...sweepViewSelect, seq: true } });
   return pageOf(rows, page.limit, sweepCursors);
 }
