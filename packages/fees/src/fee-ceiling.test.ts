@@ -1,4 +1,4 @@
-import { configuredFeeCeiling, effectiveFeeCeiling, gasPriceVerdict, type FeeCeiling } from "./fee-ceiling";
+import { configuredFeeCeiling, effectiveFeeCeiling, gasPriceVerdict, offeredTip, type FeeCeiling } from "./fee-ceiling";
 
 const gwei = 1_000_000_000n;
 const throwing = <T>(read: () => T) => read();
@@ -50,5 +50,15 @@ describe("fee ceilings", () => {
     ["at the ceiling exactly with no tip", 30n * gwei, 0n, "send"],
   ])("%s", (_name, baseFee, tip, verdict) => {
     expect(gasPriceVerdict(ceiling, baseFee, tip)).toBe(verdict);
+  });
+});
+
+describe("offeredTip", () => {
+  it.each<[string, bigint, bigint, bigint]>([
+    ["the node's suggestion under the ceiling", 1n, 2n, 1n],
+    ["at the ceiling", 2n, 2n, 2n],
+    ["the ceiling when the node suggests more", 5n, 2n, 2n],
+  ])("%s", (_, suggested, ceiling, expected) => {
+    expect(offeredTip(suggested, { maxPriorityFeePerGas: ceiling })).toBe(expected);
   });
 });

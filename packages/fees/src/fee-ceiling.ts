@@ -66,6 +66,11 @@ export function effectiveFeeCeiling(chain: FeeCeiling, partnerMaxFeePerGas: bigi
   return { maxFeePerGas, maxPriorityFeePerGas: chain.maxPriorityFeePerGas < maxFeePerGas ? chain.maxPriorityFeePerGas : maxFeePerGas };
 }
 
+/** The tip a new transaction offers: the node's suggestion, never above the tip ceiling. */
+export function offeredTip(suggested: bigint, ceiling: Pick<FeeCeiling, "maxPriorityFeePerGas">): bigint {
+  return suggested < ceiling.maxPriorityFeePerGas ? suggested : ceiling.maxPriorityFeePerGas;
+}
+
 /** Whether work is sent now, held, or needs the node's suggested tip to decide. */
 export type GasPriceVerdict = "send" | "hold" | "ask_tip";
 
@@ -79,6 +84,5 @@ export function gasPriceVerdict(ceiling: FeeCeiling, baseFee: bigint, tip?: bigi
   if (ceiling.maxFeePerGas < baseFee) return "hold";
   if (ceiling.maxFeePerGas >= baseFee + ceiling.maxPriorityFeePerGas) return "send";
   if (tip === undefined) return "ask_tip";
-  const offered = tip < ceiling.maxPriorityFeePerGas ? tip : ceiling.maxPriorityFeePerGas;
-  return ceiling.maxFeePerGas >= baseFee + offered ? "send" : "hold";
+  return ceiling.maxFeePerGas >= baseFee + offeredTip(tip, ceiling) ? "send" : "hold";
 }

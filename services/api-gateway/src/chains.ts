@@ -1,6 +1,7 @@
 import type { ChainConfig, TokenListing } from "@sweep/chains";
 import type { ChainTariff } from "@sweep/fees";
 import { getAddress } from "ethers";
+import { ApiError } from "./http/api-error";
 
 /** What the API knows of a chain of its environment: names, listed tokens, the delegate factory and the configured tariff. No node is ever asked. */
 export interface GatewayChain {
@@ -22,6 +23,21 @@ export function gatewayChains(configs: readonly ChainConfig[]): GatewayChain[] {
     factory: chain.factory,
     tariff: chain.tariff,
   }));
+}
+
+/** The chain a request names, or the spec's 422 unknown_chain naming the chains served. */
+export function servedChain<C>(chains: ReadonlyMap<number, C>, chainId: number): C {
+  const chain = chains.get(chainId);
+  if (!chain) throw new ApiError("unknown_chain", `chain_id ${chainId} is not supported here; use one of ${[...chains.keys()].join(", ")}`);
+  return chain;
+}
+
+/** The token a request names on its chain (resolveToken), or the spec's 422 unknown_token naming what the chain lists. */
+export function listedToken(chain: Pick<GatewayChain, "chainId" | "nativeTicker" | "tokens">, token: string): ResolvedToken {
+  const resolved = resolveToken(chain, token);
+  if (resolved) return resolved;
+  const listed = [...chain.tokens.map((t) => t.ticker), `native (${chain.nativeTicker})`].join(", ");
+  throw new ApiError("unknown_token", `token ${JSON.stringify(token)} is not listed on chain ${chain.chainId}; listed: ${listed}`);
 }
 
 /** An address in any letter case, as the spec accepts it, in its EIP-55 form (a wrong mixed-case checksum is not refused). */

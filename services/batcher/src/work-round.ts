@@ -1,5 +1,5 @@
 import type { ChainProvider } from "@sweep/rpc";
-import type { ChainTariff, FeeCeiling } from "@sweep/fees";
+import { offeredTip, type ChainTariff, type FeeCeiling } from "@sweep/fees";
 import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import type { WorkKind } from "@sweep/lifecycle";
@@ -77,7 +77,7 @@ async function policyMarket(provider: ChainProvider, baseFee: bigint, ceiling: F
   if (!tariff) return null;
   try {
     const suggested = BigInt((await provider.send("eth_maxPriorityFeePerGas", [])) as string);
-    return { gasPrice: baseFee + (suggested < ceiling.maxPriorityFeePerGas ? suggested : ceiling.maxPriorityFeePerGas), tariff };
+    return { gasPrice: baseFee + offeredTip(suggested, ceiling), tariff };
   } catch (err) {
     logger.warn("could not read the chain's tip: policy sweeps with rules wait this round", { error: err instanceof Error ? err.message : String(err) });
     return null;

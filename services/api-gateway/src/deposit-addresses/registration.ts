@@ -2,7 +2,7 @@ import type { DepositAddressRegistration } from "@sweep/api-contract";
 import type { StoredAuthorization } from "@sweep/chains";
 import { depositAddressViewSelect, type Db, type DepositAddressView } from "@sweep/db";
 import { verifyAuthorization } from "../authorization";
-import { checksumAddress, type GatewayChain } from "../chains";
+import { checksumAddress, servedChain, type GatewayChain } from "../chains";
 import { ApiError } from "../http/api-error";
 
 export interface DepositAddressRegistrationDeps {
@@ -17,8 +17,7 @@ export interface DepositAddressRegistrationDeps {
  * Then one statement stores them all (registerChecked).
  */
 export async function registerDepositAddresses(deps: DepositAddressRegistrationDeps, partnerId: string, request: DepositAddressRegistration): Promise<DepositAddressView[]> {
-  const chain = deps.chains.get(request.chain_id);
-  if (!chain) throw new ApiError("unknown_chain", `chain_id ${request.chain_id} is not supported here; use one of ${[...deps.chains.keys()].join(", ")}`);
+  const chain = servedChain(deps.chains, request.chain_id);
   const hotWalletAddress = checksumAddress(request.hot_wallet);
   const hotWallet = await deps.db.hotWallet.findUnique({ where: { partnerId_chainId_address: { partnerId, chainId: chain.chainId, address: hotWalletAddress } }, select: { delegate: true } });
   if (!hotWallet) throw new ApiError("unknown_hot_wallet", `hot wallet ${hotWalletAddress} is not registered on chain ${chain.chainId}; register it with POST /v1/hot-wallets first`);

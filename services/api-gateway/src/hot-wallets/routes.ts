@@ -4,7 +4,7 @@ import type { Db } from "@sweep/db";
 import type { QueueNames } from "@sweep/messaging";
 import { Router } from "express";
 import { partnerOf } from "../auth/authenticate";
-import { checksumAddress, type GatewayChain } from "../chains";
+import { checksumAddress, servedChain, type GatewayChain } from "../chains";
 import { requestLog } from "../http/request-log";
 import { parseRequest, type ValidationCodes } from "../http/validation";
 import { HotWalletLimitReached, registerHotWallet } from "./registration";
@@ -34,8 +34,7 @@ export function hotWalletRoutes(deps: HotWalletRoutesDeps): Router {
 
   router.post("/v1/hot-wallets", async (req, res) => {
     const body = parseRequest(HotWalletRequest, req.body, bodyCodes);
-    const chain = deps.chains.get(body.chain_id);
-    if (!chain) throw new ApiError("unknown_chain", `chain_id ${body.chain_id} is not supported here; use one of ${[...deps.chains.keys()].join(", ")}`);
+    const chain = servedChain(deps.chains, body.chain_id);
     const partner = partnerOf(res);
     if (!partner.gasWallet) throw new Error(`partner ${partner.partnerId} has no gas wallet`);
     const registration = await registerHotWallet(deps.db, deps.names, { partnerId: partner.partnerId, gasWallet: partner.gasWallet, chain, address: checksumAddress(body.address), maxPerChain: deps.maxPerChain }).catch((err: unknown) => {

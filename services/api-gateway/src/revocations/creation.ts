@@ -7,7 +7,7 @@ import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import { ZeroAddress } from "ethers";
 import type { Pool } from "pg";
 import { verifiedAuthorization } from "../authorization";
-import { checksumAddress, type GatewayChain } from "../chains";
+import { checksumAddress, servedChain, type GatewayChain } from "../chains";
 import { DuplicateExternalId } from "../external-id-conflict";
 import type { WorkCreation } from "../work/work-routes";
 import { insertRevocation, type InsertedRevocation, type RevocationDraft } from "./revocation-insert";
@@ -26,8 +26,7 @@ export interface RevocationCreationDeps {
  * statement. No chain is asked: the batcher checks the account's delegation and nonce.
  */
 export async function createRevocation(deps: RevocationCreationDeps, partnerId: string, request: RevocationRequest): Promise<WorkCreation<RevocationView>> {
-  const chain = deps.chains.get(request.chain_id);
-  if (!chain) throw new ApiError("unknown_chain", `chain_id ${request.chain_id} is not supported here; use one of ${[...deps.chains.keys()].join(", ")}`);
+  const chain = servedChain(deps.chains, request.chain_id);
   const account = checksumAddress(request.account);
   if (!request.authorization) {
     throw new ApiError("invalid_authorization", `authorization is required to revoke: sign an authorization of the zero address ${ZeroAddress} with the deposit address's key`);

@@ -1,6 +1,6 @@
 import type { SweepPolicyRequest } from "@sweep/api-contract";
 import { sweepPolicyViewSelect, type Db, type SweepPolicyView } from "@sweep/db";
-import { checksumAddress, resolveToken, type GatewayChain } from "../chains";
+import { checksumAddress, listedToken, servedChain, type GatewayChain } from "../chains";
 import { ApiError } from "../http/api-error";
 
 export interface SweepPolicyDeps {
@@ -14,13 +14,8 @@ export interface SweepPolicyDeps {
  * the batcher's policy round, which keeps the one clock that opens them.
  */
 export async function setSweepPolicy(deps: SweepPolicyDeps, partnerId: string, request: SweepPolicyRequest): Promise<SweepPolicyView> {
-  const chain = deps.chains.get(request.chain_id);
-  if (!chain) throw new ApiError("unknown_chain", `chain_id ${request.chain_id} is not supported here; use one of ${[...deps.chains.keys()].join(", ")}`);
-  const token = resolveToken(chain, request.token);
-  if (!token) {
-    const listed = [...chain.tokens.map((t) => t.ticker), `native (${chain.nativeTicker})`].join(", ");
-    throw new ApiError("unknown_token", `token ${JSON.stringify(request.token)} is not listed on chain ${chain.chainId}; listed: ${listed}`);
-  }
+  const chain = servedChain(deps.chains, request.chain_id);
+  const token = listedToken(chain, request.token);
   const hotWalletAddress = checksumAddress(request.hot_wallet);
   const hotWallet = await deps.db.hotWallet.findUnique({ where: { partnerId_chainId_address: { partnerId, chainId: chain.chainId, address: hotWalletAddress } }, select: { id: true } });
   if (!hotWallet) throw new ApiError("unknown_hot_wallet", `hot wallet ${hotWalletAddress} is not registered on chain ${chain.chainId}; register it with POST /v1/hot-wallets first`);

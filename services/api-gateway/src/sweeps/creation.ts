@@ -6,7 +6,7 @@ import { states } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
 import type { Pool } from "pg";
 import { verifiedAuthorization } from "../authorization";
-import { checksumAddress, resolveToken, type GatewayChain } from "../chains";
+import { checksumAddress, listedToken, servedChain, type GatewayChain } from "../chains";
 import { DuplicateExternalId } from "../external-id-conflict";
 import type { WorkCreation } from "../work/work-routes";
 import type { HotWalletDirectory } from "./hot-wallet-directory";
@@ -26,13 +26,8 @@ export interface SweepCreationDeps {
  * sweep.queued message in one statement. No chain is asked: the batcher checks the chain state.
  */
 export async function createSweep(deps: SweepCreationDeps, partnerId: string, request: SweepRequest): Promise<WorkCreation<SweepView>> {
-  const chain = deps.chains.get(request.chain_id);
-  if (!chain) throw new ApiError("unknown_chain", `chain_id ${request.chain_id} is not supported here; use one of ${[...deps.chains.keys()].join(", ")}`);
-  const token = resolveToken(chain, request.token);
-  if (!token) {
-    const listed = [...chain.tokens.map((t) => t.ticker), `native (${chain.nativeTicker})`].join(", ");
-    throw new ApiError("unknown_token", `token ${JSON.stringify(request.token)} is not listed on chain ${chain.chainId}; listed: ${listed}`);
-  }
+  const chain = servedChain(deps.chains, request.chain_id);
+  const token = listedToken(chain, request.token);
   const account = checksumAddress(request.account);
   const native = token.address === null;
 

@@ -273,14 +273,15 @@ export class DelegationFirewall {
    */
   private async depositsOf(run: readonly ReadBlock[], entriesOf: (address: string) => InventoryEntry[]): Promise<BlockDeposit[] | null> {
     const found = run.flatMap((block) => findDeposits(block, this.tokens, this.options.nativeTicker, entriesOf).map((deposit) => ({ ...deposit, blockNumber: block.number, blockHash: block.hash })));
-    const nativeTransactions = [...new Set(found.filter((deposit) => deposit.tokenAddress === null).map((deposit) => deposit.txHash))];
+    const blockOfNative = new Map(found.filter((deposit) => deposit.tokenAddress === null).map((deposit) => [deposit.txHash, deposit.blockHash]));
+    const nativeTransactions = [...blockOfNative.keys()];
     const receipts = await Promise.all(
       nativeTransactions.map(async (hash) => (await this.options.provider.send("eth_getTransactionReceipt", [hash])) as { blockHash: string; status: string } | null),
     );
     const succeeded = new Set<string>();
     for (const [i, hash] of nativeTransactions.entries()) {
       const receipt = receipts[i];
-      const block = found.find((deposit) => deposit.txHash === hash)!.blockHash;
+      const block = blockOfNative.get(hash)!;
       if (!receipt || receipt.blockHash.toLowerCase() !== block.toLowerCase()) return null;
       if (BigInt(receipt.status) === 1n) succeeded.add(hash);
     }
