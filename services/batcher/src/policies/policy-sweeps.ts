@@ -83,11 +83,13 @@ export class PolicySweeps {
     const due: LivePolicy[] = [];
     for (const row of rows) {
       const schedule: Schedule = row.schedule === "asap" ? { kind: "asap" } : row.schedule === "hourly" ? { kind: "hourly", minute: row.scheduleAt } : { kind: "daily", minuteOfDay: row.scheduleAt };
-      if (schedule.kind !== "asap" && row.nextRunAt === null) {
-        await db.sweepPolicy.update({ where: { id: row.id }, data: { nextRunAt: nextRunAfter(schedule, now) } });
-        continue;
+      if (schedule.kind !== "asap") {
+        if (row.nextRunAt === null) {
+          await db.sweepPolicy.update({ where: { id: row.id }, data: { nextRunAt: nextRunAfter(schedule, now) } });
+          continue;
+        }
+        if (row.nextRunAt > now) continue;
       }
-      if (row.nextRunAt !== null && schedule.kind !== "asap" && row.nextRunAt > now) continue;
       due.push({ ...row, minBalance: BigInt(row.minBalance.toFixed(0)), schedule });
     }
     return due;
