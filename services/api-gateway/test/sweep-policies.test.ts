@@ -78,6 +78,13 @@ describe("sweep policies", () => {
     expect((await list(await createTestPartner(gateway.db))).body).toEqual({ items: [] });
   });
 
+  it("sets one policy when the same PUT arrives many times at once", async () => {
+    const body = { chain_id: BSC_TESTNET, token: "native", hot_wallet: hotWallet.address, min_balance: "7" };
+    const answers = await Promise.all(Array.from({ length: 30 }, () => put(body)));
+    expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
+    expect(await gateway.db.sweepPolicy.count({ where: { partnerId: partner.partnerId, chainId: BSC_TESTNET, token: "tBNB" } })).toBe(1);
+  });
+
   it.each<[string, object, number, string, string]>([
     ["a chain not served", { chain_id: 5 }, 422, "unknown_chain", "chain_id"],
     ["a token not listed", { token: "DOGE" }, 422, "unknown_token", "DOGE"],

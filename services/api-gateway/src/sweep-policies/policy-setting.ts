@@ -26,25 +26,20 @@ export async function setSweepPolicy(deps: SweepPolicyDeps, partnerId: string, r
   const scheduleAt = minuteOf(schedule, request.at);
   const decimals = token.address === null ? null : (chain.tokens.find((t) => t.address === token.address)?.decimals ?? null);
 
-  const fields = {
-    tokenAddress: token.address,
-    hotWalletId: hotWallet.id,
-    enabled: request.enabled ?? true,
-    minBalance: request.min_balance ?? "0",
-    maxFeePerGas: request.max_fee_per_gas ?? null,
-    maxCostBps: request.max_cost_bps ?? null,
-    tokenValueWei: token.address === null ? null : (request.token_value_wei ?? null),
-    tokenDecimals: decimals,
-    schedule,
-    scheduleAt,
-    nextRunAt: null,
-  };
-  return deps.db.sweepPolicy.upsert({
-    where: { partnerId_chainId_token: { partnerId, chainId: chain.chainId, token: token.ticker } },
-    create: { partnerId, chainId: chain.chainId, token: token.ticker, ...fields },
-    update: fields,
-    select: sweepPolicyViewSelect,
-  });
+  const tokenValueWei = token.address === null ? null : (request.token_value_wei ?? null);
+  // One statement: two PUTs of one policy at once both succeed, the later one's fields kept (Prisma's upsert reads
+  // then writes, and the second insert would break the unique key).
+  await deps.db.$executeRaw`
+    INSERT INTO sweep_policies AS p (id, partner_id, chain_id, token, token_address, hot_wallet_id, enabled, min_balance, max_fee_per_gas, max_cost_bps,
+                                     token_value_wei, token_decimals, schedule, schedule_at, next_run_at, updated_at)
+    VALUES (gen_random_uuid(), ${partnerId}::uuid, ${chain.chainId}, ${token.ticker}, ${token.address}, ${hotWallet.id}::uuid, ${request.enabled ?? true},
+            ${request.min_balance ?? "0"}::numeric, ${request.max_fee_per_gas ?? null}::numeric, ${request.max_cost_bps ?? null}::int,
+            ${tokenValueWei}::numeric, ${decimals}::int, ${schedule}::"PolicySchedule", ${scheduleAt}, NULL, now())
+    ON CONFLICT (partner_id, chain_id, token) DO UPDATE SET
+      token_address = EXCLUDED.token_address, hot_wallet_id = EXCLUDED.hot_wallet_id, enabled = EXCLUDED.enabled, min_balance = EXCLUDED.min_balance,
+      max_fee_per_gas = EXCLUDED.max_fee_per_gas, max_cost_bps = EXCLUDED.max_cost_bps, token_value_wei = EXCLUDED.token_value_wei,
+      token_decimals = EXCLUDED.token_decimals, schedule = EXCLUDED.schedule, schedule_at = EXCLUDED.schedule_at, next_run_at = NULL, updated_at = now()`;
+  return deps.db.sweepPolicy.findUniqueOrThrow({ where: { partnerId_chainId_token: { partnerId, chainId: chain.chainId, token: token.ticker } }, select: sweepPolicyViewSelect });
 }
 
 /** The minute a schedule opens at: of the hour (`:MM`), or of the day (`HH:MM`), UTC; 0 by default. */
