@@ -230,6 +230,8 @@ describe("reorgs: a sweep's transaction leaves the canonical chain", () => {
     expect(await chain().provider.getTransactionReceipt(tx.hash)).toBeNull();
 
     await eventually("the transaction lost", async () => ((await stack.db.chainTransaction.findUniqueOrThrow({ where: { id: tx.id } })).reorg === "lost" ? true : undefined), 60_000, 300);
+    // The chain-sender logs it after the transaction that marked it lost committed: its line may still be on its way.
+    await eventually("the loss reported", async () => (reported("another transaction took a reorged transaction's nonce", tx.id).length > 0 ? true : undefined), 10_000, 100);
     expect(reported("another transaction took a reorged transaction's nonce", tx.id)).toEqual([expect.objectContaining({ batchId: tx.batchId, sweepIds: [sweep.id] })]);
     expect(await reorgsCounted("lost")).toBe(1);
     expect(await reorgsCounted("detected")).toBe(2);
