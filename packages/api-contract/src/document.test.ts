@@ -52,7 +52,7 @@ describe("the money endpoints", () => {
 
   it("document every nullable field of a ledger entry as required", () => {
     const entry = doc.components.schemas.LedgerEntry;
-    expect(entry.required).toEqual(["id", "chain_id", "kind", "amount", "tx_hash", "sweep_id", "note", "created_at"]);
+    expect(entry.required).toEqual(["id", "chain_id", "kind", "amount", "tx_hash", "sweep_id", "note", "created_at", "balance_after", "paid_for"]);
     expect(entry.properties.tx_hash.type).toEqual(["string", "null"]);
     expect(entry.properties.kind).toEqual({ $ref: "#/components/schemas/LedgerKind" });
   });
@@ -64,7 +64,8 @@ describe("the money endpoints", () => {
 
   it("document the queries of the ledger and of usage with their ranges", () => {
     const parameters = (path: string) => Object.fromEntries((doc.paths[path].get.parameters as Array<{ name: string; in?: string; schema: object }>).filter((p) => p.in === "query").map((p) => [p.name, p.schema]));
-    expect(Object.keys(parameters("/v1/ledger"))).toEqual(["limit", "cursor", "chain_id", "kind"]);
+    expect(Object.keys(parameters("/v1/ledger"))).toEqual(["limit", "cursor", "chain_id", "kind", "created_after", "created_before"]);
+    expect(Object.keys(parameters("/v1/ledger/summary"))).toEqual(["chain_id", "created_after", "created_before"]);
     expect(parameters("/v1/usage")).toEqual({ days: expect.objectContaining({ type: "integer", minimum: 1, maximum: 90, default: 30 }), chain_id: expect.objectContaining({ type: "integer" }) });
   });
 

@@ -183,11 +183,31 @@ describe("presentLedgerEntry", () => {
     sweepId: queued.id,
     note: null,
     createdAt: created,
+    balanceAfter: -BigInt(big),
+    paidFor: null,
   };
 
   it("gives every field, nullable ones as null, the amount signed and in digits, the id a number", () => {
     const body = presentLedgerEntry(fee);
-    expect(body).toEqual({ id: 9007199254740991, chain_id: 97, kind: "fee", amount: `-${big}`, tx_hash: fee.txHash, sweep_id: queued.id, note: null, created_at: "2026-11-21T12:00:00.123Z" });
+    expect(body).toEqual({
+      id: 9007199254740991,
+      chain_id: 97,
+      kind: "fee",
+      amount: `-${big}`,
+      tx_hash: fee.txHash,
+      sweep_id: queued.id,
+      note: null,
+      created_at: "2026-11-21T12:00:00.123Z",
+      balance_after: `-${big}`,
+      paid_for: null,
+    });
+    expect(LedgerEntry.parse(body)).toEqual(body);
+  });
+
+  it("names what a gas entry paid for", () => {
+    const paidFor = { kind: "sweep_batch" as const, batch_id: queued.id, items: 3, hot_wallet: `0x${"12".repeat(20)}` };
+    const body = presentLedgerEntry({ ...fee, kind: "gas", sweepId: null, paidFor });
+    expect(body.paid_for).toEqual(paidFor);
     expect(LedgerEntry.parse(body)).toEqual(body);
   });
 
@@ -198,9 +218,10 @@ describe("presentLedgerEntry", () => {
 });
 
 describe("presentChainTariff", () => {
-  const chain = { chainId: 11155111, name: "Sepolia" };
+  const chain = { chainId: 11155111, name: "Sepolia", nativeTicker: "ETH", tokens: [{ ticker: "USDT", address: `0x${"ab".repeat(20)}`, decimals: 6 }] };
+  const units = { native: "ETH", tokens: [{ token: "USDT", address: `0x${"ab".repeat(20)}`, decimals: 6 }] };
 
-  it("gives the rates in bps and percent, and the benchmarks as gas integers", () => {
+  it("gives the rates in bps and percent, the coin and tokens with their decimals, and the benchmarks as gas integers", () => {
     const body = presentChainTariff(chain, {
       rateBps: 7000,
       nativeMarkupBps: 1250,
@@ -214,6 +235,7 @@ describe("presentChainTariff", () => {
       rate: "70",
       native_markup_bps: 1250,
       native_markup: "12.5",
+      ...units,
       classic_gas: { ETH: { new: 21000, existing: 21000 }, USDT: { new: 50547, existing: 33447 } },
       extra_gas: { delegation: 12500, account: 12500 },
     });
@@ -221,7 +243,7 @@ describe("presentChainTariff", () => {
   });
 
   it("omits classic_gas and extra_gas on a chain without benchmarks", () => {
-    expect(presentChainTariff(chain, { rateBps: 0, nativeMarkupBps: 5 })).toEqual({ chain_id: 11155111, name: "Sepolia", rate_bps: 0, rate: "0", native_markup_bps: 5, native_markup: "0.05" });
+    expect(presentChainTariff(chain, { rateBps: 0, nativeMarkupBps: 5 })).toEqual({ chain_id: 11155111, name: "Sepolia", rate_bps: 0, rate: "0", native_markup_bps: 5, native_markup: "0.05", ...units });
   });
 });
 

@@ -5,6 +5,7 @@ import type { QueueNames } from "@sweep/messaging";
 import express from "express";
 import type Redis from "ioredis";
 import type { Pool } from "pg";
+import { apiReferenceRoutes } from "./api-reference/routes";
 import { ApiKeyLookup, defaultLookupLimits, type ApiKeyLookupLimits } from "./auth/api-key-lookup";
 import { authenticate } from "./auth/authenticate";
 import { CacheSeal, DEVELOPMENT_CACHE_SECRET } from "./auth/cache-seal";
@@ -131,6 +132,7 @@ export function createApp(deps: AppDeps): express.Express {
       distDir: deps.consoleDist ?? DEFAULT_CONSOLE_DIST,
     }),
   );
+  app.use(apiReferenceRoutes());
 
   app.use(notFound(app));
   app.use(errorHandler);

@@ -144,15 +144,21 @@ describe("the console's data: the API with the session cookie, keys, the ledger 
       expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
       expect(res.headers["content-disposition"]).toBe('attachment; filename="ledger.csv"');
       const lines = res.text.split("\r\n");
-      expect(lines[0]).toBe("id,created_at,chain_id,kind,amount,tx_hash,sweep_id,note");
+      expect(lines[0]).toBe("id,created_at,chain_id,kind,amount,balance_after,paid_for,batch_id,tx_hash,sweep_id,note,coin,amount_coin,balance_after_coin");
       expect(lines).toHaveLength(1 + 206 + 1);
       expect(lines.at(-1)).toBe("");
-      expect(lines.at(-2)).toBe(`${charge.id},${charge.createdAt.toISOString()},${SEPOLIA},fee_charge,-7,,,"'=HYPERLINK(""x""), ""quoted"""`);
-      expect(lines[1]).toMatch(new RegExp(`^\\d+,[^,]+,${SEPOLIA},topup,205,,,$`));
+      // A charge is owed, not paid out: the wallet's balance after it is what it was (nothing yet).
+      expect(lines.at(-2)).toBe(`${charge.id},${charge.createdAt.toISOString()},${SEPOLIA},fee_charge,-7,0,,,,,"'=HYPERLINK(""x""), ""quoted""",ETH,-0.000000000000000007,0`);
+      // The newest top-up: 205 wei, after the 204 before it (1 + 2 + … + 205 wei in all).
+      expect(lines[1]).toMatch(new RegExp(`^\\d+,[^,]+,${SEPOLIA},topup,205,21115,,,,,,ETH,0.000000000000000205,0.000000000000021115$`));
 
       const api = await request(gateway.app).get("/v1/ledger").query({ chain_id: SEPOLIA, kind: "fee_charge" }).set(owner.auth);
       const filtered = await request(gateway.app).get("/console/api/ledger.csv").query({ chain_id: SEPOLIA, kind: "fee_charge" }).set(withCookie(ownerBrowser));
       expect(filtered.text.split("\r\n").slice(1, -1).map((line) => Number(line.split(",")[0]))).toEqual(api.body.items.map((e: { id: number }) => e.id));
+
+      // A period: the range of GET /v1/ledger.
+      const later = await request(gateway.app).get("/console/api/ledger.csv").query({ chain_id: SEPOLIA, created_after: new Date(Date.now() + 60_000).toISOString() }).set(withCookie(ownerBrowser));
+      expect(later.text.split("\r\n")).toEqual([lines[0], ""]);
     });
 
     it.each([

@@ -1,4 +1,4 @@
-import { csvCell, safeNote } from "./ledger-csv";
+import { coins, csvCell, safeNote } from "./ledger-csv";
 
 describe("csvCell", () => {
   it.each<[string | number | null, string]>([
@@ -27,5 +27,17 @@ describe("safeNote", () => {
     ["a=b", "a=b"],
   ])("keeps %j as %j", (note, safe) => {
     expect(safeNote(note)).toBe(safe);
+  });
+});
+
+describe("coins", () => {
+  it.each<[string, string]>([
+    ["0", "0"],
+    ["1000000000000000000", "1"],
+    ["-520000000000000", "-0.00052"],
+    ["1", "0.000000000000000001"],
+    ["123456789012345678901234567890", "123456789012.34567890123456789"],
+  ])("writes %s wei as %s coins", (wei, coin) => {
+    expect(coins(wei)).toBe(coin);
   });
 });

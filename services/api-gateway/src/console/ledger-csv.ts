@@ -1,4 +1,5 @@
-import { LedgerListQuery, presentLedgerEntry } from "@sweep/api-contract";
+import { LedgerListQuery, presentLedgerEntry, type LedgerEntry } from "@sweep/api-contract";
+import { formatEther } from "ethers";
 import type { Db } from "@sweep/db";
 import { Router } from "express";
 import { partnerOf } from "../auth/authenticate";
@@ -8,10 +9,11 @@ import { parsePageRequest } from "../lists/page";
 
 export interface LedgerCsvDeps {
   db: Db;
-  chains: ReadonlyMap<number, unknown>;
+  chains: ReadonlyMap<number, { nativeTicker: string }>;
 }
 
-const COLUMNS = ["id", "created_at", "chain_id", "kind", "amount", "tx_hash", "sweep_id", "note"] as const;
+/** GET /v1/ledger's fields in wei, then the same amounts in coins (exact decimals) and the coin's ticker, for a spreadsheet's reader. */
+const COLUMNS = ["id", "created_at", "chain_id", "kind", "amount", "balance_after", "paid_for", "batch_id", "tx_hash", "sweep_id", "note", "coin", "amount_coin", "balance_after_coin"] as const;
 /** GET /v1/ledger's largest page: the export reads the ledger as the API pages it. */
 const PAGE = 200;
 /** The filters of GET /v1/ledger, without its paging (the export has every page). */
@@ -33,12 +35,25 @@ export function safeNote(note: string | null): string | null {
   return note !== null && /^[=+\-@\t\r]/.test(note) ? `'${note}` : note;
 }
 
-export function csvRow(entry: ReturnType<typeof presentLedgerEntry>): string {
-  const cells = { ...entry, note: safeNote(entry.note) };
+export function csvRow(entry: LedgerEntry, coin: string): string {
+  const cells: Record<(typeof COLUMNS)[number], string | number | null> = {
+    ...entry,
+    paid_for: entry.paid_for?.kind ?? null,
+    batch_id: entry.paid_for?.batch_id ?? null,
+    note: safeNote(entry.note),
+    coin,
+    amount_coin: coins(entry.amount),
+    balance_after_coin: coins(entry.balance_after),
+  };
   return COLUMNS.map((column) => csvCell(cells[column])).join(",") + "\r\n";
 }
 
-/** The ledger as CSV: GET /v1/ledger's query and filters, every page, newest first. */
+/** Wei as a decimal of whole coins, exact ("-0.00052", "1"). */
+export function coins(wei: string): string {
+  return formatEther(BigInt(wei)).replace(/\.0$/, "");
+}
+
+/** The ledger as CSV: GET /v1/ledger's query and filters (the time range too), every page, newest first. */
 export function ledgerCsvRoutes(deps: LedgerCsvDeps): Router {
   const router = Router();
 
@@ -49,7 +64,7 @@ export function ledgerCsvRoutes(deps: LedgerCsvDeps): Router {
     res.type("text/csv; charset=utf-8").set({ "Content-Disposition": 'attachment; filename="ledger.csv"', "Cache-Control": "no-store" });
     res.write(COLUMNS.join(",") + "\r\n");
     for (;;) {
-      res.write(page.items.map((entry) => csvRow(presentLedgerEntry(entry))).join(""));
+      res.write(page.items.map((entry) => csvRow(presentLedgerEntry(entry), deps.chains.get(entry.chainId)?.nativeTicker ?? "")).join(""));
       if (page.nextCursor === null) break;
       page = await listLedgerEntries(deps.db, partnerId, { query, below: ledgerCursors.decode(page.nextCursor), limit: PAGE });
     }

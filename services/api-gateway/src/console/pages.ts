@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { ApiError } from "../http/api-error";
+import { pageHeaders } from "../http/page-headers";
 import type { Logger } from "@sweep/common";
-import express, { Router, type RequestHandler } from "express";
+import express, { Router } from "express";
 
 /** Where `pnpm prepare-workspace` builds the console's pages (packages/console-ui). */
 export const DEFAULT_CONSOLE_DIST = path.resolve(__dirname, "../../../../packages/console-ui/dist");
@@ -20,10 +21,7 @@ export const CONSOLE_CSP = [
 ].join("; ");
 
 /** Every answer under /console, pages and console API alike. */
-export const consoleHeaders: RequestHandler = (_req, res, next) => {
-  res.set({ "Content-Security-Policy": CONSOLE_CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer" });
-  next();
-};
+export const consoleHeaders = pageHeaders(CONSOLE_CSP);
 
 /**
  * The console's built pages at /console: files as they are (Vite's hashed assets cached for a

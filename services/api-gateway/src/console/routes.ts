@@ -15,7 +15,7 @@ export interface ConsoleDeps {
   redis: Redis;
   logger: Logger;
   environment: Environment;
-  chains: ReadonlyMap<number, unknown>;
+  chains: ReadonlyMap<number, { nativeTicker: string }>;
   sessions: ConsoleSessions;
   /** the per-address limit of /v1, for /console/api too */
   perAddressLimit: RequestHandler;

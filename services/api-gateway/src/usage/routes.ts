@@ -2,12 +2,9 @@ import { UsageQuery } from "@sweep/api-contract";
 import type { Db } from "@sweep/db";
 import { Router } from "express";
 import { partnerOf } from "../auth/authenticate";
-import { checkQueryChain } from "../http/query-chain";
-import { parseRequest, type ValidationCodes } from "../http/validation";
+import { parseQuery } from "../lists/page";
 import { usageDays } from "./queries";
 import { DEFAULT_USAGE_DAYS, usageWindow } from "./usage-window";
-
-const queryCodes: ValidationCodes = { shapeCode: "invalid_query", noun: "query parameter", valueCodes: {} };
 
 export interface UsageRoutesDeps {
   db: Db;
@@ -19,8 +16,7 @@ export function usageRoutes(deps: UsageRoutesDeps): Router {
   const router = Router();
 
   router.get("/v1/usage", async (req, res) => {
-    const query = parseRequest(UsageQuery, req.query, queryCodes);
-    checkQueryChain(query.chain_id, deps.chains);
+    const query = parseQuery(UsageQuery, req.query, deps.chains);
     const chainIds = query.chain_id === undefined ? [...deps.chains.keys()] : [query.chain_id];
     const days = await usageDays(deps.db, partnerOf(res).partnerId, { ...usageWindow(query.days ?? DEFAULT_USAGE_DAYS, new Date()), chainIds });
     res.json({ days });
