@@ -16,6 +16,7 @@ import "./routes/deposit-addresses";
 import "./routes/sweep-policies";
 import "./routes/webhook";
 import "./routes/events";
+import "./routes/requests";
 
 /** The OpenAPI 3.1 document of API version 1, generated from the same schemas that validate requests. */
 export function openApiDocument(serverUrl?: string) {

@@ -3,6 +3,7 @@ export * from "./events";
 export * from "./presenters";
 export * from "./registry";
 export * from "./request-id";
+export * from "./request-log";
 export * from "./requests";
 export * from "./responses";
 export * from "./scalars";

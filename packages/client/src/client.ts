@@ -28,6 +28,8 @@ export type Usage = Schemas["Usage"];
 export type Webhook = Schemas["Webhook"];
 export type WebhookRequest = Schemas["WebhookRequest"];
 export type WebhookDelivery = Schemas["WebhookDelivery"];
+/** One request of the account as the request log keeps it (30 days): method, route template, status, error code, time. */
+export type RequestLogEntry = Schemas["RequestLogEntry"];
 
 type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
 /** A list's filters, without its paging (the iterator pages). */
@@ -114,6 +116,14 @@ export class SweepClient {
     /** Every event of the last 30 days matching the filters, newest first, with its data as a delivery would carry it now; fetching sends nothing. */
     list: (filters: Filters<"/v1/events"> = {}): AsyncIterable<Event> => paginate((cursor) => this.events.page({ ...filters, cursor })),
     page: (query: QueryOf<"/v1/events"> = {}): Promise<Page<Event>> => body(this.api.GET("/v1/events", { params: { query } })),
+  };
+
+  readonly requests = {
+    /** A request of the last 30 days by the X-Request-Id its answer carried (SweepApiError's `requestId`); not_found for an unknown id. */
+    get: (requestId: string): Promise<RequestLogEntry> => body(this.api.GET("/v1/requests/{request_id}", { params: { path: { request_id: requestId } } })),
+    /** Every request of the last 30 days matching the filters (status, error_code), newest first. */
+    list: (filters: Filters<"/v1/requests"> = {}): AsyncIterable<RequestLogEntry> => paginate((cursor) => this.requests.page({ ...filters, cursor })),
+    page: (query: QueryOf<"/v1/requests"> = {}): Promise<Page<RequestLogEntry>> => body(this.api.GET("/v1/requests", { params: { query } })),
   };
 
   readonly deposits = {

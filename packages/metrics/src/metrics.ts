@@ -70,6 +70,13 @@ export const rateLimiterErrors = new Counter({
   registers,
 });
 
+export const requestLogDropped = new Counter({
+  name: "sweep_request_log_dropped_total",
+  help: "Partner requests left out of the request log (GET /v1/requests), by reason: buffer_full (writes fell behind, Postgres down or slow), write_failed (a batch's INSERT failed)",
+  labelNames: ["reason"] as const,
+  registers,
+});
+
 // ── batcher ───────────────────────────────────────────────────────────────────────────────────
 
 export const batchSize = new Histogram({

@@ -26,6 +26,8 @@ import { eventRoutes } from "./events/routes";
 import { sweepPolicyRoutes } from "./sweep-policies/routes";
 import { requestLogging } from "./http/request-log";
 import { requestMetrics } from "./http/request-metrics";
+import { recordRequests, type RequestLogSink } from "./requests/request-log-entry";
+import { requestLogRoutes } from "./requests/routes";
 import { notFound, refuseOptions } from "./http/unrouted";
 import { gatewayLimits, type RateLimitSettings } from "./rate-limits/gateway-limits";
 import { limitPerAddress, limitPerKey, limitSignIns } from "./rate-limits/limit-requests";
@@ -68,6 +70,8 @@ export interface AppDeps {
   /** TRUST_PROXY: the proxies whose X-Forwarded-For names the client; none without */
   trustProxy?: number | string;
   publicUrl?: string;
+  /** where each partner request's entry of the request log goes once answered (RequestLogBuffer) */
+  requestLog: RequestLogSink;
   /** called after a transaction wrote outbox rows (the relay publishes them at once) */
   onOutbox?: () => void;
   /** the console's built pages; packages/console-ui/dist without */
@@ -81,6 +85,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.set("trust proxy", deps.trustProxy ?? false);
   app.use(requestLogging(deps.logger));
   app.use(requestMetrics);
+  app.use(recordRequests(deps.requestLog));
 
   const limits = gatewayLimits(deps.redis, deps.rateLimits, deps.logger);
   // Before anything else of /v1: a flood of made-up keys costs one Redis call each, no key look-up.
@@ -117,6 +122,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(depositAddressRoutes({ db: deps.db, chains }));
   app.use(depositRoutes({ db: deps.db, chains }));
   app.use(eventRoutes({ db: deps.db, chains }));
+  app.use(requestLogRoutes({ db: deps.db, chains }));
   app.use(sweepPolicyRoutes({ db: deps.db, chains }));
   app.use(webhookRoutes({ db: deps.db, names: deps.names, chains, onOutbox, reach: { allowPrivate: deps.webhookAllowPrivate ?? false, allowHttp: deps.webhookAllowHttp ?? false }, testEventLimit: limits.webhookTests }));
   app.use(

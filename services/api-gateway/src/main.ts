@@ -9,6 +9,8 @@ import { resolveCacheSecret } from "./auth/cache-seal";
 import { gatewayChains } from "./chains";
 import { loadGatewayConfig } from "./config";
 import { defaultRateLimits } from "./rate-limits/gateway-limits";
+import { startRequestLogRetention } from "./requests/request-log-retention";
+import { requestLogWriter } from "./requests/request-log-writer";
 
 void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logger }) => {
   const chains = gatewayChains(config.chains);
@@ -22,6 +24,9 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
   await db.$queryRaw`SELECT 1`;
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: config.SWEEP_INSERT_POOL_SIZE });
   await pool.query("SELECT 1");
+  // Each partner request's entry, written behind its response; deleted after 30 days by every gateway.
+  const requestLog = requestLogWriter(pool, logger);
+  const requestLogRetention = startRequestLogRetention({ db, intervalMs: 10 * 60_000, logger });
 
   // Auto-pipelining: the key look-ups of concurrent requests share one write to Redis. The key prefix keeps
   // rate limits and cached look-ups apart when several environments (or test stacks) share one Redis.
@@ -62,6 +67,7 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     },
     publicUrl: config.PUBLIC_URL,
     trustProxy: config.TRUST_PROXY,
+    requestLog,
     onOutbox: () => messaging.relay?.wake(),
   });
   const server = await listen(app, config.PORT, config.HOST, {
@@ -76,6 +82,9 @@ void runService("api-gateway", () => loadGatewayConfig(), async ({ config, logge
     { name: "chain providers", close: () => nodes.forEach((node) => node.provider.destroy()) },
     { name: "database", close: () => db.$disconnect() },
     { name: "database pool", close: () => pool.end() },
+    // Closed in reverse: written once the server took its last request, before the pool closes.
+    { name: "request log", close: () => requestLog.flush() },
+    { name: "request log retention", close: () => requestLogRetention.stop() },
     { name: "redis", close: () => redis.quit() },
     ...messaging.closers,
     { name: "http", close: () => closeServer(server) },

@@ -13,6 +13,8 @@ import { Pool } from "pg";
 import { createApp } from "../src/app";
 import { gatewayChains, type GatewayChain } from "../src/chains";
 import { defaultRateLimits, type RateLimitSettings } from "../src/rate-limits/gateway-limits";
+import type { RequestLogBuffer } from "../src/requests/request-log-buffer";
+import { requestLogWriter } from "../src/requests/request-log-writer";
 
 export const SEPOLIA = 11155111;
 export const BSC_TESTNET = 97;
@@ -25,6 +27,8 @@ export interface TestGateway {
   redis: Redis;
   names: QueueNames;
   chains: GatewayChain[];
+  /** the request log's entries not yet written: flush() writes them */
+  requestLog: RequestLogBuffer;
   close(): Promise<void>;
 }
 
@@ -66,8 +70,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const configs = loadChainConfigs("testnet", undefined, { ...Object.fromEntries(environmentChainIds("testnet").map((id) => [`RPC_URL_${id}`, deadNode])), ...env });
   const chains = gatewayChains(configs);
   const nodes = connectChains(configs, { timeoutMs: options.balanceRpcTimeoutMs ?? 3_000 });
+  const logger = createLogger("api-gateway-test", "error");
+  const requestLog = requestLogWriter(pool, logger);
   const app = createApp({
-    logger: createLogger("api-gateway-test", "error"),
+    logger,
     db,
     pool,
     redis,
@@ -84,6 +90,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     consoleDist: options.consoleDist ?? "/nonexistent/console-ui/dist",
     webhookAllowPrivate: options.webhookReach?.allowPrivate,
     webhookAllowHttp: options.webhookReach?.allowHttp,
+    requestLog,
   });
   return {
     app,
@@ -92,8 +99,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     redis,
     names,
     chains,
+    requestLog,
     close: async () => {
       nodes.forEach((node) => node.provider.destroy());
+      await requestLog.flush();
       await Promise.all([db.$disconnect(), pool.end(), redis.quit()]);
     },
   };

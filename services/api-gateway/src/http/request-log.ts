@@ -25,6 +25,8 @@ export interface RequestLog {
   readonly logger: Logger;
   /** fields of the request's access line, e.g. the ids of what it created or the error code it answered */
   note(fields: Record<string, unknown>): void;
+  /** the error code the error handler answered (noted as errorCode), if any */
+  readonly errorCode: string | undefined;
 }
 
 class OpenRequestLog implements RequestLog {
@@ -42,6 +44,11 @@ class OpenRequestLog implements RequestLog {
 
   note(fields: Record<string, unknown>): void {
     Object.assign(this.notes, fields);
+  }
+
+  get errorCode(): string | undefined {
+    const code = this.notes.errorCode;
+    return typeof code === "string" ? code : undefined;
   }
 
   ids(): { requestId: string; partnerId?: string } {

@@ -40,3 +40,5 @@ export const depositAddressCursors = cursorCodec("d1");
 export const depositCursors = cursorCodec("p1");
 /** GET /v1/events */
 export const eventCursors = cursorCodec("e1");
+/** GET /v1/requests */
+export const requestLogCursors = cursorCodec("q1");
