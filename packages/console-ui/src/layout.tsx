@@ -14,6 +14,7 @@ const sections: [path: string, label: string][] = [
   ["/ledger", "Ledger"],
   ["/tariff", "Tariff"],
   ["/webhook", "Webhook"],
+  ["/requests", "Requests"],
   ["/settings", "Settings"],
 ];
 

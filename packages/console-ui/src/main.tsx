@@ -13,6 +13,7 @@ import { SweepPoliciesPage } from "./pages/sweep-policies";
 import { LedgerPage } from "./pages/ledger";
 import { TariffPage } from "./pages/tariff";
 import { WebhookPage } from "./pages/webhook";
+import { RequestsPage } from "./pages/requests";
 import { SettingsPage } from "./pages/settings";
 import { NotFoundPage } from "./pages/not-found";
 import "./styles.css";
@@ -45,6 +46,7 @@ const router = createBrowserRouter(
         { path: "ledger", element: <LedgerPage /> },
         { path: "tariff", element: <TariffPage /> },
         { path: "webhook", element: <WebhookPage /> },
+        { path: "requests", element: <RequestsPage /> },
         { path: "settings", element: <SettingsPage /> },
         { path: "*", element: <NotFoundPage /> },
       ],
