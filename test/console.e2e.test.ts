@@ -353,6 +353,37 @@ describe("the partner console in a browser", () => {
     await check("partner-disabled");
   }, 60_000);
 
+  it("looks a request up in the request log by the id its answer carried: route template, status and error code", async () => {
+    // Enabled again: a disabled account's requests are refused before its partner is known, so none is logged.
+    await stack.db.partner.update({ where: { id: partner.partnerId }, data: { enabled: true } });
+    await visit("/requests", "Requests");
+    // A request of the session's that fails, as a support case starts: its id from the answer's header.
+    const requestId = await page.evaluate(async (id) => (await fetch(`/v1/sweeps/${id}`)).headers.get("X-Request-Id"), randomUUID());
+    expect(requestId).toMatch(/^req_/);
+    // The log is written behind the answers, within a second.
+    await eventually("the request in the log", async () => ((await page.evaluate(async (id) => (await fetch(`/v1/requests/${id}`)).status, requestId!)) === 200 ? true : undefined), 10_000);
+
+    await page.getByLabel("Request id").fill(requestId!);
+    await page.getByRole("button", { name: "Look up" }).click();
+    const detail = page.getByTestId("request-detail");
+    await detail.getByText("/v1/sweeps/:id").waitFor();
+    const shownDetail = (await detail.textContent()) ?? "";
+    expect(shownDetail).toContain(requestId);
+    expect(shownDetail).toContain("GET");
+    expect(shownDetail).toContain("404");
+    expect(shownDetail).toContain("not_found");
+    expect(page.url()).toContain(`request_id=${requestId}`);
+    await check("requests");
+
+    // Linked by its id, as support would send it; the recent requests list it too.
+    await visit(`/requests?request_id=${requestId}`, "Requests");
+    await page.getByTestId("request-detail").getByText("/v1/sweeps/:id").waitFor();
+    expect(await page.getByTestId("requests").locator("tbody tr", { has: page.locator("code", { hasText: requestId! }) }).textContent()).toContain("not_found");
+    // Another id is not found in this account, said in words with the API's code.
+    await visit(`/requests?request_id=req_${"x".repeat(16)}`, "Requests");
+    expect(await page.getByRole("alert").filter({ hasText: "[not_found]" }).textContent()).toMatch(/^Not found in this account: .*\[not_found\]$/);
+  }, 60_000);
+
   it("ran every page without a CSP violation or a script error", () => {
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);
