@@ -1,5 +1,5 @@
 import { Deposit, HotWallet, Revocation, Sweep } from "./responses";
-import { Address, Amount, ChainId, DateTime, NextCursor } from "./scalars";
+import { Address, Amount, ChainId, DateTime, Hash, NextCursor } from "./scalars";
 import { z } from "./zod";
 
 /** Webhook bodies (the spec's Event): documented under the OpenAPI document's `webhooks`. */
@@ -19,7 +19,7 @@ export const DelegationChanged = z
   .object({
     chain_id: ChainId,
     address: Address.openapi({ description: "the deposit address" }),
-    tx_hash: z.string().openapi({ description: "the type-4 transaction whose authorization list changed its delegation" }),
+    tx_hash: Hash.openapi({ description: "the type-4 transaction whose authorization list changed its delegation" }),
     block_number: z.number().int().openapi({ format: "int64" }),
     sender: Address.openapi({ description: "who sent that transaction (anyone may carry a signed authorization)" }),
     old_delegate: Address.optional().openapi({ description: "the delegate it ran before, as the service knew it" }),
@@ -31,7 +31,7 @@ export const DepositAddressActivity = z
   .object({
     chain_id: ChainId,
     address: Address.openapi({ description: "the deposit address, which sent a transaction: its key is used outside the service" }),
-    tx_hash: z.string(),
+    tx_hash: Hash,
     block_number: z.number().int().openapi({ format: "int64" }),
   })
   .openapi("DepositAddressActivity");

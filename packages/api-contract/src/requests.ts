@@ -1,4 +1,4 @@
-import { Address, Amount, ChainId, LedgerKind, NonZeroAddress, PositiveAmount } from "./scalars";
+import { Address, Amount, ChainId, Hash, LedgerKind, NonZeroAddress, PositiveAmount } from "./scalars";
 import { z } from "./zod";
 
 /** Request bodies and queries. Unknown fields are refused (strict objects): the spec's invalid_json. */
@@ -143,11 +143,7 @@ export const SweepListQuery = z.strictObject({
   account: Address.optional().openapi({ description: "deposit address" }),
   hot_wallet: Address.optional(),
   external_id: ExternalId.optional().openapi({ description: "the sweep of this external_id (yours, or a policy's deposit:<chain>:<tx>:<log>)" }),
-  tx_hash: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-transaction hash of 64 hex digits")
-    .optional()
-    .openapi({ description: "the sweeps the batch transaction of this hash carried" }),
+  tx_hash: Hash.optional().openapi({ description: "the sweeps the batch transaction of this hash carried" }),
 });
 
 export type SweepListQuery = z.infer<typeof SweepListQuery>;

@@ -1,5 +1,5 @@
 import { delegationStates, depositStatuses, policySchedules, revocationStatuses, sweepStatuses } from "./requests";
-import { Address, Amount, ChainId, DateOnly, DateTime, Gas, LedgerKind, NextCursor, SignedAmount } from "./scalars";
+import { Address, Amount, ChainId, DateOnly, DateTime, Gas, Hash, LedgerKind, NextCursor, SignedAmount } from "./scalars";
 import { z } from "./zod";
 
 /** Response bodies: optional fields are omitted when they have no value. */
@@ -16,7 +16,7 @@ export const HotWallet = z
       description:
         "only with failed: not_deployed, insufficient_gas_balance (top up the gas wallet and register again), gas_limit_exceeded, transaction_reverted, nonce_conflict, chain_unavailable, internal",
     }),
-    tx_hash: z.string().optional().openapi({ description: "the transaction that deployed the delegate" }),
+    tx_hash: Hash.optional().openapi({ description: "the transaction that deployed the delegate" }),
     created_at: DateTime.openapi({ description: "when registered" }),
   })
   .openapi("HotWallet");
@@ -33,7 +33,7 @@ export const Deposit = z
     token: z.string().openapi({ description: "ticker of the token or of the native coin" }),
     token_address: Address.optional().openapi({ description: "absent for the native coin" }),
     amount: Amount,
-    tx_hash: z.string(),
+    tx_hash: Hash,
     log_index: z.number().int().optional().openapi({ description: "the token's Transfer log in its block; absent for the native coin" }),
     block_number: z.number().int().openapi({ format: "int64" }),
     status: z.enum(depositStatuses).openapi({
@@ -83,7 +83,7 @@ export const DepositAddress = z
         "what the service last knew of its EIP-7702 delegation: unknown (no authorization of a delegate held: known from a revocation or a sweep without one), authorized (an authorization of a hot wallet's delegate is held, not yet applied), delegated (a sweep went through: it runs `delegate`), revoked (a revocation took the delegation back), compromised (the delegation firewall saw it delegate elsewhere or send a transaction: `compromised`; sweeps of it are rejected foreign_delegation until a new authorization of your delegate is registered)",
     }),
     compromised: z
-      .object({ tx_hash: z.string().openapi({ description: "the transaction that delegated it elsewhere or that it sent" }), block_number: z.number().int().openapi({ format: "int64" }) })
+      .object({ tx_hash: Hash.openapi({ description: "the transaction that delegated it elsewhere or that it sent" }), block_number: z.number().int().openapi({ format: "int64" }) })
       .optional()
       .openapi({ description: "with compromised: where the firewall saw it" }),
     delegate: Address.optional().openapi({ description: "the delegate it runs (delegated) or its held authorization names (authorized)" }),
@@ -124,7 +124,7 @@ export const Sweep = z
     created_by: z.literal("policy").optional().openapi({ description: "present when a sweep policy made it from confirmed deposits (its external_id is deposit:<chain_id>:<tx_hash>:<log_index>, -1 for native coin); absent for sweeps you requested" }),
     attempts: z.number().int().min(0).openapi({ description: "times tried" }),
     swept_amount: Amount.optional().openapi({ description: "amount that reached the hot wallet; only with swept" }),
-    tx_hash: z.string().optional().openapi({ description: "the batch transaction that carried the sweep" }),
+    tx_hash: Hash.optional().openapi({ description: "the batch transaction that carried the sweep" }),
     kind: z.enum(sweepKinds).optional(),
     gas: Gas.optional().openapi({ description: "the sweep's share of the batch gas" }),
     gas_cost: Amount.optional().openapi({ description: "the sweep's gas in wei" }),
@@ -154,7 +154,7 @@ export const Revocation = z
         "rejected: not_delegated, stale_authorization, invalid_authorization; failed: not_applied (the chain skipped the authorization) or an attempt failure as for a sweep; while queued for retry, why the last attempt did not go through; while queued, waiting_for_gas_price as for a sweep",
     }),
     attempts: z.number().int().min(0).openapi({ description: "times tried" }),
-    tx_hash: z.string().optional().openapi({ description: "the transaction that carried it" }),
+    tx_hash: Hash.optional().openapi({ description: "the transaction that carried it" }),
     gas: Gas.optional().openapi({ description: "the revocation's share of its transaction's gas" }),
     gas_cost: Amount.optional().openapi({ description: "the same in wei" }),
     created_at: DateTime,
@@ -255,7 +255,7 @@ export const LedgerEntry = z
     chain_id: ChainId,
     kind: LedgerKind,
     amount: SignedAmount.openapi({ description: "wei with a sign: plus for topup and fee_credit, minus for gas, fees, charges, withdrawals" }),
-    tx_hash: z.string().nullable().openapi({ description: "null for top-ups, charges and credits" }),
+    tx_hash: Hash.nullable().openapi({ description: "null for top-ups, charges and credits" }),
     sweep_id: z.uuid().nullable().openapi({ description: "the sweep a fee is for; null for other kinds" }),
     note: z.string().nullable().openapi({ description: "note on charges and credits; for top-ups, the blocks the reconciliation covered" }),
     created_at: DateTime,

@@ -14,6 +14,12 @@ const zeroAddress = /^0x0{40}$/;
 /** An address that may receive or hold funds: the zero address is refused. */
 export const NonZeroAddress = Address.refine((value) => !zeroAddress.test(value), { error: "must not be the zero address" });
 
+/** A transaction hash. Its pattern, like Address's, makes the SDK type it `0x${string}` (packages/client/scripts/hex-strings.ts). */
+export const Hash = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, { error: "must be a 0x-transaction hash of 64 hex digits" })
+  .openapi({ description: "0x-hex transaction hash of 64 digits", example: "0x8e0b5d3c1f7a9e2b4c6d8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c" });
+
 export const Amount = z
   .string()
   .regex(/^[0-9]+$/)

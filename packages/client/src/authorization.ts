@@ -2,8 +2,13 @@ import { keccak_256 } from "@noble/hashes/sha3";
 import { bytesToHex, concatBytes, hexToBytes } from "@noble/hashes/utils";
 import type { components } from "./generated/openapi";
 
-/** The `authorization` object of POST /v1/sweeps and /v1/revocations. */
-export type Authorization = components["schemas"]["Authorization"];
+type Hex = `0x${string}`;
+
+/**
+ * The `authorization` object of POST /v1/sweeps and /v1/revocations, as signed here: its address and
+ * signature `0x${string}`, as viem takes them (the requests take any string).
+ */
+export type Authorization = Omit<components["schemas"]["Authorization"], "address" | "r" | "s"> & { address: Hex; r: Hex; s: Hex };
 
 /** What a deposit address authorizes: on chain `chainId`, its account runs the code at `address`. */
 export interface AuthorizationTerms {
@@ -29,14 +34,14 @@ export interface DigestSignature {
  */
 export type AuthorizationSigner =
   | { authorize(request: { address: string; nonce: bigint; chainId: bigint }): Promise<{ signature: { r: string; s: string; yParity: number } }> }
-  | { signAuthorization(request: { address: `0x${string}`; chainId: number; nonce: number }): Promise<{ r: `0x${string}`; s: `0x${string}`; yParity?: number }> }
-  | { signDigest(digest: `0x${string}`): Promise<DigestSignature> };
+  | { signAuthorization(request: { address: Hex; chainId: number; nonce: number }): Promise<{ r: Hex; s: Hex; yParity?: number }> }
+  | { signDigest(digest: Hex): Promise<DigestSignature> };
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const MAGIC = 0x05;
 
 /** keccak256(0x05 || rlp([chain_id, address, nonce])): what EIP-7702 signs. */
-export function authorizationDigest(terms: AuthorizationTerms): `0x${string}` {
+export function authorizationDigest(terms: AuthorizationTerms): Hex {
   const payload = rlpList([rlpInteger(BigInt(terms.chainId)), rlpBytes(addressBytes(terms.address)), rlpInteger(BigInt(terms.nonce))]);
   return `0x${bytesToHex(keccak_256(concatBytes(Uint8Array.of(MAGIC), payload)))}`;
 }
@@ -54,7 +59,7 @@ export async function signAuthorization(signer: AuthorizationSigner, terms: Auth
     return authorizationOf(terms, signature);
   }
   if ("signAuthorization" in signer) {
-    const signed = await signer.signAuthorization({ address: terms.address as `0x${string}`, chainId: safeNumber(terms.chainId, "chainId"), nonce: safeNumber(terms.nonce, "nonce") });
+    const signed = await signer.signAuthorization({ address: checkedAddress(terms.address), chainId: safeNumber(terms.chainId, "chainId"), nonce: safeNumber(terms.nonce, "nonce") });
     if (signed.yParity === undefined) throw new Error("the signer returned an authorization without yParity");
     return authorizationOf(terms, { r: signed.r, s: signed.s, yParity: signed.yParity });
   }
@@ -75,10 +80,9 @@ export function authorizationOf(terms: AuthorizationTerms, signature: DigestSign
     s = SECP256K1_N - s;
     yParity ^= 1;
   }
-  addressBytes(terms.address);
   return {
     chain_id: safeNumber(terms.chainId, "chainId"),
-    address: terms.address,
+    address: checkedAddress(terms.address),
     nonce: safeNumber(terms.nonce, "nonce"),
     y_parity: yParity,
     r: `0x${r.toString(16)}`,
@@ -92,9 +96,15 @@ function safeNumber(value: bigint | number, name: string): number {
   return number;
 }
 
+function checkedAddress(address: string): Hex {
+  if (!isAddress(address)) throw new TypeError(`not an address: ${address}`);
+  return address;
+}
+
+const isAddress = (value: string): value is Hex => /^0x[0-9a-fA-F]{40}$/.test(value);
+
 function addressBytes(address: string): Uint8Array {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new TypeError(`not an address: ${address}`);
-  return hexToBytes(address.slice(2));
+  return hexToBytes(checkedAddress(address).slice(2));
 }
 
 // RLP, only as much as the authorization tuple needs: byte strings and one list.
