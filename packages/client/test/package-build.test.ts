@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Wallet } from "ethers";
@@ -16,8 +16,9 @@ describe("@sweep/client as published", () => {
     expect({ status: check.status, stderr: check.stderr }).toEqual({ status: 0, stderr: "" });
   });
 
-  describe("its tarball (pnpm pack), installed with npm into an empty project as a partner would", () => {
+  describe("its tarball (pnpm pack, outside the workspace), installed with npm into an empty project as a partner would", () => {
     const packDir = mkdtempSync(path.join(os.tmpdir(), "sweep-client-pack-"));
+    const alone = mkdtempSync(path.join(os.tmpdir(), "sweep-client-alone-"));
     const project = mkdtempSync(path.join(os.tmpdir(), "sweep-client-partner-"));
     const key = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
     const terms = { chainId: 11155111, address: "0x5FbDB2315678afecb367f032d93F642f64180aa3", nonce: 0 };
@@ -61,8 +62,11 @@ describe("@sweep/client as published", () => {
     `;
 
     beforeAll(() => {
-      // prepack builds dist/ from the committed generated file: nothing else of the workspace is needed.
-      run("pnpm", ["pack", "--pack-destination", packDir], clientRoot);
+      // Packed from a copy of the package's folder outside the workspace, with its own node_modules
+      // (its devDependencies build it): prepack builds dist/ from the committed generated file.
+      cpSync(clientRoot, alone, { recursive: true, filter: (from) => !/^(node_modules|dist)$/.test(path.relative(clientRoot, from)) });
+      symlinkSync(path.join(clientRoot, "node_modules"), path.join(alone, "node_modules"));
+      run("pnpm", ["pack", "--pack-destination", packDir], alone);
       const tarball = path.join(packDir, readdirSync(packDir).find((name) => name.endsWith(".tgz"))!);
       packedManifest = run("tar", ["-xOzf", tarball, "package/package.json"], packDir);
       run("npm", ["init", "-y"], project);
@@ -78,6 +82,7 @@ describe("@sweep/client as published", () => {
 
     afterAll(() => {
       rmSync(packDir, { recursive: true, force: true });
+      rmSync(alone, { recursive: true, force: true });
       rmSync(project, { recursive: true, force: true });
     });
 
