@@ -6,7 +6,7 @@
  * database needs no cast either: the API validates it.
  */
 import ts from "typescript";
-import { NULL, tsUnion, type OpenAPI3, type SchemaObject, type TransformNodeOptions } from "openapi-typescript";
+import { NULL, tsUnion, type OpenAPI3, type SchemaObject } from "openapi-typescript";
 
 type Json = Record<string, unknown>;
 
@@ -22,7 +22,7 @@ function isHexString(schema: unknown): boolean {
 }
 
 /** openapi-typescript's `transform`: `0x${string}` (or `| null`) for a hex string schema. */
-export function hexStringType(schema: SchemaObject, _options: TransformNodeOptions): ts.TypeNode | undefined {
+export function hexStringType(schema: SchemaObject): ts.TypeNode | undefined {
   if (!isHexString(schema)) return undefined;
   return Array.isArray(schema.type) && schema.type.includes("null") ? tsUnion([HEX, NULL]) : HEX;
 }
