@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { source as axeSource } from "axe-core";
-import { parseEther, Wallet, ZeroAddress, type HDNodeWallet } from "ethers";
+import { formatUnits, parseEther, Wallet, ZeroAddress, type HDNodeWallet } from "ethers";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { SweepClient, type Sweep } from "@sweep/client";
 import { authorizationBody, createTestPartner, eventually, fundedDeposit, sharedStack, startReceiver, type Receiver, type SharedStack, type TestPartner } from "@sweep/testkit";
@@ -15,13 +15,17 @@ import { testContext } from "../packages/cli/src/test-support";
 // it, registers a hot wallet, sees a sweep made through the API swept with its fee and in the
 // day's usage chart, sets a webhook and resends a delivery, and revokes the key. Every page is
 // checked with axe-core (no serious or critical violation), runs under the gateway's CSP without
-// a violation, and is kept as a screenshot in test/artifacts/console/. It runs on the run's shared
-// anvil stack: everything it reads is its own partner's.
+// a violation, and is kept as a screenshot in test/artifacts/console/; amounts read in units with
+// their symbol, and every page fits a 390 px phone. It runs on the run's shared anvil stack:
+// everything it reads is its own partner's.
 
 const CHAIN_ID = 97;
 const SCREENSHOTS = path.join(__dirname, "artifacts", "console");
 const DIST = path.join(__dirname, "..", "packages", "console-ui", "dist", "index.html");
 const PASSWORD = "correct horse battery staple";
+
+/** An amount as the console shows it: exact units and the symbol (formatUnits without ethers' ".0"). */
+const inUnits = (value: string, symbol: string, decimals = 18) => `${formatUnits(value, decimals).replace(/\.0$/, "")} ${symbol}`;
 
 describe("the partner console in a browser", () => {
   let stack: SharedStack;
@@ -31,6 +35,8 @@ describe("the partner console in a browser", () => {
   let page: Page;
   const cspViolations: string[] = [];
   const pageErrors: string[] = [];
+  /** the addresses the browser reported a failed load of (4xx/5xx) */
+  const failedLoads: string[] = [];
   let consoleKey = "";
   let client: SweepClient;
   const hotWallet = Wallet.createRandom().address;
@@ -58,6 +64,9 @@ describe("the partner console in a browser", () => {
       if (message.type() === "error" && /Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
     });
     page.on("pageerror", (error) => pageErrors.push(String(error)));
+    page.on("response", (response) => {
+      if (response.status() >= 400) failedLoads.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -162,13 +171,23 @@ describe("the partner console in a browser", () => {
     await openSection("Sweeps", "sweeps");
     const row = page.locator(`tr[data-sweep-id="${sweep.id}"]`);
     expect(await row.getByTestId("sweep-status").textContent()).toBe("swept");
-    expect(await row.getByTestId("sweep-fee").textContent()).toBe(sweep.fee);
+    // Amounts in units with their symbol (BSC testnet's USDT has 18 decimals), the base units on hover.
+    expect(await row.getByTestId("sweep-fee").textContent()).toBe(inUnits(sweep.fee!, "tBNB"));
+    expect(await row.getByTestId("sweep-fee").locator("[data-base-units]").getAttribute("title")).toBe(`${sweep.fee} wei`);
+    expect(await row.textContent()).toContain(inUnits("25000000", "USDT"));
 
     await row.getByRole("link").click();
     await shown("Sweep", "sweep-detail");
     expect(page.url()).toBe(`${stack.api}/console/sweeps/${sweep.id}`);
     expect(await page.getByTestId("detail-status").textContent()).toBe("swept");
-    expect(await page.getByTestId("detail-fee").textContent()).toBe(sweep.fee);
+    expect(await page.getByTestId("detail-fee").textContent()).toBe(inUnits(sweep.fee!, "tBNB"));
+    expect(await page.getByTestId("detail-swept-amount").getAttribute("data-base-units")).toBe("25000000");
+    // A first sweep alone in its batch, with its authorization: it cost more than the classic transfer, and the page says why.
+    const price = BigInt(sweep.gas_cost!) / BigInt(sweep.gas!);
+    expect(BigInt(sweep.gas_cost!) + BigInt(sweep.fee!)).toBeGreaterThan(BigInt(sweep.classic_gas!) * price);
+    const why = (await page.getByTestId("first-sweep-cost").textContent()) ?? "";
+    expect(why).toContain("first sweep");
+    expect(why).toContain("alone in its batch");
     const comparison = (await page.getByTestId("fee-comparison").textContent()) ?? "";
     expect(comparison).toContain(`${sweep.classic_gas!.toLocaleString("en-US")} gas`);
     expect(comparison).toMatch(/of the classic cost/);
@@ -210,7 +229,7 @@ describe("the partner console in a browser", () => {
     const figures = page.getByTestId(`usage-today-${CHAIN_ID}`);
     expect(await figures.getByTestId("today-done").textContent()).toBe("1 sweeps done");
     const row = page.getByTestId(`usage-table-${CHAIN_ID}`).locator(`tr[data-date="${today.date}"]`);
-    expect(await row.locator("td").allTextContents()).toEqual(["1", "0", "0", "0", today.gas_spent, today.fees]);
+    expect(await row.locator("td").allTextContents()).toEqual(["1", "0", "0", "0", inUnits(today.gas_spent, "tBNB"), inUnits(today.fees, "tBNB")]);
     // The chart is drawn: SVG bars, today's among them.
     const bars = page.getByTestId(`sweeps-chart-${CHAIN_ID}`).locator("svg .recharts-bar-rectangle path");
     expect(await bars.count()).toBeGreaterThanOrEqual(1);
@@ -273,7 +292,7 @@ describe("the partner console in a browser", () => {
     await openSection("Deposit addresses", "deposit-addresses");
     const entry = page.getByTestId("deposit-addresses").locator("tbody tr", { has: page.locator(`code[title="${depositOwner.address}"]`) });
     expect(await entry.textContent()).toContain("revoked");
-    expect(await entry.textContent()).toContain("2000000 USDT, confirmed");
+    expect(await entry.textContent()).toContain(`${inUnits("2000000", "USDT")}, confirmed`);
 
     // A stranger carries the deposit address's own authorization of a drainer: the firewall marks it, and every page says so.
     const chain = stack.chain(CHAIN_ID);
@@ -290,12 +309,53 @@ describe("the partner console in a browser", () => {
     expect(await page.getByTestId("deposit-addresses").locator("tbody tr").count()).toBe(1);
     await check("deposit-addresses-compromised");
 
+    // A sweep of the compromised address is rejected before anything is sent: its page promises no fee.
+    const refused = await client.sweeps.create({ chain_id: CHAIN_ID, hot_wallet: hotWallet, account: depositOwner.address, token: "USDT" });
+    expect(await client.waitForSweep(refused.id, { timeoutMs: 30_000, intervalMs: 200 })).toMatchObject({ status: "rejected" });
+    await visit(`/sweeps/${refused.id}`, "Sweep", "sweep-detail-rejected");
+    const noFee = (await page.getByTestId("fee-pending").textContent()) ?? "";
+    expect(noFee).toMatch(/^No fee: the sweep was rejected/);
+    expect(noFee).not.toContain("once the sweep is swept");
+
     await openSection("Ledger", "ledger");
-    expect(await page.getByTestId("ledger").locator("tbody tr").count()).toBeGreaterThanOrEqual(1);
+    const ledgerRows = page.getByTestId("ledger").locator("tbody tr");
+    expect(await ledgerRows.count()).toBeGreaterThanOrEqual(1);
+    // Each row's balance after it, and the newest one's is the period's closing balance; the gas wallet's
+    // coin in units (hover for wei); every gas row names what it paid for.
+    const entries = (await (await fetch(`${stack.api}/v1/ledger?chain_id=${CHAIN_ID}`, { headers: { Authorization: `Bearer ${consoleKey}` } })).json()) as {
+      items: Array<{ kind: string; tx_hash: string | null; balance_after: string; paid_for: { kind: string } | null }>;
+    };
+    expect(await ledgerRows.first().getByTestId("ledger-balance-after").textContent()).toBe(inUnits(entries.items[0]!.balance_after, "tBNB"));
+    expect(await page.getByTestId("ledger-totals").locator(`tr[data-chain-id="${CHAIN_ID}"]`).getByTestId("ledger-closing").textContent()).toBe(inUnits(entries.items[0]!.balance_after, "tBNB"));
+    expect(entries.items.filter((e) => e.kind === "gas").map((e) => e.paid_for?.kind)).toEqual(expect.arrayContaining(["sweep_batch", "revocation_batch", "delegate_deployment"]));
+    const sweepGas = page.getByTestId("ledger").locator('tr[data-kind="gas"]', { has: page.locator(`code[title="${sweep.tx_hash}"]`) });
+    expect(await sweepGas.getByTestId("ledger-paid-for").textContent()).toBe("a batch of 1 sweep");
+    // A date range of whole UTC days: today's entries are all of them; tomorrow has none, and the totals say so.
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel("From (UTC day)").fill(today);
+    await page.getByLabel("To (UTC day, included)").fill(today);
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.getByRole("heading", { name: `Totals from ${today} to ${today} (UTC)` }).waitFor();
+    await shown("Ledger", "ledger-today");
+    expect(await ledgerRows.count()).toBe(entries.items.length);
     const csvHref = await page.getByTestId("ledger-csv").getAttribute("href");
+    expect(csvHref).toContain(`created_after=${today}T00%3A00%3A00.000Z`);
     const csv = await page.evaluate(async (href) => (await fetch(href!)).text(), csvHref);
-    expect(csv.split(/\r?\n/)[0]).toBe("id,created_at,chain_id,kind,amount,tx_hash,sweep_id,note");
+    expect(csv.split(/\r?\n/)[0]).toBe("id,created_at,chain_id,kind,amount,balance_after,paid_for,batch_id,tx_hash,sweep_id,note,coin,amount_coin,balance_after_coin");
     expect(csv).toContain(sweep.tx_hash);
+    expect(csv).toContain(",sweep_batch,");
+    await page.getByLabel("From (UTC day)").fill(tomorrow);
+    await page.getByLabel("To (UTC day, included)").fill(tomorrow);
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.getByText("No entries match.").waitFor();
+    expect(await page.getByTestId("ledger-totals").locator(`tr[data-chain-id="${CHAIN_ID}"]`).getByTestId("ledger-closing").textContent()).toBe(inUnits(entries.items[0]!.balance_after, "tBNB"));
+    // The sweep batch's gas row leads to the sweeps of that transaction.
+    await visit("/ledger", "Ledger");
+    await sweepGas.getByRole("link", { name: "a batch of 1 sweep" }).click();
+    await shown("Sweeps");
+    await page.locator(`tr[data-sweep-id="${sweep.id}"]`).waitFor();
+    expect(page.url()).toContain(`tx_hash=${sweep.tx_hash}`);
 
     await openSection("Tariff", "tariff");
     await openSection("Settings", "settings");
@@ -337,9 +397,13 @@ describe("the partner console in a browser", () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
     await page.getByLabel("Email").fill("ops@partner.example");
+    // Signed out, the session check is an answer, not a failed request the browser logs.
+    expect(failedLoads.filter((load) => load.endsWith("/console/api/session"))).toEqual([]);
     await page.getByLabel("Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByText("[unauthorized]").waitFor();
+    // One short sentence, no code.
+    expect(await page.getByTestId("sign-in-failure").textContent()).toBe("The email or password is wrong.");
+    await check("sign-in-failed");
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
@@ -383,6 +447,43 @@ describe("the partner console in a browser", () => {
     await visit(`/requests?request_id=req_${"x".repeat(16)}`, "Requests");
     expect(await page.getByRole("alert").filter({ hasText: "[not_found]" }).textContent()).toMatch(/^Not found in this account: .*\[not_found\]$/);
   }, 60_000);
+
+  it("fits every page on a 390 px phone, without a horizontal scroll, and has a favicon", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const pages: Array<[string, string]> = [
+      ["/", "Overview"],
+      ["/keys", "API keys"],
+      ["/hot-wallets", "Hot wallets"],
+      ["/sweeps", "Sweeps"],
+      [`/sweeps/${sweep.id}`, "Sweep"],
+      ["/revocations", "Revocations"],
+      ["/deposit-addresses", "Deposit addresses"],
+      ["/sweep-policies", "Sweep policies"],
+      ["/ledger", "Ledger"],
+      ["/tariff", "Tariff"],
+      ["/webhook", "Webhook"],
+      ["/settings", "Settings"],
+      ["/requests", "Requests"],
+    ];
+    const overflowing: string[] = [];
+    for (const [pagePath, heading] of pages) {
+      await visit(pagePath, heading);
+      const width = (await page.evaluate("document.documentElement.scrollWidth")) as number;
+      if (width > 390) overflowing.push(`${pagePath}: ${width} px`);
+    }
+    expect(overflowing).toEqual([]);
+    await visit("/", "Overview", "overview-390");
+    await visit(`/sweeps/${sweep.id}`, "Sweep", "sweep-detail-390");
+    await visit("/ledger", "Ledger", "ledger-390");
+
+    const icon = await page.locator('link[rel="icon"]').getAttribute("href");
+    const served = await page.evaluate(async (href) => {
+      const response = await fetch(href!);
+      return { status: response.status, type: response.headers.get("content-type") };
+    }, icon);
+    expect(served).toEqual({ status: 200, type: expect.stringMatching(/^image\/svg\+xml/) });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 90_000);
 
   it("ran every page without a CSP violation or a script error", () => {
     expect(cspViolations).toEqual([]);

@@ -1,5 +1,5 @@
 import { bpsToPercent } from "./percent";
-import type { ChainBalance, ChainTariff, Deposit, DepositAddress, SweepPolicy, HotWallet, LedgerEntry, Revocation, Settings, Sweep, Webhook, WebhookDelivery } from "./responses";
+import type { ChainBalance, ChainTariff, Deposit, DepositAddress, SweepPolicy, HotWallet, LedgerEntry, LedgerPaidFor, Revocation, Settings, Sweep, Webhook, WebhookDelivery } from "./responses";
 import type { ledgerKinds } from "./scalars";
 
 /**
@@ -125,6 +125,10 @@ export interface LedgerEntryRow {
   sweepId: string | null;
   note: string | null;
   createdAt: Date;
+  /** the gas wallet's balance by the ledger once the entry is booked */
+  balanceAfter: bigint;
+  /** a gas entry's transaction: what it carried */
+  paidFor: LedgerPaidFor | null;
 }
 
 export interface WebhookRow {
@@ -310,16 +314,20 @@ export function presentLedgerEntry(row: LedgerEntryRow): LedgerEntry {
     sweep_id: row.sweepId,
     note: row.note,
     created_at: row.createdAt.toISOString(),
+    balance_after: row.balanceAfter.toString(),
+    paid_for: row.paidFor,
   };
 }
 
 /** Each gas figure of an object as a JSON integer. */
 const gasNumbers = <T extends Record<string, bigint>>(figures: T) => Object.fromEntries(Object.entries(figures).map(([key, gas]) => [key, gasNumber(gas)])) as { [K in keyof T]: number };
 
-export function presentChainTariff(chain: Pick<ChainNames, "chainId" | "name">, tariff: TariffFigures): ChainTariff {
+export function presentChainTariff(chain: ChainNames & { tokens: readonly { ticker: string; address: string; decimals: number }[] }, tariff: TariffFigures): ChainTariff {
   return present<ChainTariff>({
     chain_id: chain.chainId,
     name: chain.name,
+    native: chain.nativeTicker,
+    tokens: chain.tokens.map(({ ticker, address, decimals }) => ({ token: ticker, address, decimals })),
     rate_bps: tariff.rateBps,
     rate: bpsToPercent(tariff.rateBps),
     native_markup_bps: tariff.nativeMarkupBps,

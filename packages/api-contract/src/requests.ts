@@ -159,12 +159,16 @@ export const policySchedules = ["asap", "hourly", "daily"] as const;
 /** How far back GET /v1/events reaches. */
 export const EVENT_RETENTION_DAYS = 30;
 
+/** A list's time range: from `created_after` (included) to `created_before` (left out). */
+const createdAfter = (what: string) => z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional().openapi({ description: `${what} at or after this time` });
+const createdBefore = (what: string) => z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional().openapi({ description: `${what} before this time` });
+
 export const EventListQuery = z.strictObject({
   limit: PageLimit,
   cursor: PageCursor,
   type: z.string().regex(/^[a-z_]+\.[a-z_]+$/, "must be an event type such as sweep.swept").optional().openapi({ description: "one event type, e.g. sweep.swept" }),
-  created_after: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional().openapi({ description: "events at or after this time" }),
-  created_before: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" }).optional().openapi({ description: "events before this time" }),
+  created_after: createdAfter("events"),
+  created_before: createdBefore("events"),
 });
 
 export type EventListQuery = z.infer<typeof EventListQuery>;
@@ -229,9 +233,16 @@ export const LedgerListQuery = z.strictObject({
   cursor: PageCursor,
   chain_id: QueryChainId,
   kind: LedgerKind.optional(),
+  created_after: createdAfter("entries"),
+  created_before: createdBefore("entries"),
 });
 
 export type LedgerListQuery = z.infer<typeof LedgerListQuery>;
+
+/** GET /v1/ledger/summary: a period's figures, per chain. */
+export const LedgerSummaryQuery = LedgerListQuery.omit({ limit: true, cursor: true, kind: true });
+
+export type LedgerSummaryQuery = z.infer<typeof LedgerSummaryQuery>;
 
 const usageDaysRule = "must be an integer from 1 to 90";
 

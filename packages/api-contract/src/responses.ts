@@ -200,6 +200,16 @@ export const ChainTariff = z
     rate: z.string().openapi({ description: "rate_bps in percent", example: "70" }),
     native_markup_bps: z.number().int().openapi({ description: "markup on gas for native coin sweeps, basis points" }),
     native_markup: z.string().openapi({ description: "native_markup_bps in percent", example: "10" }),
+    native: z.string().openapi({ description: "ticker of the native coin, whose amounts are in wei (18 decimals)", example: "ETH" }),
+    tokens: z
+      .array(
+        z.object({
+          token: z.string().openapi({ description: "the ticker sweeps name it by", example: "USDT" }),
+          address: Address,
+          decimals: z.number().int().min(0).openapi({ description: "its amounts are in units of 10^-decimals of a token" }),
+        }),
+      )
+      .openapi({ description: "the tokens listed on the chain" }),
     classic_gas: z
       .record(
         z.string(),
@@ -249,6 +259,25 @@ export const Settings = z
 
 export type Settings = z.infer<typeof Settings>;
 
+export const ledgerPaidForKinds = ["sweep_batch", "revocation_batch", "delegate_deployment", "withdrawal", "drain", "nonce_fill"] as const;
+
+export const LedgerPaidFor = z
+  .object({
+    kind: z.enum(ledgerPaidForKinds).openapi({
+      description:
+        "sweep_batch: a batch of sweeps; revocation_batch: a batch of revocations; delegate_deployment: a hot wallet's delegate contract; withdrawal: fees withdrawn to the treasury; drain: the gas wallet emptied to another address; nonce_fill: a self-transfer filling a nonce left free by a transaction given up",
+    }),
+    batch_id: z.uuid().openapi({ description: "the batch the transaction carried" }),
+    items: z.number().int().min(0).openapi({ description: "sweeps or revocations the batch carried; 0 for the other kinds" }),
+    // Inline, not the Address component: a nullable reference would be written as an allOf.
+    hot_wallet: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/)
+      .nullable()
+      .openapi({ description: "the hot wallet of a sweep batch or a delegate deployment, EIP-55" }),
+  })
+  .openapi("LedgerPaidFor");
+
 export const LedgerEntry = z
   .object({
     id: z.number().int().openapi({ format: "int64" }),
@@ -259,14 +288,38 @@ export const LedgerEntry = z
     sweep_id: z.uuid().nullable().openapi({ description: "the sweep a fee is for; null for other kinds" }),
     note: z.string().nullable().openapi({ description: "note on charges and credits; for top-ups, the blocks the reconciliation covered" }),
     created_at: DateTime,
+    balance_after: SignedAmount.openapi({
+      description: "the gas wallet's balance on the chain by the ledger once this entry is booked (gas, withdrawals and top-ups move it; fees, charges and credits are owed, not paid out, until a withdrawal)",
+    }),
+    paid_for: LedgerPaidFor.nullable().openapi({ description: "what a gas entry paid for; null for the other kinds" }),
   })
   .openapi("LedgerEntry");
 
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 
+export type LedgerPaidFor = z.infer<typeof LedgerPaidFor>;
+
 export const LedgerList = z.object({ items: z.array(LedgerEntry), next_cursor: NextCursor }).openapi("LedgerList");
 
 export type LedgerList = z.infer<typeof LedgerList>;
+
+const ledgerSum = (description: string) => SignedAmount.openapi({ description });
+
+export const LedgerChainSummary = z
+  .object({
+    chain_id: ChainId,
+    opening_balance: ledgerSum("the gas wallet's balance by the ledger before the period (created_after)"),
+    closing_balance: ledgerSum("the gas wallet's balance by the ledger at the period's end (created_before, or now)"),
+    totals: z
+      .object({ gas: SignedAmount, fee: SignedAmount, fee_charge: SignedAmount, fee_credit: SignedAmount, withdrawal: SignedAmount, topup: SignedAmount })
+      .openapi({ description: "the period's entries summed by kind, wei with a sign; closing = opening + gas + withdrawal + topup" }),
+    entries: z.number().int().min(0).openapi({ description: "the period's entries on the chain" }),
+  })
+  .openapi("LedgerChainSummary");
+
+export const LedgerSummary = z.object({ chains: z.array(LedgerChainSummary) }).openapi("LedgerSummary", { description: "a period's ledger per chain, every chain of the environment" });
+
+export type LedgerSummary = z.infer<typeof LedgerSummary>;
 
 const count = (description: string) => z.number().int().min(0).openapi({ description });
 

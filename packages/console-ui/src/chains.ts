@@ -1,7 +1,10 @@
 import { api, unwrap, type Schemas } from "./api";
 
-/** The environment's chains by id and name, from GET /v1/tariff (it reads no node, so it answers when a chain does not). */
-export async function readChains(): Promise<Pick<Schemas["ChainTariff"], "chain_id" | "name">[]> {
+/** A chain as the console shows it: its id and name, its coin, and its tokens with their decimals. */
+export type ConsoleChain = Pick<Schemas["ChainTariff"], "chain_id" | "name" | "native" | "tokens">;
+
+/** The environment's chains, from GET /v1/tariff (it reads no node, so it answers when a chain does not). */
+export async function readChains(): Promise<ConsoleChain[]> {
   const tariff = await unwrap(api.GET("/v1/tariff"));
-  return tariff.chains.map(({ chain_id, name }) => ({ chain_id, name }));
+  return tariff.chains.map(({ chain_id, name, native, tokens }) => ({ chain_id, name, native, tokens }));
 }

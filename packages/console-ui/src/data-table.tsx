@@ -29,7 +29,9 @@ export function DataTable<T>({
   /** data-* attributes of a row, for the browser test to find it */
   rowData?: (row: T) => Record<`data-${string}`, string>;
 }) {
+  // A wide table scrolls within its own box on a narrow screen, never the page; the box takes focus so a keyboard can scroll it.
   return (
+    <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
     <table data-testid={testId}>
       <caption className={showCaption ? undefined : "visually-hidden"}>{caption}</caption>
       <thead>
@@ -59,5 +61,6 @@ export function DataTable<T>({
         ))}
       </tbody>
     </table>
+    </div>
   );
 }

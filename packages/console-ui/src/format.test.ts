@@ -1,4 +1,4 @@
-import { formatUnits, percentOf, shorten } from "./format";
+import { formatUnits, parseUnits, percentOf, shorten } from "./format";
 
 describe("console amounts", () => {
   it.each([
@@ -11,6 +11,24 @@ describe("console amounts", () => {
     ["123456789012345678901234567890", 18, "123456789012.34567890123456789"],
   ])("%s with %i decimals is %s", (amount, decimals, expected) => {
     expect(formatUnits(amount, decimals)).toBe(expected);
+  });
+
+  it.each<[string, number, string | null]>([
+    ["0.05", 18, "50000000000000000"],
+    ["25", 6, "25000000"],
+    ["25.", 6, "25000000"],
+    [".5", 6, "500000"],
+    [" 1.000001 ", 6, "1000001"],
+    ["0.0000001", 6, null],
+    ["1e18", 18, null],
+    ["-1", 18, null],
+    ["", 18, null],
+    [".", 18, null],
+    ["1,5", 18, null],
+    ["123456789012.34567890123456789", 18, "123456789012345678901234567890"],
+  ])("%j typed with %i decimals is %s base units", (text, decimals, expected) => {
+    expect(parseUnits(text, decimals)).toBe(expected);
+    if (expected !== null) expect(formatUnits(expected, decimals)).toBe(formatUnits(parseUnits(formatUnits(expected, decimals), decimals)!, decimals));
   });
 
   it.each([

@@ -37,3 +37,15 @@ export function percentOf(part: bigint, whole: bigint): string {
   const magnitude = tenths < 0n ? -tenths : tenths;
   return `${tenths < 0n ? "-" : ""}${magnitude / 10n}.${magnitude % 10n}%`;
 }
+
+/**
+ * A decimal typed in whole coins or tokens ("0.05", "25") as base units, exact: null when it is not
+ * a plain non-negative decimal or has more decimals than the asset.
+ */
+export function parseUnits(text: string, decimals = 18): string | null {
+  const match = /^([0-9]*)(?:\.([0-9]*))?$/.exec(text.trim());
+  if (!match || (match[1] === "" && (match[2] ?? "") === "")) return null;
+  const fraction = match[2] ?? "";
+  if (fraction.length > decimals) return null;
+  return (BigInt(match[1] || "0") * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, "0") || "0")).toString();
+}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 import { ChainSelect } from "./chain-select";
-import { readChains } from "./chains";
+import { readChains, type ConsoleChain } from "./chains";
 import { apiListQuery } from "./list-api-query";
 import { LoadedView, useLoad } from "./loading";
 
@@ -50,12 +50,15 @@ export function ListFilters({
   filters,
   selects,
   addresses = [],
+  dates = [],
   chains,
   onApply,
 }: {
   filters: Record<string, string>;
   selects: readonly SelectFilter[];
   addresses?: readonly [name: string, label: string][];
+  /** date fields (YYYY-MM-DD in the address) */
+  dates?: readonly [name: string, label: string][];
   chains: { chain_id: number; name: string }[];
   onApply: (filters: Record<string, string>) => void;
 }) {
@@ -85,6 +88,12 @@ export function ListFilters({
           <input id={`filter-${name}`} placeholder="0x…" value={draft[name] ?? ""} onChange={(e) => set(name)(e.target.value.trim())} />
         </div>
       ))}
+      {dates.map(([name, label]) => (
+        <div className="field" key={name}>
+          <label htmlFor={`filter-${name}`}>{label}</label>
+          <input id={`filter-${name}`} type="date" value={draft[name] ?? ""} onChange={(e) => set(name)(e.target.value)} />
+        </div>
+      ))}
       <button type="submit">Apply filters</button>
     </form>
   );
@@ -105,12 +114,13 @@ export function ListResults({ page, query, empty, children }: { page: ApiPage<un
 
 /**
  * A list page's body once loaded: the filter form, what the page shows between it and the results
- * (`between`), and the page of results (`children`, given its items) with the pager.
+ * (`between`), and the page of results (`children`, given its items and the chains' units) with the pager.
  */
 export function FilteredList<T>({
   list,
   selects,
   addresses,
+  dates,
   between,
   empty,
   children,
@@ -118,19 +128,20 @@ export function FilteredList<T>({
   list: ReturnType<typeof useListPage<T>>;
   selects: readonly SelectFilter[];
   addresses?: readonly [name: string, label: string][];
+  dates?: readonly [name: string, label: string][];
   between?: ReactNode;
   empty: string;
-  children: (items: T[]) => ReactNode;
+  children: (items: T[], chains: ConsoleChain[]) => ReactNode;
 }) {
   const { query, loaded } = list;
   return (
     <LoadedView loaded={loaded}>
       {({ chains, page }) => (
         <>
-          <ListFilters key={JSON.stringify(query.filters)} filters={query.filters} selects={selects} addresses={addresses} chains={chains} onApply={query.apply} />
+          <ListFilters key={JSON.stringify(query.filters)} filters={query.filters} selects={selects} addresses={addresses} dates={dates} chains={chains} onApply={query.apply} />
           {between}
           <ListResults page={page} query={query} empty={empty}>
-            {children(page.items)}
+            {children(page.items, chains)}
           </ListResults>
         </>
       )}

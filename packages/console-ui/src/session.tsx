@@ -1,6 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from "react";
 import { consoleCall, setCsrfToken, type Session } from "./api";
-import { ApiFailure } from "./api-error";
 
 interface SessionState {
   /** undefined while loading, null when signed out */
@@ -11,15 +10,12 @@ interface SessionState {
 
 const SessionContext = createContext<SessionState | undefined>(undefined);
 
+/** The signed-in session, or null: the gateway answers signed out as `{ user: null }`, not as a failure. */
 async function loadSession(): Promise<Session | null> {
-  try {
-    const session = await consoleCall<Session>("GET", "/session");
-    setCsrfToken(session.csrf_token);
-    return session;
-  } catch (failure) {
-    if (failure instanceof ApiFailure && failure.status === 401) return null;
-    throw failure;
-  }
+  const session = await consoleCall<Session | { user: null }>("GET", "/session");
+  if (session.user === null) return null;
+  setCsrfToken(session.csrf_token);
+  return session;
 }
 
 /** The signed-in user and partner, read once and again after signing in or out. */

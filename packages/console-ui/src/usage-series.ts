@@ -24,3 +24,19 @@ export function usageSeries(days: Schemas["UsageDay"][], chainId: number): Usage
       fees: unitsForChart(day.fees),
     }));
 }
+
+/** Whether a chain's days show nothing to draw: no sweep, revocation, gas or fee in any. */
+export function quietSeries(days: Schemas["UsageDay"][], chainId: number): boolean {
+  return days.filter((day) => day.chain_id === chainId).every((day) => day.sweeps_done + day.sweeps_failed + day.sweeps_rejected + day.revocations_done === 0 && day.gas_spent === "0" && day.fees === "0");
+}
+
+/** A chart's day tick: month and day (the year is in the caption's range). */
+export function dayTick(date: string): string {
+  return date.slice(5);
+}
+
+/** A chart's coin tick, short enough for the axis: at most four significant digits. */
+export function coinTick(coins: number): string {
+  const text = coins.toPrecision(4);
+  return text.includes(".") ? text.replace(/0+(e|$)/, "$1").replace(/\.(e|$)/, "$1") : text;
+}

@@ -4,6 +4,8 @@ import { DataTable } from "../data-table";
 import { formatTime, shorten } from "../format";
 import { FilteredList, useListPage } from "../list-query";
 import { PageHeading } from "../page-heading";
+import { Amount } from "../amount";
+import { assetOf, type Asset } from "../units";
 
 const DELEGATIONS = ["unknown", "authorized", "delegated", "revoked", "compromised"];
 type DepositAddressQuery = NonNullable<paths["/v1/deposit-addresses"]["get"]["parameters"]["query"]>;
@@ -19,7 +21,7 @@ export function DepositAddressesPage() {
         of its delegation and its latest deposit (listed tokens&apos; transfers and native coin sent to it by a transaction; GET /v1/deposits lists them all).
       </p>
       <FilteredList list={list} selects={[["delegation", "Delegation", "Any delegation", DELEGATIONS]]} addresses={[["address", "Deposit address"]]} empty="No deposit addresses match.">
-        {(addresses) => (
+        {(addresses, chains) => (
           <DataTable
             caption="Deposit addresses, newest first"
             testId="deposit-addresses"
@@ -30,7 +32,7 @@ export function DepositAddressesPage() {
               { header: "Chain", cell: (entry) => entry.chain_id },
               { header: "Delegation", cell: (entry) => <span className={`status status-${entry.delegation}`}>{entry.delegation}</span> },
               { header: "Delegate", cell: (entry) => (entry.delegate ? <code title={entry.delegate}>{shorten(entry.delegate)}</code> : "") },
-              { header: "Latest deposit (smallest units)", cell: (entry) => latestDeposit(entry.recent_deposits[0]) },
+              { header: "Latest deposit", cell: (entry) => latestDeposit(entry.recent_deposits[0], assetOf(chains, entry.chain_id, entry.recent_deposits[0]?.token)) },
               { header: "Last activity", cell: (entry) => (entry.last_activity_at ? formatTime(entry.last_activity_at) : "") },
               { header: "Added", cell: (entry) => formatTime(entry.created_at) },
             ]}
@@ -43,11 +45,11 @@ export function DepositAddressesPage() {
 
 type Deposit = NonNullable<paths["/v1/deposits"]["get"]["responses"][200]["content"]["application/json"]["items"]>[number];
 
-function latestDeposit(deposit: Deposit | undefined) {
+function latestDeposit(deposit: Deposit | undefined, asset: Asset | undefined) {
   if (!deposit) return "";
   return (
     <span title={`${deposit.tx_hash}, block ${deposit.block_number}, seen ${formatTime(deposit.detected_at)}`}>
-      {deposit.amount} {deposit.token}, <span className={`status status-${deposit.status}`}>{deposit.status}</span>
+      <Amount value={deposit.amount} asset={asset} />, <span className={`status status-${deposit.status}`}>{deposit.status}</span>
     </span>
   );
 }

@@ -6,7 +6,12 @@ import { DataTable } from "../data-table";
 import { formatUnits } from "../format";
 import { LoadedView, useLoad } from "../loading";
 import { PageHeading } from "../page-heading";
-import { usageSeries } from "../usage-series";
+import { coinTick, dayTick, quietSeries, usageSeries } from "../usage-series";
+import { Amount } from "../amount";
+import { NATIVE_DECIMALS } from "../units";
+
+/** Room for the axes' tick labels inside the chart, so none is clipped at the edges. */
+const CHART_MARGIN = { top: 8, right: 16, bottom: 4, left: 4 };
 
 type ChainBalance = Schemas["Balance"]["chains"][number];
 
@@ -64,6 +69,8 @@ export function OverviewPage() {
 
 function ChainOverview({ chain, days, usage, alert }: { chain: ChainBalance; days: number; usage: Schemas["UsageDay"][]; alert: Schemas["Webhook"]["low_balance"][number] | undefined }) {
   const points = usageSeries(usage, chain.chain_id);
+  const quiet = quietSeries(usage, chain.chain_id);
+  const nativeAsset = { symbol: chain.native, decimals: NATIVE_DECIMALS };
   const today = usage.filter((day) => day.chain_id === chain.chain_id).at(-1);
   const headingId = `chain-${chain.chain_id}`;
   const coin = (wei: string) => `${formatUnits(wei)} ${chain.native}`;
@@ -114,12 +121,17 @@ function ChainOverview({ chain, days, usage, alert }: { chain: ChainBalance; day
       )}
       <figure className="chart" data-testid={`sweeps-chart-${chain.chain_id}`}>
         <figcaption>Sweeps per day, last {days} days: done, failed and rejected</figcaption>
+        {quiet ? (
+          <p className="no-activity" data-testid="no-activity">
+            No activity yet in the last {days} days.
+          </p>
+        ) : (
         <div className="chart-area" role="img" aria-label={`Bar chart of sweeps per day on ${chain.name}; the figures are in the table below`}>
           <ResponsiveContainer width="100%" height={220}>
-            <BarChart data={points} accessibilityLayer={false}>
+            <BarChart data={points} accessibilityLayer={false} margin={CHART_MARGIN}>
               <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="date" />
-              <YAxis allowDecimals={false} />
+              <XAxis dataKey="date" tickFormatter={dayTick} minTickGap={12} />
+              <YAxis allowDecimals={false} width={48} />
               <Tooltip />
               <Legend />
               <Bar dataKey="done" name="done" stackId="sweeps" fill="#1a7f37" isAnimationActive={false} />
@@ -128,17 +140,21 @@ function ChainOverview({ chain, days, usage, alert }: { chain: ChainBalance; day
             </BarChart>
           </ResponsiveContainer>
         </div>
+        )}
       </figure>
       <figure className="chart" data-testid={`money-chart-${chain.chain_id}`}>
         <figcaption>
           Gas spent and fees per day, in {chain.native}, last {days} days
         </figcaption>
+        {quiet ? (
+          <p className="no-activity">No activity yet in the last {days} days.</p>
+        ) : (
         <div className="chart-area" role="img" aria-label={`Line chart of gas spent and fees per day on ${chain.name}; the figures are in the table below`}>
           <ResponsiveContainer width="100%" height={220}>
-            <LineChart data={points} accessibilityLayer={false}>
+            <LineChart data={points} accessibilityLayer={false} margin={CHART_MARGIN}>
               <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="date" />
-              <YAxis />
+              <XAxis dataKey="date" tickFormatter={dayTick} minTickGap={12} />
+              <YAxis width={88} tickFormatter={coinTick} />
               <Tooltip />
               <Legend />
               <Line dataKey="gas" name={`gas spent (${chain.native})`} stroke="#0550ae" dot={false} isAnimationActive={false} />
@@ -146,11 +162,12 @@ function ChainOverview({ chain, days, usage, alert }: { chain: ChainBalance; day
             </LineChart>
           </ResponsiveContainer>
         </div>
+        )}
       </figure>
       <details>
         <summary>Figures by day ({chain.name})</summary>
         <DataTable
-          caption={`Usage per UTC day on ${chain.name}; gas and fees in wei`}
+          caption={`Usage per UTC day on ${chain.name}; gas and fees in ${chain.native} (hover for wei)`}
           showCaption
           testId={`usage-table-${chain.chain_id}`}
           rows={usage.filter((day) => day.chain_id === chain.chain_id)}
@@ -162,8 +179,8 @@ function ChainOverview({ chain, days, usage, alert }: { chain: ChainBalance; day
             { header: "Failed", cell: (day) => day.sweeps_failed },
             { header: "Rejected", cell: (day) => day.sweeps_rejected },
             { header: "Revocations", cell: (day) => day.revocations_done },
-            { header: "Gas spent (wei)", cell: (day) => day.gas_spent },
-            { header: "Fees (wei)", cell: (day) => day.fees },
+            { header: "Gas spent", className: "number", cell: (day) => <Amount value={day.gas_spent} asset={nativeAsset} /> },
+            { header: "Fees", className: "number", cell: (day) => <Amount value={day.fees} asset={nativeAsset} /> },
           ]}
         />
       </details>

@@ -8,6 +8,9 @@ import { formatGas, formatTime, shorten } from "../format";
 import { LoadedView, useLoad } from "../loading";
 import { FilteredList, useListPage } from "../list-query";
 import { PageHeading } from "../page-heading";
+import { Amount } from "../amount";
+import { readChains } from "../chains";
+import { assetOf } from "../units";
 
 const STATUSES = ["queued", "processing", "revoked", "failed", "rejected"];
 type RevocationQuery = NonNullable<paths["/v1/revocations"]["get"]["parameters"]["query"]>;
@@ -44,7 +47,10 @@ export function RevocationsPage() {
 /** One revocation: every field, its transaction and gas. */
 export function RevocationPage() {
   const { id = "" } = useParams();
-  const loaded = useLoad(() => unwrap(api.GET("/v1/revocations/{id}", { params: { path: { id } } })), [id]);
+  const loaded = useLoad(async () => {
+    const [revocation, chains] = await Promise.all([unwrap(api.GET("/v1/revocations/{id}", { params: { path: { id } } })), readChains()]);
+    return { revocation, chains };
+  }, [id]);
   return (
     <>
       <PageHeading title="Revocation" />
@@ -52,7 +58,7 @@ export function RevocationPage() {
         <Link to="/revocations">All revocations</Link>
       </p>
       <LoadedView loaded={loaded}>
-        {(revocation) => (
+        {({ revocation, chains }) => (
           <DetailList
             testId="revocation-detail"
             rows={[
@@ -65,7 +71,7 @@ export function RevocationPage() {
               ["attempts", String(revocation.attempts)],
               ["tx_hash", revocation.tx_hash && <code key="tx" className="hash">{revocation.tx_hash}</code>],
               ["gas (its share of the transaction)", formatGas(revocation.gas)],
-              ["gas_cost (wei)", revocation.gas_cost],
+              ["gas_cost", <Amount key="gc" value={revocation.gas_cost} asset={assetOf(chains, revocation.chain_id)} />],
               ["created_at", formatTime(revocation.created_at)],
               ["updated_at", formatTime(revocation.updated_at)],
             ]}

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { consoleCall } from "../api";
-import { FailureMessage, useAction } from "../loading";
+import { useAction } from "../loading";
+import { signInFailure } from "../sign-in-failure";
 import { PageHeading } from "../page-heading";
 import { useSession } from "../session";
 
@@ -15,18 +16,23 @@ const MIN_PASSWORD = 12;
 
 /** Sign-in with email and password, or, from a one-time link, setting the password first. */
 export function SignInPage() {
-  const { session, refresh } = useSession();
-  const navigate = useNavigate();
+  const { session } = useSession();
   // From the router's location, so opening the link over the sign-in page (only the fragment changes) shows the password form.
   const token = linkToken(useLocation().hash);
+  // Signed in already: the overview, unless a new link (a password reset) is being opened.
+  if (session && !token) return <Navigate to="/" replace />;
+  // A form of its own per way in: an error of one never shows on the other.
+  return <SignInForm key={token ?? "password"} token={token} />;
+}
+
+function SignInForm({ token }: { token: string | undefined }) {
+  const { refresh } = useSession();
+  const navigate = useNavigate();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [repeated, setRepeated] = useState("");
   const [mismatch, setMismatch] = useState(false);
   const action = useAction();
-
-  // Signed in already: the overview, unless a new link (a password reset) is being opened.
-  if (session && !token) return <Navigate to="/" replace />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -82,7 +88,11 @@ export function SignInPage() {
             The two passwords differ.
           </p>
         )}
-        <FailureMessage failure={action.failure} />
+        {action.failure !== undefined && (
+          <p className="failure" role="alert" data-testid="sign-in-failure">
+            {signInFailure(action.failure, token !== undefined)}
+          </p>
+        )}
         <button type="submit" disabled={action.pending}>
           {token ? "Set password and sign in" : "Sign in"}
         </button>

@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from "react";
 import { api, unwrap, type Schemas } from "../api";
 import { ChainSelect } from "../chain-select";
-import { readChains } from "../chains";
+import { readChains, type ConsoleChain } from "../chains";
 import { DataTable } from "../data-table";
-import { formatTime, shorten } from "../format";
+import { formatTime, formatUnits, shorten } from "../format";
+import { Amount } from "../amount";
+import { assetOf } from "../units";
 import { FailureMessage, LoadedView, useAction, useLoad } from "../loading";
 import { PageHeading } from "../page-heading";
 
@@ -27,7 +29,7 @@ export function SweepPoliciesPage() {
       <LoadedView loaded={loaded}>
         {({ chains, policies, hotWallets }) => (
           <>
-            <PolicyTable policies={policies} />
+            <PolicyTable policies={policies} chains={chains} />
             <PolicyForm chains={chains} hotWallets={hotWallets} onSaved={loaded.reload} />
           </>
         )}
@@ -36,7 +38,7 @@ export function SweepPoliciesPage() {
   );
 }
 
-function PolicyTable({ policies }: { policies: Policy[] }) {
+function PolicyTable({ policies, chains }: { policies: Policy[]; chains: ConsoleChain[] }) {
   if (policies.length === 0) return <p>No sweep policies yet.</p>;
   return (
     <DataTable
@@ -49,8 +51,8 @@ function PolicyTable({ policies }: { policies: Policy[] }) {
         { header: "Chain", cell: (p) => p.chain_id },
         { header: "State", cell: (p) => <span className={`status status-${p.enabled ? "active" : "failed"}`}>{p.enabled ? "on" : "off"}</span> },
         { header: "Hot wallet", cell: (p) => <code title={p.hot_wallet}>{shorten(p.hot_wallet)}</code> },
-        { header: "Minimum (smallest units)", className: "number", cell: (p) => p.min_balance },
-        { header: "Max gas price (wei)", className: "number", cell: (p) => p.max_fee_per_gas ?? "" },
+        { header: "Minimum", className: "number", cell: (p) => <Amount value={p.min_balance} asset={assetOf(chains, p.chain_id, p.token)} /> },
+        { header: "Max gas price", className: "number", cell: (p) => (p.max_fee_per_gas === undefined ? "" : <span title={`${p.max_fee_per_gas} wei`}>{formatUnits(p.max_fee_per_gas, 9)} gwei</span>) },
         { header: "Max cost", className: "number", cell: (p) => (p.max_cost_bps === undefined ? "" : `${(p.max_cost_bps / 100).toFixed(2)}%`) },
         { header: "Schedule", cell: (p) => `${p.schedule}${p.at ? ` at ${p.at} UTC` : ""}${p.next_run_at ? `, next ${formatTime(p.next_run_at)}` : ""}` },
       ]}

@@ -11,6 +11,8 @@ import { LoadedView, useLoad } from "../loading";
 import { FilteredList, useListPage } from "../list-query";
 import { PageHeading } from "../page-heading";
 import { sweepSearch } from "../sweep-search";
+import { Amount } from "../amount";
+import { assetOf } from "../units";
 
 const STATUSES = ["queued", "processing", "swept", "failed", "rejected"];
 type SweepQuery = NonNullable<paths["/v1/sweeps"]["get"]["parameters"]["query"]>;
@@ -31,7 +33,7 @@ export function SweepsPage() {
         ]}
         empty="No sweeps match."
       >
-        {(sweeps) => (
+        {(sweeps, chains) => (
           <DataTable
             caption="Sweeps, newest first"
             testId="sweeps"
@@ -54,8 +56,8 @@ export function SweepsPage() {
               { header: "Deposit address", cell: (sweep) => <code title={sweep.account}>{shorten(sweep.account)}</code> },
               { header: "Token", cell: (sweep) => sweep.token },
               { header: "Status", testId: "sweep-status", cell: (sweep) => <StatusText status={sweep.status} reason={sweep.reason} /> },
-              { header: "Swept amount", cell: (sweep) => sweep.swept_amount ?? "—" },
-              { header: "Fee (wei)", testId: "sweep-fee", cell: (sweep) => sweep.fee ?? "—" },
+              { header: "Swept amount", className: "number", cell: (sweep) => <Amount value={sweep.swept_amount} asset={assetOf(chains, sweep.chain_id, sweep.token)} /> },
+              { header: "Fee", className: "number", testId: "sweep-fee", cell: (sweep) => <Amount value={sweep.fee} asset={assetOf(chains, sweep.chain_id)} /> },
             ]}
           />
         )}
@@ -114,6 +116,9 @@ export function SweepPage() {
 
 function SweepDetail({ sweep, tariff }: { sweep: Schemas["Sweep"]; tariff: Schemas["ChainTariff"] | undefined }) {
   const native = tariff ? ` (${tariff.name})` : "";
+  const chains = tariff ? [tariff] : [];
+  const coin = assetOf(chains, sweep.chain_id);
+  const token = assetOf(chains, sweep.chain_id, sweep.token);
   const comparison = compareFee(sweep);
   const benchmark = tariff?.classic_gas?.[sweep.token];
   return (
@@ -129,12 +134,12 @@ function SweepDetail({ sweep, tariff }: { sweep: Schemas["Sweep"]; tariff: Schem
           ["account (deposit address)", <code key="acc">{sweep.account}</code>],
           ["token", sweep.token],
           ["token_address", sweep.token_address && <code key="ta">{sweep.token_address}</code>],
-          ["amount requested", sweep.amount ?? "the whole balance"],
+          ["amount requested", sweep.amount === undefined ? "the whole balance" : <Amount key="am" value={sweep.amount} asset={token} />],
           ["keep_one_unit", sweep.keep_one_unit ? "yes" : "no"],
           ["status", <span key="st" data-testid="detail-status" className={`status status-${sweep.status}`}>{sweep.status}</span>],
           ["reason", sweep.reason],
           ["attempts", String(sweep.attempts)],
-          ["swept_amount", sweep.swept_amount],
+          ["swept_amount", sweep.swept_amount && <Amount key="sa" value={sweep.swept_amount} asset={token} testId="detail-swept-amount" />],
           ["created_at", formatTime(sweep.created_at)],
           ["updated_at", formatTime(sweep.updated_at)],
         ]}
@@ -145,7 +150,7 @@ function SweepDetail({ sweep, tariff }: { sweep: Schemas["Sweep"]; tariff: Schem
           ["tx_hash", sweep.tx_hash && <code key="tx" className="hash">{sweep.tx_hash}</code>],
           ["kind", sweep.kind && `${sweep.kind}${sweep.kind === "repeat" ? " (already delegated)" : " (bears the delegation" + (sweep.kind === "first_new" ? " and the account's creation)" : ")")}`],
           ["gas (its share of the batch)", formatGas(sweep.gas)],
-          ["gas_cost (wei)", sweep.gas_cost],
+          ["gas_cost", sweep.gas_cost && <Amount key="gc" value={sweep.gas_cost} asset={coin} />],
         ]}
       />
       <h2>Fee against the classic benchmark</h2>
@@ -154,24 +159,54 @@ function SweepDetail({ sweep, tariff }: { sweep: Schemas["Sweep"]; tariff: Schem
           <DetailList
             testId="fee-comparison"
             rows={[
-              ["fee (wei)", <span key="fee" data-testid="detail-fee">{sweep.fee}</span>],
+              ["fee", <Amount key="fee" value={sweep.fee} asset={coin} testId="detail-fee" />],
               ["rate", sweep.rate_bps === undefined ? undefined : `${sweep.rate_bps} bps (${sweep.rate_bps / 100}%)`],
-              ["classic benchmark", `${formatGas(sweep.classic_gas)} gas = ${formatUnits(comparison.classicCost.toString())} at ${comparison.gasPrice} wei/gas`],
-              ["this sweep: gas + fee", `${formatUnits(comparison.total.toString())} (${percentOf(comparison.total, comparison.classicCost)} of the classic cost)`],
-              [
-                "saved against the classic transfer",
-                comparison.saved >= 0n
-                  ? formatUnits(comparison.saved.toString())
-                  : `none: ${formatUnits((-comparison.saved).toString())} more (a first sweep bears the address's delegation; its repeat sweeps save)`,
-              ],
+              ["classic benchmark", <span key="cb">{formatGas(sweep.classic_gas)} gas = <Amount value={comparison.classicCost.toString()} asset={coin} /> at {formatUnits(comparison.gasPrice.toString(), 9)} gwei</span>],
+              ["this sweep: gas + fee", <span key="tot"><Amount value={comparison.total.toString()} asset={coin} /> ({percentOf(comparison.total, comparison.classicCost)} of the classic cost)</span>],
+              ["saved against the classic transfer", comparison.saved >= 0n ? <Amount key="sv" value={comparison.saved.toString()} asset={coin} /> : <span key="sv">none: <Amount value={(-comparison.saved).toString()} asset={coin} /> more</span>],
               ["tariff benchmark for " + sweep.token, benchmark ? `${formatGas(benchmark.new)} gas for a new address, ${formatGas(benchmark.existing)} for an existing one` : undefined],
             ]}
           />
-          <p className="muted">Amounts in the chain's native coin. Token fee = max(0, rate × classic benchmark − the sweep's gas); native coin fee = a markup on gas, never more than the sweep saves.</p>
+          {comparison.saved < 0n && <FirstSweepCost sweep={sweep} tariff={tariff} />}
+          <p className="muted">Token fee = max(0, rate × classic benchmark − the sweep&apos;s gas); native coin fee = a markup on gas, never more than the sweep saves.</p>
         </>
       ) : (
-        <p>The fee and its comparison are known once the sweep is swept.</p>
+        <p data-testid="fee-pending">{feeNotYet(sweep.status)}</p>
       )}
     </>
+  );
+}
+
+/** Why a sweep has no fee comparison: not swept yet, or never to be. */
+function feeNotYet(status: Schemas["Sweep"]["status"]): string {
+  if (status === "rejected") return "No fee: the sweep was rejected before anything was sent, and nothing is charged for it.";
+  if (status === "failed") return "No fee: the sweep failed, and nothing is charged for it; the gas of an attempt that reached the chain is in the ledger.";
+  return "The fee and its comparison are known once the sweep is swept.";
+}
+
+/**
+ * Why a sweep cost more than the classic transfer, and what makes the next ones cheaper: a first
+ * sweep carries the address's delegation (and its account's creation), and a sweep alone in its
+ * transaction bears the transaction's whole base cost.
+ */
+function FirstSweepCost({ sweep, tariff }: { sweep: Schemas["Sweep"]; tariff: Schemas["ChainTariff"] | undefined }) {
+  const extra = tariff?.extra_gas;
+  const first = sweep.kind === "first" || sweep.kind === "first_new";
+  return (
+    <div className="note" data-testid="first-sweep-cost">
+      <p>
+        <strong>Why this sweep cost more than a classic transfer:</strong>
+      </p>
+      <ul>
+        {first && (
+          <li>
+            It was this address&apos;s first sweep: the transaction also set the address&apos;s delegation from its signed authorization
+            {extra ? ` (${formatGas(extra.delegation)} gas)` : ""}
+            {sweep.kind === "first_new" ? `, and created its account on the chain${extra ? ` (${formatGas(extra.account)} gas)` : ""}` : ""}. That is paid once per address: its later sweeps are repeat sweeps, without it.
+          </li>
+        )}
+        <li>A transaction has a base cost of 21,000 gas, shared by the sweeps it carries: a sweep alone in its batch bears all of it. Sweeps requested together, or within the batch window, share one transaction, and each then costs a fraction of a classic transfer.</li>
+      </ul>
+    </div>
   );
 }

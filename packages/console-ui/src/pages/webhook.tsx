@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from "react";
 import { api, unwrap, type Schemas } from "../api";
 import { ApiFailure } from "../api-error";
-import { readChains } from "../chains";
+import { readChains, type ConsoleChain } from "../chains";
 import { DataTable } from "../data-table";
 import { StatusText } from "../status-text";
-import { formatTime } from "../format";
+import { formatTime, formatUnits, parseUnits } from "../format";
+import { NATIVE_DECIMALS } from "../units";
 import { FailureMessage, LoadedView, useAction, useLoad } from "../loading";
 import { PageHeading } from "../page-heading";
 
@@ -39,17 +40,21 @@ export function WebhookPage() {
   );
 }
 
-function WebhookForm({ chains, webhook, onSaved }: { chains: { chain_id: number; name: string }[]; webhook: Schemas["Webhook"] | undefined; onSaved: () => void }) {
+function WebhookForm({ chains, webhook, onSaved }: { chains: ConsoleChain[]; webhook: Schemas["Webhook"] | undefined; onSaved: () => void }) {
   const [url, setUrl] = useState(webhook?.url ?? "");
+  // Typed in coins; the API takes wei.
   const [thresholds, setThresholds] = useState<Record<number, string>>(() =>
-    Object.fromEntries((webhook?.low_balance ?? []).map((alert) => [alert.chain_id, alert.threshold])),
+    Object.fromEntries((webhook?.low_balance ?? []).map((alert) => [alert.chain_id, formatUnits(alert.threshold, NATIVE_DECIMALS)])),
   );
+  const [typo, setTypo] = useState<string | undefined>(undefined);
   const action = useAction();
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const low_balance = Object.entries(thresholds)
-      .filter(([, threshold]) => threshold.trim() !== "")
-      .map(([chain_id, threshold]) => ({ chain_id: Number(chain_id), threshold: threshold.trim() }));
+    const typed = Object.entries(thresholds).filter(([, threshold]) => threshold.trim() !== "");
+    const wrong = typed.find(([, threshold]) => parseUnits(threshold, NATIVE_DECIMALS) === null);
+    setTypo(wrong && `The alert for chain ${wrong[0]} must be an amount of coins such as 0.05, with at most 18 decimals.`);
+    if (wrong) return;
+    const low_balance = typed.map(([chain_id, threshold]) => ({ chain_id: Number(chain_id), threshold: parseUnits(threshold, NATIVE_DECIMALS)! }));
     if (await action.run(() => unwrap(api.PUT("/v1/webhook", { body: { url: url.trim(), low_balance } })))) onSaved();
   };
   const remove = async () => {
@@ -71,18 +76,20 @@ function WebhookForm({ chains, webhook, onSaved }: { chains: { chain_id: number;
         </p>
       </div>
       <fieldset>
-        <legend>Low-balance alerts (wei; empty for none)</legend>
+        <legend>Low-balance alerts, in each chain&apos;s coin (empty for none)</legend>
         {chains.map((chain) => {
           const alert = webhook?.low_balance.find((entry) => entry.chain_id === chain.chain_id);
           return (
             <div className="field" key={chain.chain_id}>
               <label htmlFor={`threshold-${chain.chain_id}`}>
-                {chain.name} ({chain.chain_id}){alert?.low ? " — low now" : ""}
+                {chain.name} ({chain.chain_id}), {chain.native}
+                {alert?.low ? " — low now" : ""}
               </label>
               <input
                 id={`threshold-${chain.chain_id}`}
-                inputMode="numeric"
-                pattern="[0-9]*"
+                inputMode="decimal"
+                placeholder="0.05"
+                title={alert ? `${alert.threshold} wei` : undefined}
                 value={thresholds[chain.chain_id] ?? ""}
                 onChange={(e) => setThresholds({ ...thresholds, [chain.chain_id]: e.target.value })}
               />
@@ -90,6 +97,11 @@ function WebhookForm({ chains, webhook, onSaved }: { chains: { chain_id: number;
           );
         })}
       </fieldset>
+      {typo && (
+        <p className="failure" role="alert">
+          {typo}
+        </p>
+      )}
       <FailureMessage failure={action.failure} />
       <button type="submit" disabled={action.pending}>
         Save webhook

@@ -1,8 +1,8 @@
-import { ApiError } from "../http/api-error";
 import { consoleTokenHash } from "@sweep/credentials";
 import type { Db } from "@sweep/db";
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import { z } from "zod";
+import { ApiError } from "../http/api-error";
 import { parseRequest, type ValidationCodes } from "../http/validation";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword, passwordMatches } from "./passwords";
 import { presentSession } from "./session-body";
@@ -88,9 +88,14 @@ export function signInRoutes(deps: SignInRoutesDeps): Router {
     res.status(204).end();
   });
 
+  // Whether anyone is signed in is a question, not a failure: signed out is a 200 of `{ user: null }`, so the
+  // sign-in page's check logs no failed request in the browser's console.
   router.get("/console/api/session", async (req, res) => {
-    const session = await requireSession(req, deps.sessions);
-    res.set("Cache-Control", "no-store").json(presentSession(session));
+    const session = await requireSession(req, deps.sessions).catch((err: unknown) => {
+      if (err instanceof ApiError && err.code === "unauthorized") return null;
+      throw err;
+    });
+    res.set("Cache-Control", "no-store").json(session ? presentSession(session) : { user: null });
   });
 
   return router;

@@ -30,11 +30,17 @@ export interface PageRequest<Q> {
 }
 
 export function parsePageRequest<Q extends PagedQuery>(schema: z.ZodType<Q>, input: unknown, cursors: CursorCodec, chains: ReadonlyMap<number, unknown>): PageRequest<Q> {
-  const query = parseRequest(schema, input, queryCodes);
+  const query = parseQuery(schema, input, chains);
   const below = query.cursor === undefined ? null : cursors.decode(query.cursor);
   if (below === null && query.cursor !== undefined) throw new ApiError("invalid_query", "cursor is not a next_cursor of this list");
-  checkQueryChain(query.chain_id, chains);
   return { query, below, limit: query.limit ?? DEFAULT_PAGE_SIZE };
+}
+
+/** A read's query, its chain_id one of the environment's; every refusal is 400 invalid_query naming the parameter. */
+export function parseQuery<Q extends { chain_id?: number | undefined }>(schema: z.ZodType<Q>, input: unknown, chains: ReadonlyMap<number, unknown>): Q {
+  const query = parseRequest(schema, input, queryCodes);
+  checkQueryChain(query.chain_id, chains);
+  return query;
 }
 
 export interface Page<T> {
