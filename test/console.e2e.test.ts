@@ -107,6 +107,16 @@ describe("the partner console in a browser", () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, `${screenshot}.png`), fullPage: true });
   }
 
+  /** The charts' axis tick labels that reach outside their chart (cut off where the SVG ends). */
+  const clippedTicks = async () =>
+    (await page.evaluate(`[...document.querySelectorAll(".recharts-cartesian-axis-tick-value")]
+      .filter((tick) => {
+        const chart = tick.closest("svg").getBoundingClientRect();
+        const box = tick.getBoundingClientRect();
+        return box.left < chart.left - 0.5 || box.right > chart.right + 0.5 || box.top < chart.top - 0.5 || box.bottom > chart.bottom + 0.5;
+      })
+      .map((tick) => tick.textContent)`)) as string[];
+
   const keyRow = () => page.locator("tr[data-key-id]").filter({ has: page.locator("code", { hasText: consoleKey.slice(0, 15) }) });
 
   it("signs in through the one-time link the operator's CLI printed, setting a password", async () => {
@@ -233,6 +243,11 @@ describe("the partner console in a browser", () => {
     // The chart is drawn: SVG bars, today's among them.
     const bars = page.getByTestId(`sweeps-chart-${CHAIN_ID}`).locator("svg .recharts-bar-rectangle path");
     expect(await bars.count()).toBeGreaterThanOrEqual(1);
+    expect(await page.locator(".recharts-cartesian-axis-tick-value").count()).toBeGreaterThan(4);
+    expect(await clippedTicks()).toEqual([]);
+    // Sepolia, where this account did nothing, says so instead of drawing empty axes.
+    await page.getByTestId("chain-11155111").getByTestId("no-activity").waitFor();
+    expect(await page.getByTestId("chain-11155111").locator("svg").count()).toBe(0);
 
     await page.getByLabel("Last 90 days").check();
     await page.getByText("Sweeps per day, last 90 days: done, failed and rejected").first().waitFor();
@@ -473,6 +488,7 @@ describe("the partner console in a browser", () => {
     }
     expect(overflowing).toEqual([]);
     await visit("/", "Overview", "overview-390");
+    expect(await clippedTicks()).toEqual([]);
     await visit(`/sweeps/${sweep.id}`, "Sweep", "sweep-detail-390");
     await visit("/ledger", "Ledger", "ledger-390");
 

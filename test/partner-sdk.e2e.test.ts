@@ -3,7 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { Contract, Wallet, parseEther } from "ethers";
 import { Event as EventSchema } from "@sweep/api-contract";
-import { signAuthorization, SweepApiError, SweepClient, type Deposit, type Event, type Sweep } from "@sweep/client";
+import { signAuthorization, SweepApiError, SweepClient, type Deposit, type Event, type LedgerEntry, type Sweep } from "@sweep/client";
 import { createTestPartner, eventually, fundedDeposit, sharedStack, type SharedStack, type TestPartner } from "@sweep/testkit";
 import { startWebhookReceiver, type WebhookReceiver } from "../examples/webhook-receiver";
 
@@ -112,6 +112,21 @@ describe("a partner's first sweep with the SDK", () => {
       // The same external_id returns the sweep as it is now, without a second one.
       await expect(client.sweeps.create({ chain_id: CHAIN_ID, hot_wallet: hotWallet, account: created[0]!.account, token: "USDT", external_id: "page-0" })).resolves.toMatchObject({ id: created[0]!.id, status: "rejected" });
     }, 90_000);
+
+    it("reads the ledger of a period as finance closes it: each entry's balance after it, what its gas paid for, and the period's totals", async () => {
+      // A period that has ended: what it holds no longer changes while the story reads it.
+      const period = { chain_id: CHAIN_ID, created_after: new Date(Date.now() - 3_600_000).toISOString(), created_before: new Date().toISOString() };
+      const entries: LedgerEntry[] = [];
+      for await (const entry of client.ledger({ ...period, limit: 2 })) entries.push(entry);
+      // At least the gas wallet's top-up and the delegate's deployment.
+      expect(entries.map((e) => e.kind)).toEqual(expect.arrayContaining(["topup", "gas"]));
+      expect(entries.find((e) => e.paid_for?.kind === "delegate_deployment")?.paid_for).toMatchObject({ hot_wallet: hotWallet, items: 0 });
+      const summary = await client.ledgerSummary(period);
+      expect(summary.chains).toHaveLength(1);
+      const [chain] = summary.chains;
+      expect(chain).toMatchObject({ chain_id: CHAIN_ID, opening_balance: "0", closing_balance: entries[0]!.balance_after, entries: entries.length });
+      expect(BigInt(chain!.totals.gas) + BigInt(chain!.totals.withdrawal) + BigInt(chain!.totals.topup)).toBe(BigInt(chain!.closing_balance));
+    }, 30_000);
 
     it("registers deposit addresses ahead of any deposit and lists the inventory page by page", async () => {
       const owners = Array.from({ length: 3 }, () => Wallet.createRandom());

@@ -43,7 +43,7 @@ export interface RequestLogRow {
   requestId: string;
   method: string;
   route: string;
-  status: number;
+  statusCode: number;
   errorCode: string | null;
   createdAt: Date;
   durationMs: number;
@@ -54,7 +54,7 @@ export function presentRequestLogEntry(row: RequestLogRow): RequestLogEntry {
     request_id: row.requestId,
     method: row.method,
     route: row.route,
-    status: row.status,
+    status: row.statusCode,
     error_code: row.errorCode,
     created_at: row.createdAt.toISOString(),
     duration_ms: row.durationMs,

@@ -165,6 +165,11 @@ export class SweepClient {
     return paginate((cursor) => body(this.api.GET("/v1/ledger", { params: { query: { ...filters, cursor } } })));
   }
 
+  /** A period's opening and closing balance and sums by kind per chain, for closing a month (created_after / created_before). */
+  ledgerSummary(query: QueryOf<"/v1/ledger/summary"> = {}): Promise<Schemas["LedgerSummary"]> {
+    return body(this.api.GET("/v1/ledger/summary", { params: { query } }));
+  }
+
   usage(query: QueryOf<"/v1/usage"> = {}): Promise<Usage> {
     return body(this.api.GET("/v1/usage", { params: { query } }));
   }

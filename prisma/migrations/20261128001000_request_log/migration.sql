@@ -6,7 +6,7 @@ CREATE TABLE "request_log" (
     "request_id" TEXT NOT NULL,
     "method" TEXT NOT NULL,
     "route" TEXT NOT NULL,
-    "status" INTEGER NOT NULL,
+    "status_code" INTEGER NOT NULL,
     "error_code" TEXT,
     "duration_ms" INTEGER NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL,

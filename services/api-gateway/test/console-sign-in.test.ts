@@ -123,10 +123,10 @@ describe("signing in to the console", () => {
     expect(out.status).toBe(204);
     expect(sessionCookieOf(out).cookie).toBe("sweep_console=");
     // The old cookie, kept by whoever copied it, no longer signs anyone in.
-    const after = await session(browser.cookie);
-    expect(after.status).toBe(401);
-    expect(after.body).toEqual({ error: { code: "unauthorized", message: "the console session has ended; sign in again" } });
-    expect((await request(gateway.app).get("/v1/settings").set("Cookie", browser.cookie)).status).toBe(401);
+    expectSignedOut(await session(browser.cookie));
+    const settings = await request(gateway.app).get("/v1/settings").set("Cookie", browser.cookie);
+    expect(settings.status).toBe(401);
+    expect(settings.body).toEqual({ error: { code: "unauthorized", message: "the console session has ended; sign in again" } });
   });
 
   it("ends a session idle for 30 minutes, and one signed in 12 hours ago however busy", async () => {

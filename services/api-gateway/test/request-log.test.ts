@@ -108,7 +108,7 @@ describe("the request log", () => {
       requestId,
       method: "GET",
       route: "/v1/balance",
-      status: 200,
+      statusCode: 200,
       durationMs: 2,
       createdAt: new Date(Date.now() - ageDays * DAY_MS),
     });

@@ -23,7 +23,7 @@ export function requestLogWriter(pool: Pool, logger: Logger): RequestLogBuffer {
  * statement of the same text whatever the batch's size, so it is parsed and planned once per connection.
  */
 const INSERT_ENTRIES = `
-INSERT INTO request_log (partner_id, request_id, method, route, status, error_code, duration_ms, created_at)
+INSERT INTO request_log (partner_id, request_id, method, route, status_code, error_code, duration_ms, created_at)
 SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[], $8::timestamptz[])`;
 
 export async function insertRequestLog(pool: Pool, entries: readonly RequestLogEntry[]): Promise<void> {

@@ -7,7 +7,7 @@ import { requestLogCursors } from "../lists/cursor";
 import { pageOf, parsePageRequest } from "../lists/page";
 import { requestLogCutoff } from "./request-log-retention";
 
-const entrySelect = { seq: true, requestId: true, method: true, route: true, status: true, errorCode: true, createdAt: true, durationMs: true } as const;
+const entrySelect = { seq: true, requestId: true, method: true, route: true, statusCode: true, errorCode: true, createdAt: true, durationMs: true } as const;
 
 /**
  * The request log: a partner looks up a request by the X-Request-Id its answer carried. Entries
@@ -22,7 +22,7 @@ export function requestLogRoutes(deps: { db: Db; chains: ReadonlyMap<number, unk
       partnerId: partnerOf(res).partnerId,
       createdAt: { gte: requestLogCutoff(new Date()) },
       ...(page.below !== null ? { seq: { lt: page.below } } : {}),
-      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...(query.status !== undefined ? { statusCode: query.status } : {}),
       ...(query.error_code !== undefined ? { errorCode: query.error_code } : {}),
     };
     const rows = await deps.db.requestLogEntry.findMany({ where, orderBy: { seq: "desc" }, take: page.limit + 1, select: entrySelect });
