@@ -15,7 +15,8 @@ const RATE = Number(process.env.BENCH_E2E_RATE ?? 100);
 const REPEAT_RATE = Number(process.env.BENCH_E2E_REPEAT_RATE ?? RATE);
 const SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 5);
 const CHAIN_ID = 97;
-const IDLE_SECONDS = 10;
+/** how long the stack rests, with a partner and an active hot wallet, while its JSON-RPC calls and CPU are counted */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 /** where to write each service's log (info level: per-sweep debug lines would slow the run) for a closer look; none by default */
 const LOG_DIR = process.env.BENCH_LOG_DIR;
 
@@ -54,10 +55,12 @@ async function main() {
 
     await Promise.all(owners.map((o) => chain.mintUsdt(o.address, 1_000_000n)));
     // What the services ask of the chain with nothing to do: the floor a provider plan must allow.
-    const idleBefore = await rpcCalls(stack);
+    const [idleBefore, cpuBefore] = await Promise.all([rpcCalls(stack), cpuSeconds(stack)]);
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-    const idle = [...(await rpcCalls(stack))].reduce((sum, [key, n]) => sum + n - (idleBefore.get(key) ?? 0), 0);
+    const [idleAfter, cpuAfter] = await Promise.all([rpcCalls(stack), cpuSeconds(stack)]);
+    const idle = [...idleAfter].reduce((sum, [key, n]) => sum + n - (idleBefore.get(key) ?? 0), 0);
     console.log(`JSON-RPC calls to chain ${CHAIN_ID} while idle: ${(idle / IDLE_SECONDS).toFixed(1)} per second (over ${IDLE_SECONDS} s)`);
+    printIdleCpu(cpuBefore, cpuAfter, IDLE_SECONDS);
     const firstTime = owners.map((owner) => ({ ...sweepOf(owner), authorization: authorizationBody(owner.authorizeSync({ address: delegate, nonce: 0n, chainId: BigInt(CHAIN_ID) })) }));
     await runPhase(stack, headers, `${firstTime.length} first-time token sweeps posted at ${RATE}/s`, firstTime, RATE);
 
@@ -165,6 +168,24 @@ async function runPhase(stack: Stack, headers: Record<string, string>, title: st
 }
 
 /** JSON-RPC calls to the chain so far, per service and method, from each service's sweep_rpc_calls_total. */
+/** Each service's CPU time so far (user and system), from its process_cpu_seconds_total. */
+async function cpuSeconds(stack: Stack): Promise<Map<string, number>> {
+  const seconds = new Map<string, number>();
+  for (const [name, service] of stack.services) seconds.set(name, (await readMetrics(service.metricsPort)).find("process_cpu_seconds_total").reduce((sum, s) => sum + s.value, 0));
+  return seconds;
+}
+
+/** The share of one core each service used while the stack rested, and their total (the chains' nodes are not counted). */
+function printIdleCpu(before: Map<string, number>, after: Map<string, number>, seconds: number) {
+  const shares = [...after].map(([name, cpu]) => [name, (100 * (cpu - (before.get(name) ?? 0))) / seconds] as const);
+  console.log(`\nCPU at rest over ${seconds} s (one partner, one active hot wallet), % of one core`);
+  console.log("| service | % of a core |");
+  console.log("|---|--:|");
+  for (const [name, share] of shares) console.log(`| ${name} | ${share.toFixed(1)} |`);
+  console.log(`| all services (chains' nodes not counted) | ${shares.reduce((sum, [, share]) => sum + share, 0).toFixed(1)} |`);
+  console.log("aim: under 5% of a core in total");
+}
+
 async function rpcCalls(stack: Stack): Promise<Map<string, number>> {
   const calls = new Map<string, number>();
   for (const [name, service] of stack.services) {

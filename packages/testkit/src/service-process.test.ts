@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { environmentChainIds } from "@sweep/chains";
 import { defineTopology, deleteTopology } from "@sweep/messaging";
-import { listeningPorts, startService, type LogLine } from "./service-process";
+import { listeningPorts, logsListening, startService, type LogLine } from "./service-process";
 import { ephemeralRange } from "./service-ports";
 
 const RABBITMQ_URL = process.env.RABBITMQ_URL ?? "amqp://guest:guest@127.0.0.1:5672";
@@ -18,6 +18,18 @@ describe("listeningPorts", () => {
     ["an IPv6 address", [line({ message: "listening", health: "http://[::1]:40004", metrics: "http://[::1]:40004/metrics" })], { port: 40004, metricsPort: 40004 }],
   ])("%s", (_, lines, expected) => {
     expect(listeningPorts(lines)).toEqual(expected);
+  });
+});
+
+describe("logsListening", () => {
+  it.each<[string | undefined, boolean]>([
+    [undefined, true],
+    ["debug", true],
+    ["info", true],
+    ["warn", false],
+    ["error", false],
+  ])("at LOG_LEVEL %s: %s", (level, logs) => {
+    expect(logsListening(level)).toBe(logs);
   });
 });
 

@@ -78,8 +78,9 @@ async function launch(name: ServiceName, env: Record<string, string>, ports: Pic
       const message = `${name} exited with ${child.exitCode}:\n${output}`;
       throw output.includes("EADDRINUSE") ? new PortTaken(message) : new Error(message);
     }
-    // The service's own line says where it listens: what answers there is this process.
-    bound ??= listeningPorts(parseLogLines(output));
+    // The service's own line says where it listens: what answers there is this process. A service run
+    // quieter than info (a bench's LOG_LEVEL=warn) writes no such line: the ports it was given, then.
+    bound ??= listeningPorts(parseLogLines(output)) ?? (logsListening(env.LOG_LEVEL) ? undefined : ports);
     try {
       if (bound && (await fetch(`http://127.0.0.1:${bound.port}/healthz`, { signal: AbortSignal.timeout(2_000) })).status === 204) break;
     } catch {
@@ -116,6 +117,11 @@ export function listeningPorts(lines: LogLine[]): Pick<ServiceProcess, "port" | 
   if (!line) return undefined;
   const port = (field: unknown) => Number(new URL(String(field)).port);
   return { port: port(line.url ?? line.health), metricsPort: port(line.metrics) };
+}
+
+/** Whether a service at this LOG_LEVEL writes its info-level "listening" line (winston's npm levels). */
+export function logsListening(level: string | undefined): boolean {
+  return !["error", "warn"].includes(level ?? "debug");
 }
 
 /** The JSON lines of a service's output, each parsed (see `ServiceProcess.logLines`). */
