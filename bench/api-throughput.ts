@@ -1,5 +1,5 @@
 import { migrateDatabase } from "@sweep/db";
-import { authorizationBody, createTestPartner, startStack } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, startService, startStack } from "@sweep/testkit";
 import autocannon from "autocannon";
 import express from "express";
 import { Pool } from "pg";
@@ -15,6 +15,8 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** the aim's load: latency is read at this steady rate, below saturation */
 const AIM_RATE = Number(process.env.BENCH_RATE ?? 1000);
+/** the gateway's workers in the second set of rows (GATEWAY_WORKERS): one per core by default */
+const GATEWAY_WORKERS = Number(process.env.BENCH_GATEWAY_WORKERS ?? cpus().length);
 
 /** Saturation (no rate: every connection sends as fast as answers come) gives the ceiling; a rate gives the latency at that load. */
 async function run(title: string, url: string, headers: Record<string, string>, body: () => string, overallRate?: number) {
@@ -49,7 +51,8 @@ async function main() {
   process.env.TEMPLATE_DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/sweep_template";
   await migrateDatabase(process.env.TEMPLATE_DATABASE_URL);
   // The limits stay on (their Redis calls are part of what is measured) but far above a saturated run's rate.
-  const stack = await startStack({ services: ["api-gateway"], env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_ADDRESS: "1000000", RATE_LIMIT_PER_KEY: "1000000" } });
+  const env = { LOG_LEVEL: "warn", RATE_LIMIT_PER_ADDRESS: "1000000", RATE_LIMIT_PER_KEY: "1000000" };
+  const stack = await startStack({ services: ["api-gateway"], env });
   try {
     const partner = await createTestPartner(stack.db, "bench");
     const hotWallet = Wallet.createRandom().address;
@@ -72,19 +75,30 @@ async function main() {
       await run(`bare express + Postgres insert, at ${AIM_RATE}/s`, bare.url, {}, sweepBody, AIM_RATE),
     ];
     await bare.close();
-    const gateway = `${stack.api}/v1/sweeps`;
-    rows.push(await run("POST /v1/sweeps (api-gateway), saturated", gateway, partner.auth, sweepBody));
-    rows.push(await run(`POST /v1/sweeps (api-gateway), at ${AIM_RATE}/s`, gateway, partner.auth, sweepBody, AIM_RATE));
-    rows.push(await run("POST /v1/sweeps with an authorization (api-gateway), saturated", gateway, partner.auth, firstTimeBody));
-    rows.push(await run(`POST /v1/sweeps with an authorization (api-gateway), at ${AIM_RATE}/s`, gateway, partner.auth, firstTimeBody, AIM_RATE));
+    const gatewayRows = async (api: string, what: string) => {
+      const gateway = `${api}/v1/sweeps`;
+      rows.push(await run(`POST /v1/sweeps (${what}), saturated`, gateway, partner.auth, sweepBody));
+      rows.push(await run(`POST /v1/sweeps (${what}), at ${AIM_RATE}/s`, gateway, partner.auth, sweepBody, AIM_RATE));
+      rows.push(await run(`POST /v1/sweeps with an authorization (${what}), saturated`, gateway, partner.auth, firstTimeBody));
+      rows.push(await run(`POST /v1/sweeps with an authorization (${what}), at ${AIM_RATE}/s`, gateway, partner.auth, firstTimeBody, AIM_RATE));
+    };
+    await gatewayRows(stack.api, "api-gateway, one process");
+    // The same stack's gateway again as GATEWAY_WORKERS runs it, the first one idle meanwhile.
+    const workers = await startService("api-gateway", { ...stack.env, ...env, GATEWAY_WORKERS: String(GATEWAY_WORKERS) });
+    try {
+      await gatewayRows(`http://127.0.0.1:${workers.port}`, `api-gateway, ${GATEWAY_WORKERS} workers`);
+    } finally {
+      await workers.stop();
+    }
 
     console.log(`\nPOST throughput, ${CONNECTIONS} connections, ${DURATION_S} s each, this machine (${cpus().length} cores)`);
     console.log("| what | accepted/s | p50 ms | p99 ms | non-2xx |");
     console.log("|---|--:|--:|--:|--:|");
     for (const r of rows) console.log(`| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} |`);
-    const [bareSaturated, , repeatSaturated, , firstSaturated] = rows;
+    const [bareSaturated, , repeatSaturated, , firstSaturated, , repeatWorkers, , firstWorkers] = rows;
     const ratio = (row: typeof bareSaturated) => (row!.rps / bareSaturated!.rps).toFixed(2);
     console.log(`saturated, against the bare insert: repeat POST ${ratio(repeatSaturated)}× (aim 0.7×), first POST with its authorization ${ratio(firstSaturated)}× (aim 0.5×)`);
+    console.log(`the same with ${GATEWAY_WORKERS} workers: repeat POST ${ratio(repeatWorkers)}×, first POST ${ratio(firstWorkers)}×`);
     console.log("aim: 1,000 accepted sweeps per second with p99 under 50 ms");
   } finally {
     await stack.stop();

@@ -8,7 +8,7 @@ import { listen, serverUrl } from "./http-server";
  * services without a public API serve it on HEALTH_PORT, the api-gateway on METRICS_PORT.
  * Returns the server so shutdown can close it.
  */
-export function startHealthServer(port: number, isHealthy: () => boolean = () => true, host = "127.0.0.1"): Promise<http.Server> {
+export function startHealthServer(port: number, isHealthy: () => boolean = () => true, host = "127.0.0.1", { exclusive = false }: { exclusive?: boolean } = {}): Promise<http.Server> {
   collectProcessMetrics();
   return listen((req, res) => {
     if (req.method === "GET" && req.url === "/healthz") {
@@ -23,7 +23,7 @@ export function startHealthServer(port: number, isHealthy: () => boolean = () =>
     res.statusCode = 404;
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify({ error: { code: "not_found", message: "no such path" } }));
-  }, port, host);
+  }, port, host, undefined, { exclusive });
 }
 
 /** Where a health server answers /healthz and /metrics, for a service's "listening" line. */

@@ -13,8 +13,12 @@ export interface ServerTimeouts {
   connectionsCheckingInterval?: number;
 }
 
-/** Listens and resolves once bound, or rejects (e.g. the port is taken) instead of crashing later. */
-export function listen(handler: http.RequestListener, port: number, host: string, timeouts?: ServerTimeouts): Promise<http.Server> {
+/**
+ * Listens and resolves once bound, or rejects (e.g. the port is taken) instead of crashing later.
+ * `exclusive`: a cluster worker binds the port itself instead of sharing its primary's (a worker's own
+ * management port).
+ */
+export function listen(handler: http.RequestListener, port: number, host: string, timeouts?: ServerTimeouts, { exclusive = false }: { exclusive?: boolean } = {}): Promise<http.Server> {
   const server = timeouts
     ? http.createServer(
         {
@@ -29,7 +33,7 @@ export function listen(handler: http.RequestListener, port: number, host: string
     : http.createServer(handler);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, host, () => resolve(server));
+    server.listen({ port, host, exclusive }, () => resolve(server));
   });
 }
 

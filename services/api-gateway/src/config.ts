@@ -58,7 +58,14 @@ export const gatewayEnv = z.object({
   /** local development only: PUT /v1/webhook accepts private and loopback hosts and http: URLs (the dispatcher's flag of the same name lets it deliver there) */
   WEBHOOK_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
   WEBHOOK_ALLOW_HTTP: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
+  /**
+   * Gateway processes on this machine: above 1, a primary runs that many workers sharing PORT (Node's
+   * cluster), each with its own management port, METRICS_PORT + its number (1…N); the primary's is METRICS_PORT
+   */
+  GATEWAY_WORKERS: z.coerce.number().int().min(1).max(32).default(1),
 });
+
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
 
 /** The gateway's variables and every chain's of its environment (loadChainConfigs): the API lists them all. */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
