@@ -8,7 +8,7 @@ import { ledgerRange } from "../ledger-range";
 import { FilteredList, useListPage } from "../list-query";
 import { LoadedView, useLoad } from "../loading";
 import { PageHeading } from "../page-heading";
-import { readChains, type ConsoleChain } from "../chains";
+import type { ConsoleChain } from "../chains";
 import { assetOf } from "../units";
 
 const KINDS: Schemas["LedgerKind"][] = ["gas", "fee", "fee_charge", "fee_credit", "withdrawal", "topup"];
@@ -38,7 +38,7 @@ export function LedgerPage() {
         Every movement of the gas wallet&apos;s money: gas paid, fees, charges and credits, withdrawals and top-ups, with the balance after each. Dates are whole UTC days; amounts in the
         chain&apos;s coin (hover for wei).
       </p>
-      <PeriodTotals chainId={chain_id} from={from} to={to} />
+      <PeriodTotals chainId={chain_id} from={from} to={to} chains={list.loaded.data?.chains} />
       <FilteredList
         list={list}
         selects={[["kind", "Kind", "Any kind", KINDS]]}
@@ -101,14 +101,10 @@ function PaidFor({ entry }: { entry: Schemas["LedgerEntry"] }) {
 }
 
 /** The period's figures per chain: opening balance, what moved it, closing balance, and the fees of the period. */
-function PeriodTotals({ chainId, from, to }: { chainId: string; from: string; to: string }) {
-  const loaded = useLoad(async () => {
-    const [chains, summary] = await Promise.all([
-      readChains(),
-      unwrap(api.GET("/v1/ledger/summary", { params: { query: { ...(chainId && { chain_id: Number(chainId) }), ...ledgerRange(from, to) } } })),
-    ]);
-    return { chains, summary };
-  }, [chainId, from, to]);
+function PeriodTotals({ chainId, from, to, chains }: { chainId: string; from: string; to: string; chains: ConsoleChain[] | undefined }) {
+  // The chains' names and coins come with the list's page (one GET /v1/tariff for the page); the totals are read here.
+  const summary = useLoad(() => unwrap(api.GET("/v1/ledger/summary", { params: { query: { ...(chainId && { chain_id: Number(chainId) }), ...ledgerRange(from, to) } } })), [chainId, from, to]);
+  const loaded = { ...summary, data: chains && summary.data && { chains, summary: summary.data } };
   return (
     <section aria-labelledby="period-heading">
       <h2 id="period-heading">

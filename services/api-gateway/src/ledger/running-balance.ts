@@ -12,14 +12,16 @@ export interface BookedEntry {
   amount: bigint;
 }
 
+const byId = (a: BookedEntry, b: BookedEntry) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /**
  * Each entry's balance after it, from each chain's balance before the oldest of them (`before`) and
  * every wallet-moving entry from there on (`between`, which holds the listed ones of those kinds and
  * any a filter left out): balance after e = before + the wallet entries of its chain up to e.
  */
 export function balancesAfter(listed: readonly BookedEntry[], before: ReadonlyMap<number, bigint>, between: readonly BookedEntry[]): Map<bigint, bigint> {
-  const ascending = [...between].filter((e) => movesWallet(e.kind)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const targets = [...listed].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ascending = between.filter((e) => movesWallet(e.kind)).sort(byId);
+  const targets = [...listed].sort(byId);
   const running = new Map(before);
   const after = new Map<bigint, bigint>();
   let next = 0;
