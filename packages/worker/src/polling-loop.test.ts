@@ -57,8 +57,34 @@ describe("PollingLoop", () => {
     ["never above the idle bound", { failures: 0, idleRounds: 40 }, 3_000],
     ["the failure backoff before the idle rest", { failures: 2, idleRounds: 0 }, 2_000],
     ["the failure backoff up to its own bound", { failures: 9, idleRounds: 0 }, 10_000],
+    ["an idle rest ends when the next work is due", { failures: 0, idleRounds: 3, dueInMs: 1_200 }, 1_200],
+    ["an idle rest not past its doubling for work due later", { failures: 0, idleRounds: 3, dueInMs: 2_800 }, 2_000],
+    ["work due before one interval: the interval", { failures: 0, idleRounds: 3, dueInMs: 100 }, 500],
+    ["work overdue: the interval", { failures: 0, idleRounds: 3, dueInMs: -5_000 }, 500],
+    ["the first idle round: the interval, whenever work is due", { failures: 0, idleRounds: 1, dueInMs: 2_000 }, 500],
+    ["a failure: its backoff, whenever work is due", { failures: 2, idleRounds: 0, dueInMs: 600 }, 2_000],
   ])("pauseAfter: %s", (_what, counts, expected) => {
     expect(pauseAfter({ intervalMs: 500, maxBackoffMs: 10_000, idleMaxMs: 3_000, ...counts })).toBe(expected);
+  });
+
+  it("an idle round that knows when its next work is due rests until then at the latest", async () => {
+    const rounds: number[] = [];
+    const start = Date.now();
+    const loop = new PollingLoop({
+      name: "test_idle_until",
+      intervalMs: 1_000,
+      idleMaxMs: 8_000,
+      round: async () => {
+        rounds.push(Date.now() - start);
+        return { idleUntil: start + 5_000 };
+      },
+      failed: () => undefined,
+    });
+    loop.start();
+    await jest.advanceTimersByTimeAsync(6_000);
+    await loop.stop();
+    // 0 → interval; 1 s → 2 s of rest; 3 s → 4 s of rest cut to 2 s by the due time; 5 s → due now: the interval.
+    expect(rounds).toEqual([0, 1_000, 3_000, 5_000, 6_000]);
   });
 
   it("rests no longer once woken: the round after a wake pauses the interval again", async () => {

@@ -2,9 +2,11 @@ import { loopRoundsTotal } from "@sweep/metrics";
 
 /**
  * What a round asks of the loop: `again` starts the next round at once (more work is waiting), `idle`
- * says it found nothing to do (the loop may rest longer, see `idleMaxMs`), `done` ends the loop.
+ * says it found nothing to do (the loop may rest longer, see `idleMaxMs`), `{ idleUntil }` says the
+ * same and that the next work it knows of is due at that time (epoch ms): the rest ends then at the
+ * latest, though never before one interval. `done` ends the loop.
  */
-export type RoundOutcome = "again" | "idle" | "done" | void;
+export type RoundOutcome = "again" | "idle" | { idleUntil: number } | "done" | void;
 
 export interface PollingLoopOptions {
   /** the loop's name in `sweep_loop_rounds_total{loop}` */
@@ -83,8 +85,10 @@ export class PollingLoop {
       }
       if (outcome === "done") return;
       if (outcome === "again") continue;
-      idleRounds = outcome === "idle" && failures === 0 ? idleRounds + 1 : 0;
-      await this.pause(pauseAfter({ ...this.options, failures, idleRounds }));
+      const idle = outcome === "idle" || typeof outcome === "object";
+      idleRounds = idle && failures === 0 ? idleRounds + 1 : 0;
+      const dueInMs = typeof outcome === "object" ? outcome.idleUntil - Date.now() : undefined;
+      await this.pause(pauseAfter({ ...this.options, failures, idleRounds, dueInMs }));
       // A wake (during the round, which ends the pause at once, or during the pause) means work arrived: no rest then.
       if (this.woken.signal.aborted) idleRounds = 0;
     }
@@ -99,13 +103,14 @@ export class PollingLoop {
 
 /**
  * The pause after a round: the interval, doubled per failed round in a row (up to `maxBackoffMs`),
- * or per idle round in a row (up to `idleMaxMs`); each only when its bound is set.
+ * or per idle round in a row (up to `idleMaxMs`, and up to `dueInMs` when the idle round knew when
+ * its next work is due, but never below the interval); each only when its bound is set.
  */
-export function pauseAfter(input: { intervalMs: number; failures: number; idleRounds: number; maxBackoffMs?: number; idleMaxMs?: number }): number {
-  const { intervalMs, failures, idleRounds, maxBackoffMs, idleMaxMs } = input;
+export function pauseAfter(input: { intervalMs: number; failures: number; idleRounds: number; maxBackoffMs?: number; idleMaxMs?: number; dueInMs?: number }): number {
+  const { intervalMs, failures, idleRounds, maxBackoffMs, idleMaxMs, dueInMs } = input;
   const doubled = (times: number) => intervalMs * 2 ** Math.min(times, 30);
   if (failures > 0) return maxBackoffMs === undefined ? intervalMs : Math.min(maxBackoffMs, doubled(failures));
-  if (idleRounds > 1 && idleMaxMs !== undefined) return Math.max(intervalMs, Math.min(idleMaxMs, doubled(idleRounds - 1)));
+  if (idleRounds > 1 && idleMaxMs !== undefined) return Math.max(intervalMs, Math.min(idleMaxMs, doubled(idleRounds - 1), dueInMs ?? Infinity));
   return intervalMs;
 }
 
