@@ -58,7 +58,10 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
 
   const consumers = await startBatcherConsumers({ messaging, db, chainIds, request, prefetch: config.BATCHER_PREFETCH, logger });
   const pollers = chainIds.map((chainId) => startDuePoller({ db, chainId, intervalMs: config.POLL_INTERVAL_MS, request, logger }));
-  const firewalls = chains.map((c) =>
+  const policies = chains.map((c) =>
+    startPolicySweeps({ db, chainId: c.chainId, provider: c.provider, reads, blockTimeMs: c.blockTimeMs, maxAddresses: POLICY_ADDRESSES_PER_ROUND, logger, request: (hotWalletId) => request(hotWalletId) }),
+  );
+  const firewalls = chains.map((c, i) =>
     startDelegationFirewall({
       db,
       names: messaging.topology.names,
@@ -71,10 +74,9 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
       maxBlocksPerRound: FIREWALL_BLOCKS_PER_ROUND,
       logger,
       wrote,
+      // The chain's policies judge newly confirmed deposits at once rather than after their rest.
+      depositsConfirmed: () => policies[i]!.wake(),
     }),
-  );
-  const policies = chains.map((c) =>
-    startPolicySweeps({ db, chainId: c.chainId, provider: c.provider, reads, blockTimeMs: c.blockTimeMs, maxAddresses: POLICY_ADDRESSES_PER_ROUND, logger, request: (hotWalletId) => request(hotWalletId) }),
   );
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);

@@ -188,6 +188,18 @@ describe("the delegation firewall on anvil", () => {
     expect(await behind()).toBe(0);
   });
 
+  it("moves past empty blocks with their hashes stored, once when two batchers read them at the same time", async () => {
+    await firewall().runOnce();
+    const from = (await chain.provider.getBlockNumber()) + 1;
+    await chain.provider.send("anvil_mine", ["0x3"]);
+    const [one, other] = await Promise.all([firewall().runOnce(), firewall().runOnce()]);
+    expect([one, other]).toContain(3);
+    expect(Number((await db.chainWatchCursor.findUniqueOrThrow({ where: { chainId: CHAIN_ID } })).nextBlock)).toBe(from + 3);
+    const stored = await db.watchedBlock.findMany({ where: { chainId: CHAIN_ID, number: { gte: BigInt(from) } }, orderBy: { number: "asc" } });
+    const onChain = await Promise.all([0, 1, 2].map(async (i) => (await chain.provider.getBlock(from + i))!.hash));
+    expect(stored.map((block) => block.hash)).toEqual(onChain);
+  });
+
   it("records a block's hits once when two batchers of the chain read it at the same time", async () => {
     const deposit = await inventoried();
     await firewall().runOnce();

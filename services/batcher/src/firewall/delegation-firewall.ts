@@ -27,6 +27,8 @@ export interface DelegationFirewallOptions {
   finalBlock(head: number): Promise<number>;
   /** called after a round wrote outbox messages */
   wrote?: () => void;
+  /** called after a round confirmed deposits (the chain's sweep policies look at them then) */
+  depositsConfirmed?: () => void;
 }
 
 /** Blocks whose hashes the firewall keeps: a reorg deeper than this is followed only this far back. */
@@ -123,7 +125,8 @@ export class DelegationFirewall {
       if (deposits === null) break;
       final ??= await this.options.finalBlock(head);
       // Another batcher moved the cursor: read where it is next round.
-      if (!(await this.record(next, run, hits, deposits, final))) {
+      const quiet = hits.length === 0 && deposits.length === 0 ? await this.recordQuiet(next, run, final) : "deposits_due";
+      if (quiet === "lost" || (quiet === "deposits_due" && !(await this.record(next, run, hits, deposits, final)))) {
         this.forget();
         break;
       }
@@ -254,6 +257,8 @@ export class DelegationFirewall {
     if (tokenAddresses.length === 0) return blocks;
     const logs = await Promise.all(
       blocks.map(async (block) => {
+        // A block without transactions has no logs: at rest, most blocks ask nothing more of the node.
+        if (block.transactions.length === 0) return [];
         try {
           const answer = (await this.options.provider.send("eth_getLogs", [{ blockHash: block.hash, address: tokenAddresses, topics: [TRANSFER_TOPIC] }])) as RawLog[];
           return answer.every((log) => log.blockHash.toLowerCase() === block.hash.toLowerCase()) ? answer : null;
@@ -286,6 +291,36 @@ export class DelegationFirewall {
       if (BigInt(receipt.status) === 1n) succeeded.add(hash);
     }
     return found.filter((deposit) => deposit.tokenAddress !== null || succeeded.has(deposit.txHash));
+  }
+
+  /**
+   * A run with no hits and no deposits (at rest, every block): its hashes and the cursor past it in one
+   * statement, as record() would write them, unless pending deposits are final now: "deposits_due",
+   * and record() writes the run with their confirmation. "lost" when another batcher read it first.
+   */
+  private async recordQuiet(first: number, run: ReadonlyArray<{ number: number; hash: string }>, final: number): Promise<"moved" | "lost" | "deposits_due"> {
+    const { db, chainId } = this.options;
+    const last = first + run.length - 1;
+    const prune = run.some((block) => block.number % 32 === 0);
+    const [row] = await db.$queryRaw<Array<{ moved: boolean; depositsDue: boolean }>>`
+      WITH due AS (
+        SELECT EXISTS (SELECT 1 FROM deposits WHERE chain_id = ${chainId} AND status = 'pending' AND block_number <= ${BigInt(Math.min(final, last))}) AS deposits
+      ), moved AS (
+        UPDATE chain_watch_cursors SET next_block = ${BigInt(last + 1)}, updated_at = now()
+         WHERE chain_id = ${chainId} AND next_block = ${BigInt(first)} AND NOT (SELECT deposits FROM due)
+        RETURNING chain_id
+      ), stored AS (
+        INSERT INTO watched_blocks (chain_id, number, hash)
+        SELECT ${chainId}, b.number, b.hash FROM unnest(${run.map((block) => BigInt(block.number))}::bigint[], ${run.map((block) => block.hash)}::text[]) AS b(number, hash)
+         WHERE EXISTS (SELECT 1 FROM moved)
+        ON CONFLICT (chain_id, number) DO UPDATE SET hash = EXCLUDED.hash
+      ), dropped AS (
+        DELETE FROM watched_blocks
+         WHERE chain_id = ${chainId} AND EXISTS (SELECT 1 FROM moved) AND (number > ${BigInt(last)} OR (${prune} AND number <= ${BigInt(last - REORG_WINDOW)}))
+      )
+      SELECT EXISTS (SELECT 1 FROM moved) AS moved, (SELECT deposits FROM due) AS "depositsDue"`;
+    if (row!.depositsDue) return "deposits_due";
+    return row!.moved ? "moved" : "lost";
   }
 
   /**
@@ -328,6 +363,7 @@ export class DelegationFirewall {
       );
     }
     if (moved && hits.length + confirmed.length > 0) this.options.wrote?.();
+    if (moved && confirmed.length > 0) this.options.depositsConfirmed?.();
     return moved;
   }
 }

@@ -65,34 +65,55 @@ export class PolicySweeps {
 
   /** One round; returns the sweeps made. */
   async runOnce(now = new Date()): Promise<number> {
-    const due = await this.duePolicies(now);
-    if (due.length === 0) return 0;
-    const unswept = await this.unsweptOf(due);
-    const made = unswept.length === 0 ? [] : await this.sweepWhereDue(due, unswept);
-    for (const policy of due) {
-      if (policy.schedule.kind !== "asap") await this.options.db.sweepPolicy.update({ where: { id: policy.id }, data: { nextRunAt: nextRunAfter(policy.schedule, now) } });
-    }
-    for (const hotWalletId of new Set(made.map((m) => m.hotWalletId))) this.options.request(hotWalletId);
-    return made.length;
+    return (await this.runRound(now)).made;
   }
 
-  /** The chain's enabled policies of enabled partners and active hot wallets whose window is open; a scheduled one seen first is given its first window. */
-  private async duePolicies(now: Date): Promise<LivePolicy[]> {
+  /**
+   * One round: the sweeps made, the addresses judged, and the next scheduled window of the
+   * chain's policies after this round (null: none), before which a round that judged nothing need not run.
+   */
+  async runRound(now = new Date()): Promise<{ made: number; judged: number; nextWindowAt: Date | null }> {
+    const { due, nextWindowAt } = await this.duePolicies(now);
+    if (due.length === 0) return { made: 0, judged: 0, nextWindowAt };
+    const unswept = await this.unsweptOf(due);
+    const made = unswept.length === 0 ? [] : await this.sweepWhereDue(due, unswept);
+    let next = nextWindowAt;
+    for (const policy of due) {
+      if (policy.schedule.kind === "asap") continue;
+      const window = nextRunAfter(policy.schedule, now);
+      await this.options.db.sweepPolicy.update({ where: { id: policy.id }, data: { nextRunAt: window } });
+      next = earliest(next, window);
+    }
+    for (const hotWalletId of new Set(made.map((m) => m.hotWalletId))) this.options.request(hotWalletId);
+    return { made: made.length, judged: unswept.length, nextWindowAt: next };
+  }
+
+  /**
+   * The chain's enabled policies of enabled partners and active hot wallets whose window is open, and the
+   * earliest window of those not open yet; a scheduled one seen first is given its first window.
+   */
+  private async duePolicies(now: Date): Promise<{ due: LivePolicy[]; nextWindowAt: Date | null }> {
     const { db, chainId } = this.options;
     const rows = await db.sweepPolicy.findMany({ where: { chainId, enabled: true, partner: { enabled: true }, hotWallet: { status: "active" } } });
     const due: LivePolicy[] = [];
+    let nextWindowAt: Date | null = null;
     for (const row of rows) {
       const schedule: Schedule = row.schedule === "asap" ? { kind: "asap" } : row.schedule === "hourly" ? { kind: "hourly", minute: row.scheduleAt } : { kind: "daily", minuteOfDay: row.scheduleAt };
       if (schedule.kind !== "asap") {
         if (row.nextRunAt === null) {
-          await db.sweepPolicy.update({ where: { id: row.id }, data: { nextRunAt: nextRunAfter(schedule, now) } });
+          const window = nextRunAfter(schedule, now);
+          await db.sweepPolicy.update({ where: { id: row.id }, data: { nextRunAt: window } });
+          nextWindowAt = earliest(nextWindowAt, window);
           continue;
         }
-        if (row.nextRunAt > now) continue;
+        if (row.nextRunAt > now) {
+          nextWindowAt = earliest(nextWindowAt, row.nextRunAt);
+          continue;
+        }
       }
       due.push({ ...row, minBalance: BigInt(row.minBalance.toFixed(0)), schedule });
     }
-    return due;
+    return { due, nextWindowAt };
   }
 
   /**
@@ -194,20 +215,33 @@ export class PolicySweeps {
   }
 }
 
-/** The policies' loop of a chain: a round every block. */
-export function startPolicySweeps(options: PolicySweepsOptions & { blockTimeMs: number }): { stop(): Promise<void> } {
+/**
+ * A round that judged no address rests longer, doubling up to this: the chain's delegation firewall
+ * wakes the loop when it confirms deposits, so the rest only delays what no wake announces (deposits
+ * confirmed by another batcher, a policy just set, a balance judged below its minimum long ago), by
+ * this at most; a scheduled window opens on time (docs/decisions.md).
+ */
+export const POLICY_IDLE_MAX_MS = 10_000;
+
+/** The policies' loop of a chain: a round every block while it finds addresses to judge, resting when it finds none. */
+export function startPolicySweeps(options: PolicySweepsOptions & { blockTimeMs: number }): { stop(): Promise<void>; wake(): void } {
   const policies = new PolicySweeps(options);
   const logger = options.logger.child({ chainId: options.chainId, loop: "sweep policies" });
+  const intervalMs = Math.max(250, options.blockTimeMs);
   const loop = new PollingLoop({
     name: "sweep_policies",
-    intervalMs: Math.max(250, options.blockTimeMs),
+    intervalMs,
     maxBackoffMs: 30_000,
+    idleMaxMs: Math.max(intervalMs, POLICY_IDLE_MAX_MS),
     round: async () => {
-      await policies.runOnce();
-      return undefined;
+      const { judged, nextWindowAt } = await policies.runRound();
+      if (judged > 0) return undefined;
+      return nextWindowAt === null ? "idle" : { idleUntil: nextWindowAt.getTime() };
     },
     failed: (err, failures) => logger.warn("could not make policy sweeps this round", { failures, error: err instanceof Error ? err.message : String(err) }),
   });
   loop.start();
-  return { stop: () => loop.stop() };
+  return { stop: () => loop.stop(), wake: () => loop.wake() };
 }
+
+const earliest = (a: Date | null, b: Date): Date => (a === null || b < a ? b : a);
