@@ -34,18 +34,21 @@ export class SettledReorgs {
     return this.options.client.chainId;
   }
 
-  async runOnce(round: WatchRound): Promise<void> {
-    await this.checkSettled(round.head);
-    await this.followReorged(round);
+  /** One round; returns whether it had transactions to look at (settled within the window, or reorged). */
+  async runOnce(round: WatchRound): Promise<boolean> {
+    const settled = await this.checkSettled(round.head);
+    const reorged = await this.followReorged(round);
+    return settled || reorged;
   }
 
-  private async checkSettled(head: number): Promise<void> {
+  /** Returns whether any transaction is settled within the window. */
+  private async checkSettled(head: number): Promise<boolean> {
     const { db, client, logger } = this.options;
     const from = settledWatchFrom(head);
     const newest = await newestSettled(db, this.chainId, from);
-    if (!newest) return;
+    if (!newest) return false;
     // One call a round: the chain's block at the newest settled one's number (a receipt a lagging backend lacks would read as a reorg).
-    if (settledPlace(newest, await client.blockHashAt(newest.blockNumber)) !== "left") return;
+    if (settledPlace(newest, await client.blockHashAt(newest.blockNumber)) !== "left") return true;
 
     const settled = await settledFrom(db, this.chainId, from);
     const canonical = new Map<number, string | null>();
@@ -60,7 +63,7 @@ export class SettledReorgs {
       const receipt = await client.receipt(transaction.hash).catch(() => null);
       nowIn.set(transaction.id, receipt ? { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash } : null);
     }
-    if (marked.length === 0) return;
+    if (marked.length === 0) return true;
     for (const transaction of await reorgedTransactions(db, this.chainId, marked)) {
       logger.error("a settled transaction's block left the canonical chain (a reorg deeper than the confirmations); its stored transaction is sent again", {
         chainId: this.chainId,
@@ -69,9 +72,11 @@ export class SettledReorgs {
         nowIn: nowIn.get(transaction.id) ?? null,
       });
     }
+    return true;
   }
 
-  private async followReorged(round: WatchRound): Promise<void> {
+  /** Returns whether any transaction is reorged (followed until restored or lost). */
+  private async followReorged(round: WatchRound): Promise<boolean> {
     const { db, logger } = this.options;
     const followed = await reorgedTransactions(db, this.chainId);
     const ids = new Set(followed.map((t) => t.id));
@@ -83,6 +88,7 @@ export class SettledReorgs {
         logger.warn("could not follow a reorged transaction this round", { chainId: this.chainId, transactionId: transaction.id, error: err instanceof Error ? err.message : String(err) });
       }
     }
+    return followed.length > 0;
   }
 
   private async follow(transaction: ReorgedTransaction, { head, final: finalBlock }: WatchRound): Promise<void> {

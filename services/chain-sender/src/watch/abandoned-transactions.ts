@@ -34,10 +34,11 @@ export interface AbandonedTransactionsOptions {
 export class AbandonedTransactions {
   constructor(private readonly options: AbandonedTransactionsOptions) {}
 
-  async runOnce(round: WatchRound): Promise<void> {
+  /** One round; returns whether it had given-up transactions to look for. */
+  async runOnce(round: WatchRound): Promise<boolean> {
     const { db, names, client, logger } = this.options;
     const watched = await abandonedTransactions(db, client.chainId, settledWatchFrom(round.head));
-    if (watched.length === 0) return;
+    if (watched.length === 0) return false;
     const [receipts, final] = await Promise.all([client.receipts(watched.map((t) => t.hash)), round.final()]);
     for (const [i, abandoned] of watched.entries()) {
       const found = receipts[i];
@@ -64,6 +65,7 @@ export class AbandonedTransactions {
         revocationIds: restored.revocationIds,
       });
     }
+    return true;
   }
 
   /** The receipt with its L1 data fee (an OP-stack chain's), read once it is to be restored; null when the node does not answer: next round. */

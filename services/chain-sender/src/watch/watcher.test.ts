@@ -89,7 +89,7 @@ async function watch(rows: InFlightTransaction[], rounds: Round[]): Promise<stri
     dropAndFill: async (at, reason) => void done.push(`drop and fill ${at.nonce} (${reason})`),
     fillGap: async (at) => (done.push(`fill gap ${at.nonce}`), true),
   };
-  const nothing = { runOnce: async () => {} };
+  const nothing = { runOnce: async () => false };
   const watcherOptions = { ...options, client, logger: createLogger("watcher-test", "error"), intervalMs: 1_000, headPollMs: 100 } as unknown as WatcherOptions;
   const watcher = new ChainWatcher(watcherOptions, { store, actions, settledReorgs: nothing, abandoned: nothing });
   const seen: string[][] = [];
@@ -181,5 +181,37 @@ describe("the watcher's decisions, round by round", () => {
     ["no gap while the pool holds an executable transaction", [stored(6, 0, { status: "signed", broadcastAt: null })], [{ counts: { atDepth: 5, latest: 5, pending: 6 }, expect: ["rebroadcast n6r0"] }, { at: 30_000, expect: ["rebroadcast n6r0"] }]],
   ])("%s", async (_situation, rows, rounds) => {
     expect(await watch(rows, rounds)).toEqual(rounds.map((round) => round.expect));
+  });
+});
+
+describe("whether a round had anything to watch: an idle watcher rests until woken", () => {
+  const part = (found: boolean | Error) => ({
+    runOnce: async () => {
+      if (found instanceof Error) throw found;
+      return found;
+    },
+  });
+
+  it.each<[situation: string, rows: InFlightTransaction[], settledOrReorged: boolean | Error, givenUp: boolean | Error, outcome: "idle" | undefined]>([
+    ["nothing in flight, settled or given up within the window, nor reorged: idle", [], false, false, "idle"],
+    ["a transaction settled within the window (or reorged): watched every block", [], true, false, undefined],
+    ["a given-up transaction within the window: watched every block", [], false, true, undefined],
+    ["the settled transactions not read this round: watched every block", [], new Error("no database"), false, undefined],
+    ["the given-up transactions not read this round: watched every block", [], false, new Error("no node"), undefined],
+    ["a transaction in flight: watched every block", [stored(5)], false, false, undefined],
+  ])("%s", async (_situation, rows, settledOrReorged, givenUp, outcome) => {
+    const client = {
+      chainId: 97,
+      chain: { chainId: 97, confirmations: options.confirmations },
+      finalBlock: async (head: number) => head - options.confirmations + 1,
+      headNumber: async () => 100,
+      nonceAt: async () => 6n,
+      receipts: async (hashes: readonly string[]) => hashes.map((hash) => ({ hash, blockNumber: 90 })),
+    } as unknown as ChainClient;
+    const store: WatchStore = { inFlightTransactions: async () => rows, gasWalletsById: async () => [wallet], confirmedNoncesFrom: async () => [] };
+    const actions = { settle: async () => undefined } as unknown as WatchActions;
+    const watcherOptions = { ...options, client, logger: createLogger("watcher-test", "error"), intervalMs: 1_000, headPollMs: 100 } as unknown as WatcherOptions;
+    const watcher = new ChainWatcher(watcherOptions, { store, actions, settledReorgs: part(settledOrReorged), abandoned: part(givenUp) });
+    expect(await watcher.runOnce()).toBe(outcome);
   });
 });

@@ -47,6 +47,13 @@ export interface WatcherOptions {
   outboxWritten?: () => void;
 }
 
+/**
+ * A round with nothing to watch (no transaction in flight, none settled or given up within the
+ * reorg window, none reorged) rests longer, doubling up to this: the sender wakes the watcher once it
+ * stored a transaction, so the rest only bounds what no wake announces (docs/decisions.md).
+ */
+export const WATCH_IDLE_MAX_MS = 10_000;
+
 /** What a watcher is made of besides its options: the database's and the node's, or a unit test's fakes. */
 export interface WatcherParts {
   store: WatchStore;
@@ -122,6 +129,7 @@ export class ChainWatcher {
     this.loop = new PollingLoop({
       name: "watcher",
       intervalMs: options.intervalMs,
+      idleMaxMs: Math.max(options.intervalMs, WATCH_IDLE_MAX_MS),
       round: () => {
         this.watchedHead = undefined;
         return this.runOnce();
@@ -175,8 +183,8 @@ export class ChainWatcher {
     return head;
   }
 
-  /** One round over every unsettled transaction of the chain. */
-  async runOnce(): Promise<void> {
+  /** One round over every unsettled transaction of the chain; "idle" when there was nothing to watch. */
+  async runOnce(): Promise<"idle" | undefined> {
     const { client, logger } = this.options;
     const rows = await this.store.inFlightTransactions(client.chainId);
     if (!this.resumed) {
@@ -189,19 +197,22 @@ export class ChainWatcher {
     for (const key of this.takenRuns.keys()) if (!nonces.has(key)) this.takenRuns.delete(key);
     const head = await this.roundHead();
     const round = watchRound(client, head);
+    // A part that failed may have had something to watch: no rest then.
+    let settledWatched = true;
+    let abandonedWatched = true;
     try {
-      await this.settledReorgs.runOnce(round);
+      settledWatched = await this.settledReorgs.runOnce(round);
     } catch (err) {
       logger.warn("could not re-check settled transactions for reorgs this round", { chainId: client.chainId, error: err instanceof Error ? err.message : String(err) });
     }
     try {
-      await this.abandoned.runOnce(round);
+      abandonedWatched = await this.abandoned.runOnce(round);
     } catch (err) {
       logger.warn("could not look for given-up transactions on chain this round", { chainId: client.chainId, error: err instanceof Error ? err.message : String(err) });
     }
     if (rows.length === 0) {
       this.gapSince.clear();
-      return;
+      return settledWatched || abandonedWatched ? undefined : "idle";
     }
     this.watchedHead = head;
     const wallets = await this.store.gasWalletsById([...new Set(rows.map((r) => r.gasWalletId))]);
