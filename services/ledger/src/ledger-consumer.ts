@@ -5,7 +5,11 @@ import { settleFailedBatch, settleTransaction } from "./batch-purposes";
 
 export function ledgerHandlers(deps: LedgerDeps): Handlers {
   return {
-    "tx.outcome": (payload, { logger }) => settleTransaction(deps, payload, logger),
+    "tx.outcome": async (payload, { logger }) => {
+      const outcome = await settleTransaction(deps, payload, logger);
+      deps.transactionSettled?.(payload.chainId);
+      return outcome;
+    },
     "batch.failed": (payload, { logger }) => settleFailedBatch(deps, payload, logger),
   };
 }

@@ -18,6 +18,8 @@ export interface LedgerDeps {
   now(): Date;
   /** called after a transaction that wrote outbox rows committed, so they go out at once */
   outboxWritten(): void;
+  /** called after a transaction's outcome was handled: the chain's reconciliation may now get past its block */
+  transactionSettled?(chainId: number): void;
 }
 
 /** A large batch's settlement writes a few statements of hundreds of rows each: more room than Prisma's default 5 s on a loaded database. */

@@ -23,17 +23,8 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
   const db = createDb(config.DATABASE_URL);
   await db.$queryRaw`SELECT 1`;
 
+  const chainIds = chains.map((chain) => chain.chainId);
   const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db });
-
-  const consumer = await startLedgerConsumer(messaging, {
-    db,
-    names: messaging.topology.names,
-    tariffs: new Map(chains.map((chain) => [chain.chainId, chain.tariff])),
-    hasCode: codeCheck(chains),
-    maxAttempts: DEFAULT_MAX_ATTEMPTS,
-    now: () => new Date(),
-    outboxWritten: () => messaging.relay?.wake(),
-  }, logger);
 
   const reconcilers = chains.map(
     (chain) =>
@@ -48,6 +39,17 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
         logger,
       }),
   );
+  const consumer = await startLedgerConsumer(messaging, {
+    db,
+    names: messaging.topology.names,
+    tariffs: new Map(chains.map((chain) => [chain.chainId, chain.tariff])),
+    hasCode: codeCheck(chains),
+    maxAttempts: DEFAULT_MAX_ATTEMPTS,
+    now: () => new Date(),
+    outboxWritten: () => messaging.relay?.wake(),
+    transactionSettled: (chainId) => reconcilers[chainIds.indexOf(chainId)]?.wake(),
+  }, logger);
+
   for (const reconciler of reconcilers) reconciler.start();
 
   const withdrawals = startWithdrawalSchedule({
@@ -64,7 +66,6 @@ void runService("ledger", () => loadLedgerConfig(), async ({ config, logger }) =
   const unrouted = reportQueueDepths(messaging.connection, [messaging.topology.names.unrouted()]);
 
   // What waits in the database, read at each scrape for every chain: each replica shows the same values (take the max).
-  const chainIds = chains.map((chain) => chain.chainId);
   const stopDatabaseGauges = [reportWorkBacklog(() => workBacklog(db, chainIds), chainIds), reportLowGasWallets(() => lowGasWallets(db, chainIds), chainIds)];
 
   const health = await startHealthServer(config.HEALTH_PORT, messaging.isConnected, config.HOST);

@@ -31,6 +31,13 @@ export interface ReconcilerOptions {
  * are none; every `fullPassMs` (and first after a start) a full pass reads them all, which is when an
  * outside top-up of an idle wallet is booked.
  */
+/**
+ * A round with no gas wallet to read rests longer, doubling up to this: the ledger wakes the chain's
+ * reconciliation once it handled a transaction's outcome, so the rest only delays what no wake
+ * announces (another ledger's booking), by this at most; the full pass comes on time (docs/decisions.md).
+ */
+export const RECONCILE_IDLE_MAX_MS = 10_000;
+
 export class Reconciler {
   private readonly loop: PollingLoop;
   private readonly logger: Logger;
@@ -42,6 +49,7 @@ export class Reconciler {
     this.loop = new PollingLoop({
       name: "reconciliation",
       intervalMs: options.intervalMs,
+      idleMaxMs: Math.max(options.intervalMs, RECONCILE_IDLE_MAX_MS),
       round: () => this.runOnce(),
       failed: (err) => this.logger.warn("reconciliation round failed", { error: err instanceof Error ? err.message : String(err) }),
     });
@@ -51,26 +59,31 @@ export class Reconciler {
     this.loop.start();
   }
 
+  /** Starts a round now: a transaction's outcome was booked, its gas wallet may be reconciled. */
+  wake(): void {
+    this.loop.wake();
+  }
+
   /** Ends the loop after the gas wallet under way. */
   async stop(): Promise<void> {
     await this.loop.stop();
   }
 
-  /** One round over the gas wallets of the environment that need it (all of them in a full pass). */
-  async runOnce(): Promise<void> {
+  /** One round over the gas wallets of the environment that need it (all of them in a full pass); idle until the next full pass when none did. */
+  async runOnce(): Promise<{ idleUntil: number } | undefined> {
     const { db, environment, chain } = this.options;
     const startedAt = Date.now();
     const fullPass = fullPassDue(this.lastFullPassAt, startedAt, this.options.fullPassMs);
     const wallets = (await walletsToReconcile(db, environment, chain.chainId)).filter((wallet) => needsReconciling(wallet, fullPass));
     if (wallets.length === 0) {
       if (fullPass) this.lastFullPassAt = startedAt;
-      return;
+      return { idleUntil: this.lastFullPassAt! + this.options.fullPassMs };
     }
     // As the chain-sender settles: confirmations deep, or the node's finalized block.
     const final = await chain.finalBlock(await chain.head());
     if (fullPass) this.lastFullPassAt = startedAt;
     for (const wallet of wallets) {
-      if (this.loop.stopping.aborted) return;
+      if (this.loop.stopping.aborted) return undefined;
       if (final <= (wallet.reconciledBlock ?? -1)) continue;
       const logger = this.logger.child({ gasWallet: wallet.address });
       try {
@@ -79,6 +92,7 @@ export class Reconciler {
         logger.warn("could not reconcile the gas wallet this round", { error: err instanceof Error ? err.message : String(err) });
       }
     }
+    return undefined;
   }
 
   private async reconcile(wallet: ReconciledWallet, final: number, logger: Logger): Promise<void> {
