@@ -3,10 +3,16 @@ import type { Logger } from "@sweep/common";
 import type { Db } from "@sweep/db";
 import { attemptDelivery, type AttemptDeps } from "./delivery-attempt";
 import { deliveryLogFields } from "./delivery-log";
-import { claimDueDeliveries } from "./delivery-store";
+import { claimDueDeliveries, nextPendingAt } from "./delivery-store";
 
 /** Beyond the attempt's own limit, the time a claim is held for the lookup, the body and recording the result. */
 export const LEASE_MARGIN_MS = 5_000;
+/**
+ * A pass that claimed nothing rests longer, doubling up to this, but only until the earliest pending
+ * delivery comes due (a retry, a lease ending): each recorded event nudges the loop, so the rest only
+ * delays what no nudge announced, by this at most (docs/decisions.md).
+ */
+export const DELIVERY_IDLE_MAX_MS = 10_000;
 /** Attempts under way at once: in all (a slow endpoint holds one, not the loop), and per partner (its share). */
 export interface InFlightLimits {
   maxInFlight: number;
@@ -22,7 +28,8 @@ export interface DeliveryLoop {
 
 /**
  * Claims due deliveries every `pollMs` and on each nudge, as many as there is room for and no
- * partner past its share, and attempts each without holding up the next claim.
+ * partner past its share, and attempts each without holding up the next claim. A pass that claims
+ * nothing rests longer (DELIVERY_IDLE_MAX_MS), no later than the earliest pending delivery's due time.
  */
 export function startDeliveryLoop(options: { db: Db; pollMs: number; limits: InFlightLimits; attempt: AttemptDeps; logger: Logger }): DeliveryLoop {
   const { db, pollMs, limits, attempt } = options;
@@ -31,12 +38,16 @@ export function startDeliveryLoop(options: { db: Db; pollMs: number; limits: InF
   /** attempts under way by partner, none listed at 0 */
   const partnerInFlight = new Map<string, number>();
 
-  const pass = async () => {
+  const pass = async (): Promise<{ idleUntil: number } | "idle" | undefined> => {
     const limit = limits.maxInFlight - inFlight.size;
-    if (limit <= 0) return;
+    if (limit <= 0) return undefined;
     const now = attempt.now();
     const lease = new Date(now.getTime() + attempt.timeoutMs + LEASE_MARGIN_MS);
     const claimed = await claimDueDeliveries(db, now, lease, { limit, perPartner: limits.partnerMaxInFlight, inFlight: partnerInFlight });
+    if (claimed.length === 0) {
+      const next = await nextPendingAt(db);
+      return next === null ? "idle" : { idleUntil: next.getTime() };
+    }
     for (const delivery of claimed) {
       const { partnerId } = delivery;
       partnerInFlight.set(partnerId, (partnerInFlight.get(partnerId) ?? 0) + 1);
@@ -54,11 +65,13 @@ export function startDeliveryLoop(options: { db: Db; pollMs: number; limits: InF
         });
       inFlight.add(running);
     }
+    return undefined;
   };
 
   const loop = new PollingLoop({
     name: "delivery",
     intervalMs: pollMs,
+    idleMaxMs: Math.max(pollMs, DELIVERY_IDLE_MAX_MS),
     round: pass,
     failed: (err) => logger.error("claiming due deliveries failed", { error: String(err) }),
   });

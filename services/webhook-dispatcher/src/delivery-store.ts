@@ -59,6 +59,16 @@ export function claimDueDeliveries(db: Db, now: Date, lease: Date, room: ClaimRo
 }
 
 /**
+ * When the earliest pending delivery comes due (a retry's pause or a claim's lease ending; it may be
+ * past already); null when none is pending. Served by the `(status, next_attempt_at)` index.
+ */
+export async function nextPendingAt(db: Db): Promise<Date | null> {
+  const [row] = await db.$queryRaw<Array<{ at: Date | null }>>`
+    SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = ${states.delivery.pending}::"DeliveryStatus"`;
+  return row?.at ?? null;
+}
+
+/**
  * The pending deliveries: how many, the oldest's age from its event, and how long the one furthest
  * behind its schedule has been due (next_attempt_at passed; a claimed one's is its lease, ahead), 0
  * when none. Served by the `(status, next_attempt_at)` index; only pending rows are read.
