@@ -22,12 +22,20 @@ export interface Messaging {
  * process that consumes it has not started yet), a confirming publisher, and, given a database,
  * the outbox relay.
  */
-export async function openMessaging(options: { url: string; chainIds: readonly number[]; logger: Logger; db?: Db; prefix?: string }): Promise<Messaging> {
+export async function openMessaging(options: {
+  url: string;
+  chainIds: readonly number[];
+  logger: Logger;
+  db?: Db;
+  prefix?: string;
+  /** OutboxRelayOptions.wakeDelayMs */
+  relayWakeDelayMs?: number;
+}): Promise<Messaging> {
   const { logger } = options;
   const connection = await connectBroker(options.url, { logger });
   const topology = defineTopology({ chainIds: options.chainIds, prefix: options.prefix });
   const publisher = await Publisher.open(connection, topology, { logger });
-  const relay = options.db ? new OutboxRelay({ db: options.db, publisher, exchange: topology.names.workExchange, logger }) : undefined;
+  const relay = options.db ? new OutboxRelay({ db: options.db, publisher, exchange: topology.names.workExchange, logger, wakeDelayMs: options.relayWakeDelayMs }) : undefined;
   relay?.start();
   return {
     connection,

@@ -84,6 +84,22 @@ describe("outbox relay", () => {
     await waitFor(async () => (await publishedAt(messageId)) !== null || undefined, "the row marked published");
   });
 
+  it("with a wake delay, a wake starts one round after the delay, which publishes what was committed meanwhile", async () => {
+    const delayed = relay({ pollIntervalMs: 60_000, wakeDelayMs: 1_500 });
+    const rounds = jest.spyOn(delayed, "relayOnce");
+    delayed.start();
+    await waitFor(() => rounds.mock.results.length === 1 || undefined, "the first round");
+    await rounds.mock.results[0]!.value;
+
+    // Woken before the rows are committed: a round at once would find none, and the poll is a minute away.
+    delayed.wake();
+    const committed = await Promise.all([commitMessage(), commitMessage(), commitMessage()]);
+    delayed.wake();
+    await waitFor(() => received.length === 3, "the deliveries");
+    expect(received.map((r) => r.messageId).sort()).toEqual(committed.map((c) => c.messageId).sort());
+    expect(rounds).toHaveBeenCalledTimes(2);
+  });
+
   it("loses nothing when a relay dies between commit and publish", async () => {
     const { messageId } = await commitMessage();
 

@@ -16,6 +16,12 @@ export interface OutboxRelayOptions {
   maxBackoffMs?: number;
   /** Longest pause after rounds that found nothing (the pause doubles per empty round from pollIntervalMs). */
   idleMaxMs?: number;
+  /**
+   * A wake starts the next round this long after it, not at once: the rows that concurrent writers
+   * commit meanwhile share that round (one transaction) instead of a round each. For a process that
+   * wakes its relay per request (the api-gateway); without it, at once.
+   */
+  wakeDelayMs?: number;
   /** Bounds a round: claiming, publishing (publisher's own timeout) and marking. */
   transactionTimeoutMs?: number;
 }
@@ -33,6 +39,7 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly loop: PollingLoop;
   private stopReadingBacklog?: () => void;
+  private delayedWake?: NodeJS.Timeout;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 100;
@@ -57,13 +64,21 @@ export class OutboxRelay {
     this.stopReadingBacklog ??= reportOutboxBacklog(() => outboxBacklog(this.options.db, this.options.exchange));
   }
 
-  /** Starts a round now, e.g. right after a transaction that wrote outbox rows committed. */
+  /** Starts a round now (or after wakeDelayMs), e.g. right after a transaction that wrote outbox rows committed. */
   wake(): void {
-    this.loop.wake();
+    const delayMs = this.options.wakeDelayMs ?? 0;
+    if (delayMs === 0) return this.loop.wake();
+    // One timer for all the wakes of its delay.
+    this.delayedWake ??= setTimeout(() => {
+      this.delayedWake = undefined;
+      this.loop.wake();
+    }, delayMs);
   }
 
   /** Finishes the round under way. */
   async stop(): Promise<void> {
+    clearTimeout(this.delayedWake);
+    this.delayedWake = undefined;
     this.stopReadingBacklog?.();
     await this.loop.stop();
   }

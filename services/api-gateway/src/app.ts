@@ -36,6 +36,7 @@ import { revocationRoutes } from "./revocations/routes";
 import { settingsRoutes } from "./settings/routes";
 import { HotWalletDirectory } from "./sweeps/hot-wallet-directory";
 import { sweepRoutes } from "./sweeps/routes";
+import { sweepInserts } from "./sweeps/sweep-insert";
 import { tariffRoutes } from "./tariff/routes";
 import { usageRoutes } from "./usage/routes";
 import { webhookRoutes } from "./webhooks/routes";
@@ -82,6 +83,8 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable("x-powered-by");
+  // No ETag of every answer's body (a SHA-1 a request): the API's answers change, lists page by cursor.
+  app.set("etag", false);
   app.set("trust proxy", deps.trustProxy ?? false);
   app.use(requestLogging(deps.logger));
   app.use(requestMetrics);
@@ -111,13 +114,14 @@ export function createApp(deps: AppDeps): express.Express {
 
   const chains = new Map(deps.chains.map((chain) => [chain.chainId, chain]));
   const onOutbox = deps.onOutbox ?? (() => {});
+  // POST /v1/sweeps first: every router before it is a layer each request walks through.
+  app.use(sweepRoutes({ db: deps.db, sweepInserts: sweepInserts(deps.pool, deps.logger), names: deps.names, chains, hotWallets: new HotWalletDirectory(deps.db), onOutbox }));
   app.use(balanceRoutes({ db: deps.db, chains, nodes: deps.nodes, rpcTimeoutMs: deps.balanceRpcTimeoutMs, cache: new BalanceCache(deps.balanceCacheMs) }));
   app.use(tariffRoutes({ db: deps.db, chains }));
   app.use(settingsRoutes({ db: deps.db, chains }));
   app.use(ledgerRoutes({ db: deps.db, chains }));
   app.use(usageRoutes({ db: deps.db, chains }));
   app.use(hotWalletRoutes({ db: deps.db, names: deps.names, chains, onOutbox, maxPerChain: deps.maxHotWalletsPerChain ?? DEFAULT_MAX_HOT_WALLETS_PER_CHAIN }));
-  app.use(sweepRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, hotWallets: new HotWalletDirectory(deps.db), onOutbox }));
   app.use(revocationRoutes({ db: deps.db, pool: deps.pool, names: deps.names, chains, onOutbox }));
   app.use(depositAddressRoutes({ db: deps.db, chains }));
   app.use(depositRoutes({ db: deps.db, chains }));

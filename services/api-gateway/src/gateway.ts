@@ -46,7 +46,8 @@ export async function startGateway(config: GatewayConfig, serviceLogger: Logger)
   });
   await redis.connect();
 
-  const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db });
+  // Every accepted POST wakes the relay: the messages of the requests of 10 ms share one of its rounds.
+  const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db, relayWakeDelayMs: 10 });
 
   const app = createApp({
     logger,

@@ -1,7 +1,10 @@
 import { Sweep } from "@sweep/api-contract";
 import type { TestPartner } from "@sweep/testkit";
 import { N as SECP256K1_N, Wallet, type BaseWallet } from "ethers";
+import { randomUUID } from "node:crypto";
+import { outboxDraft } from "@sweep/messaging";
 import request from "supertest";
+import { insertSweeps, type SweepDraft, type SweepRow } from "../src/sweeps/sweep-insert";
 import { expectMalformedAuthorizationRefused, malformedAuthorizations } from "./authorization-refusals";
 import { BSC_TESTNET, SEPOLIA, chainOf, createTestPartner, hotWalletIn, randomAddress, startTestGateway, type TestGateway } from "./support";
 
@@ -218,6 +221,82 @@ describe("POST /v1/sweeps", () => {
       expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
       expect(await gateway.db.sweep.count({ where: { partnerId: partner.partnerId, externalId: body.external_id } })).toBe(1);
       expect(await gateway.db.outboxMessage.count({ where: { type: "sweep.queued", payload: { path: ["sweepId"], equals: answers[0]!.body.id } } })).toBe(1);
+    });
+  });
+
+  describe("concurrent requests, whose sweeps share statements", () => {
+    it("answers each as it would alone: sweeps of other addresses, several of one address, one of an external_id", async () => {
+      const repeated = randomAddress();
+      const ordered = { ...base(), external_id: `together-${Date.now()}` };
+      const bodies = [
+        ...Array.from({ length: 30 }, () => base()),
+        ...Array.from({ length: 5 }, () => ({ ...base(), account: repeated })),
+        ...Array.from({ length: 5 }, () => ordered),
+      ];
+      const answers = await Promise.all(bodies.map((body) => post(body)));
+
+      expect(answers.map((r) => r.status).sort()).toEqual([...Array(4).fill(200), ...Array(36).fill(202)]);
+      const created = answers.filter((r) => r.status === 202).map((r) => r.body.id as string);
+      expect(new Set(created).size).toBe(36);
+      answers.forEach((r, i) => expect(r.body.account).toBe(bodies[i]!.account));
+      const ofExternalId = answers.slice(35).map((r) => r.body.id);
+      expect(new Set(ofExternalId).size).toBe(1);
+
+      const stored = await gateway.db.sweep.findMany({ where: { id: { in: created } }, select: { id: true, account: true, createdAt: true } });
+      expect(stored).toHaveLength(36);
+      const messages = await gateway.db.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM outbox WHERE type = 'sweep.queued' AND payload ->> 'sweepId' = ANY(${created})`;
+      expect(Number(messages[0]!.n)).toBe(36);
+      const ofRepeated = stored.filter((sweep) => sweep.account === repeated);
+      expect(ofRepeated).toHaveLength(5);
+      const inventory = await gateway.db.depositAddress.findMany({ where: { partnerId: partner.partnerId, chainId: SEPOLIA, address: repeated } });
+      expect(inventory).toHaveLength(1);
+      expect(inventory[0]!.lastActivityAt).toEqual(new Date(Math.max(...ofRepeated.map((sweep) => sweep.createdAt.getTime()))));
+    });
+
+    it("inserts many sweeps in one statement as one by one: message, inventory, held authorization, account setting, a taken external_id", async () => {
+      const keeper = await createTestPartner(gateway.db);
+      await gateway.db.partner.update({ where: { id: keeper.partnerId }, data: { keepOneUnit: true } });
+      const wallet = await hotWalletIn(gateway, keeper, "active");
+      const signed = { chain_id: SEPOLIA, address: wallet.delegate, nonce: 0, y_parity: 1 as const, r: `0x${"1".repeat(64)}`, s: `0x${"2".repeat(64)}` };
+      const held = { ...signed, nonce: 4 };
+      const registered = randomAddress();
+      await gateway.db.depositAddress.create({ data: { partnerId: keeper.partnerId, chainId: SEPOLIA, address: registered, delegation: "authorized", delegate: wallet.delegate, authorization: held } });
+      const taken = `taken-${Date.now()}`;
+      expect((await post({ ...base(), hot_wallet: wallet.address, external_id: taken }, keeper)).status).toBe(202);
+
+      const row = (account: string, fields: Partial<SweepDraft> = {}): SweepRow => {
+        const draft: SweepDraft = { id: randomUUID(), partnerId: keeper.partnerId, externalId: null, chainId: SEPOLIA, hotWalletId: wallet.id, account, token: "USDT", tokenAddress: usdt, amount: null, keepOneUnit: null, authorization: null, ...fields };
+        return { draft, message: outboxDraft("sweep.queued", { sweepId: draft.id, chainId: SEPOLIA, hotWalletId: wallet.id }, gateway.names) };
+      };
+      const first = randomAddress();
+      const rows = [
+        row(first, { authorization: signed, amount: 7n }),
+        row(registered, { keepOneUnit: false }),
+        row(randomAddress(), { externalId: taken }),
+        row(randomAddress(), { token: "ETH", tokenAddress: null, keepOneUnit: false, externalId: `fresh-${Date.now()}` }),
+      ];
+      const outcomes = await insertSweeps(gateway.pool, rows);
+
+      expect(outcomes.map((outcome) => outcome?.keepOneUnit ?? null)).toEqual([true, false, null, false]);
+      const sweeps = await gateway.db.sweep.findMany({ where: { id: { in: rows.map((r) => r.draft.id) } } });
+      const byId = new Map(sweeps.map((sweep) => [sweep.id, sweep]));
+      expect(byId.get(rows[0]!.draft.id)).toMatchObject({ account: first, authorization: signed, keepOneUnit: true, status: "queued" });
+      expect(byId.get(rows[0]!.draft.id)?.amount?.toFixed(0)).toBe("7");
+      // Without one of its own, the sweep carries the authorization the inventory holds for this delegate.
+      expect(byId.get(rows[1]!.draft.id)).toMatchObject({ account: registered, authorization: held, keepOneUnit: false });
+      expect(byId.has(rows[2]!.draft.id)).toBe(false);
+      expect(byId.get(rows[3]!.draft.id)).toMatchObject({ token: "ETH", tokenAddress: null, authorization: null });
+      outcomes.forEach((outcome, i) => {
+        if (outcome) expect(outcome.createdAt).toEqual(byId.get(rows[i]!.draft.id)!.createdAt);
+      });
+      const messages = await gateway.db.$queryRaw<Array<{ id: string }>>`SELECT payload ->> 'sweepId' AS id FROM outbox WHERE payload ->> 'sweepId' = ANY(${rows.map((r) => r.draft.id)})`;
+      expect(messages.map((m) => m.id).sort()).toEqual([rows[0]!.draft.id, rows[1]!.draft.id, rows[3]!.draft.id].sort());
+      const inventory = await gateway.db.depositAddress.findMany({ where: { partnerId: keeper.partnerId, address: { in: rows.map((r) => r.draft.account) } } });
+      const inventoryOf = new Map(inventory.map((entry) => [entry.address, entry]));
+      expect(inventoryOf.get(first)).toMatchObject({ delegation: "authorized", delegate: wallet.delegate, authorization: signed, lastActivityAt: byId.get(rows[0]!.draft.id)!.createdAt });
+      expect(inventoryOf.get(registered)).toMatchObject({ delegation: "authorized", authorization: held, lastActivityAt: byId.get(rows[1]!.draft.id)!.createdAt });
+      expect(inventoryOf.has(rows[2]!.draft.account)).toBe(false);
+      expect(inventoryOf.get(rows[3]!.draft.account)).toMatchObject({ delegation: "unknown", authorization: null });
     });
   });
 });

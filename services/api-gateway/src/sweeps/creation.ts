@@ -4,18 +4,17 @@ import { ApiError } from "../http/api-error";
 import { sweepViewSelect, toDecimal, type Db, type SweepView } from "@sweep/db";
 import { states } from "@sweep/lifecycle";
 import { outboxDraft, type QueueNames } from "@sweep/messaging";
-import type { Pool } from "pg";
 import { verifiedAuthorization } from "../authorization";
 import { checksumAddress, listedToken, servedChain, type GatewayChain } from "../chains";
-import { DuplicateExternalId } from "../external-id-conflict";
 import type { WorkCreation } from "../work/work-routes";
 import type { HotWalletDirectory } from "./hot-wallet-directory";
-import { insertSweep, type InsertedSweep, type SweepDraft } from "./sweep-insert";
+import type { GroupCommit } from "./group-commit";
+import type { InsertedSweep, SweepDraft, SweepInsertOutcome, SweepRow } from "./sweep-insert";
 
 export interface SweepCreationDeps {
   db: Db;
-  /** the hot path's own connections (see sweep-insert.ts) */
-  pool: Pool;
+  /** the hot path's inserts, on its own connections (see sweep-insert.ts) */
+  sweepInserts: GroupCommit<SweepRow, SweepInsertOutcome>;
   names: QueueNames;
   chains: ReadonlyMap<number, GatewayChain>;
   hotWallets: HotWalletDirectory;
@@ -58,14 +57,11 @@ export async function createSweep(deps: SweepCreationDeps, partnerId: string, re
     authorization,
   };
   const message = outboxDraft("sweep.queued", { sweepId: draft.id, chainId: draft.chainId, hotWalletId: draft.hotWalletId }, deps.names);
-  try {
-    const inserted = await insertSweep(deps.pool, draft, message);
-    return { status: 202, view: newSweepView(draft, hotWallet.address, inserted) };
-  } catch (err) {
-    // The insert waited for the sweep that took this external_id, so it is committed and readable.
-    if (err instanceof DuplicateExternalId && draft.externalId !== null) return { status: 200, view: await existingSweep(deps.db, partnerId, draft.externalId) };
-    throw err;
-  }
+  const inserted = await deps.sweepInserts.write({ draft, message });
+  if (inserted !== null) return { status: 202, view: newSweepView(draft, hotWallet.address, inserted) };
+  if (draft.externalId === null) throw new Error(`partner ${partnerId} does not exist`);
+  // The insert waited for the sweep that took this external_id, so it is committed and readable.
+  return { status: 200, view: await existingSweep(deps.db, partnerId, draft.externalId) };
 }
 
 /** A sweep just inserted, as GET would read it. */

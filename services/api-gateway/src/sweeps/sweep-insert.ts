@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { StoredAuthorization } from "@sweep/chains";
+import type { Logger } from "@sweep/common";
 import type { OutboxDraft } from "@sweep/db";
 import type { Pool } from "pg";
 import { DuplicateExternalId, violatesUnique } from "../external-id-conflict";
+import { GroupCommit } from "./group-commit";
 
 /** A new sweep as the request resolved it; the database adds the times and the account's keep_one_unit setting. */
 export interface SweepDraft {
@@ -58,7 +60,7 @@ WITH sweep AS (
   SELECT gen_random_uuid(), $2::uuid, $4, $6, CASE WHEN $11::jsonb IS NULL THEN 'unknown' ELSE 'authorized' END::"DelegationState", $11::jsonb ->> 'address', $11::jsonb, created_at, now()
     FROM sweep
   ON CONFLICT (partner_id, chain_id, address) DO UPDATE SET
-    last_activity_at = EXCLUDED.last_activity_at,
+    last_activity_at = GREATEST(d.last_activity_at, EXCLUDED.last_activity_at),
     delegation = CASE
       WHEN EXCLUDED."authorization" IS NULL OR (d.delegation = 'delegated' AND d.delegate = EXCLUDED.delegate) THEN d.delegation
       ELSE 'authorized' END,
@@ -70,6 +72,15 @@ WITH sweep AS (
     updated_at = now()
 )
 SELECT keep_one_unit AS "keepOneUnit", created_at AS "createdAt", updated_at AS "updatedAt" FROM sweep`;
+
+/** A sweep to insert with its sweep.queued message. */
+export interface SweepRow {
+  draft: SweepDraft;
+  message: OutboxDraft;
+}
+
+/** The inserted sweep, or null: this account's sweep of the same external_id was there first (or, without one, the partner is gone). */
+export type SweepInsertOutcome = InsertedSweep | null;
 
 export async function insertSweep(pool: Pool, sweep: SweepDraft, message: OutboxDraft): Promise<InsertedSweep> {
   try {
@@ -102,4 +113,109 @@ export async function insertSweep(pool: Pool, sweep: SweepDraft, message: Outbox
     if (violatesUnique(err, "sweeps_partner_id_external_id_key")) throw new DuplicateExternalId();
     throw err;
   }
+}
+
+/**
+ * INSERT_SWEEP for many sweeps in one statement (GroupCommit): one row of each array per sweep. A
+ * sweep whose external_id another sweep took is not inserted (ON CONFLICT DO NOTHING, which waits
+ * for that sweep's transaction as the unique index does) and answers null. The rows of one
+ * statement share no address of the inventory and no external_id (sweepRowKeys), as an upsert may
+ * not touch one row twice in a statement. The inventory's rows are written in the order of their
+ * addresses, so two statements under way lock the rows they share in one order.
+ */
+const INSERT_SWEEPS = `
+WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::uuid[], $6::text[], $7::text[], $8::text[], $9::numeric[], $10::boolean[], $11::jsonb[], $12::uuid[], $13::text[], $14::text[], $15::text[], $16::jsonb[])
+    AS i(id, partner_id, external_id, chain_id, hot_wallet_id, account, token, token_address, amount, keep_one_unit, "authorization", message_id, exchange, routing_key, type, payload)
+), sweep AS (
+  INSERT INTO sweeps (id, partner_id, external_id, chain_id, hot_wallet_id, account, token, token_address, amount, keep_one_unit, "authorization", updated_at)
+  SELECT i.id, p.id, i.external_id, i.chain_id, i.hot_wallet_id, i.account, i.token, i.token_address, i.amount, COALESCE(i.keep_one_unit, p.keep_one_unit), COALESCE(i."authorization", held."authorization"), now()
+    FROM input i
+    JOIN partners p ON p.id = i.partner_id
+    LEFT JOIN LATERAL (
+      SELECT d."authorization" FROM deposit_addresses d JOIN hot_wallets h ON h.id = i.hot_wallet_id
+       WHERE d.partner_id = p.id AND d.chain_id = i.chain_id AND d.address = i.account AND d.delegation = 'authorized' AND d.delegate = h.delegate
+    ) held ON true
+  ON CONFLICT (partner_id, external_id) DO NOTHING
+  RETURNING id, keep_one_unit, created_at, updated_at
+), message AS (
+  INSERT INTO outbox (message_id, exchange, routing_key, type, payload)
+  SELECT i.message_id, i.exchange, i.routing_key, i.type, i.payload FROM sweep s JOIN input i ON i.id = s.id
+), inventory AS (
+  INSERT INTO deposit_addresses AS d (id, partner_id, chain_id, address, delegation, delegate, "authorization", last_activity_at, updated_at)
+  SELECT gen_random_uuid(), i.partner_id, i.chain_id, i.account, CASE WHEN i."authorization" IS NULL THEN 'unknown' ELSE 'authorized' END::"DelegationState", i."authorization" ->> 'address', i."authorization", s.created_at, now()
+    FROM sweep s JOIN input i ON i.id = s.id
+   ORDER BY i.partner_id, i.chain_id, i.account
+  ON CONFLICT (partner_id, chain_id, address) DO UPDATE SET
+    last_activity_at = GREATEST(d.last_activity_at, EXCLUDED.last_activity_at),
+    delegation = CASE
+      WHEN EXCLUDED."authorization" IS NULL OR (d.delegation = 'delegated' AND d.delegate = EXCLUDED.delegate) THEN d.delegation
+      ELSE 'authorized' END,
+    delegate = COALESCE(EXCLUDED.delegate, d.delegate),
+    "authorization" = COALESCE(EXCLUDED."authorization", d."authorization"),
+    compromised_tx_hash = CASE WHEN EXCLUDED."authorization" IS NULL THEN d.compromised_tx_hash END,
+    compromised_block = CASE WHEN EXCLUDED."authorization" IS NULL THEN d.compromised_block END,
+    compromised_from = CASE WHEN EXCLUDED."authorization" IS NULL THEN d.compromised_from END,
+    updated_at = now()
+)
+SELECT id::text AS id, keep_one_unit AS "keepOneUnit", created_at AS "createdAt", updated_at AS "updatedAt" FROM sweep`;
+
+export async function insertSweeps(pool: Pool, rows: readonly SweepRow[]): Promise<SweepInsertOutcome[]> {
+  const column = <T>(of: (row: SweepRow) => T) => rows.map(of);
+  const { rows: inserted } = await pool.query<InsertedSweep & { id: string }>({
+    name: "insert-sweeps",
+    text: INSERT_SWEEPS,
+    values: [
+      column((r) => r.draft.id),
+      column((r) => r.draft.partnerId),
+      column((r) => r.draft.externalId),
+      column((r) => r.draft.chainId),
+      column((r) => r.draft.hotWalletId),
+      column((r) => r.draft.account),
+      column((r) => r.draft.token),
+      column((r) => r.draft.tokenAddress),
+      column((r) => r.draft.amount?.toString(10) ?? null),
+      column((r) => r.draft.keepOneUnit),
+      column((r) => (r.draft.authorization === null ? null : JSON.stringify(r.draft.authorization))),
+      column(() => randomUUID()),
+      column((r) => r.message.exchange),
+      column((r) => r.message.routingKey),
+      column((r) => r.message.type),
+      column((r) => JSON.stringify(r.message.payload)),
+    ],
+  });
+  const byId = new Map(inserted.map(({ id, ...sweep }) => [id, sweep]));
+  return rows.map((row) => byId.get(row.draft.id) ?? null);
+}
+
+/** One sweep alone, as a statement of many answers it. */
+export async function insertOneSweep(pool: Pool, row: SweepRow): Promise<SweepInsertOutcome> {
+  try {
+    return await insertSweep(pool, row.draft, row.message);
+  } catch (err) {
+    if (err instanceof DuplicateExternalId) return null;
+    throw err;
+  }
+}
+
+/** What two sweeps of one statement must not share: the inventory's row of their address, their external_id. */
+export function sweepRowKeys({ draft }: SweepRow): string[] {
+  const address = `address:${draft.partnerId}:${draft.chainId}:${draft.account}`;
+  return draft.externalId === null ? [address] : [address, `external_id:${draft.partnerId}:${draft.externalId}`];
+}
+
+/**
+ * POST /v1/sweeps' inserts: concurrent requests' sweeps share a statement. Statements of 200 rows
+ * at most (about 300 kB of parameters with authorizations), and up to 4 under way: enough to keep
+ * a few of the pool's connections busy while the next rows gather.
+ */
+export function sweepInserts(pool: Pool, logger: Logger): GroupCommit<SweepRow, SweepInsertOutcome> {
+  return new GroupCommit({
+    maxRows: 200,
+    maxStatements: 4,
+    keys: sweepRowKeys,
+    many: (rows) => insertSweeps(pool, rows),
+    one: (row) => insertOneSweep(pool, row),
+    manyFailed: (err, rows) => logger.warn("a statement of many sweeps failed; each is written alone", { rows, error: err instanceof Error ? err.message : String(err) }),
+  });
 }
