@@ -34,21 +34,29 @@ export class SettledReorgs {
     return this.options.client.chainId;
   }
 
-  /** One round; returns whether it had transactions to look at (settled within the window, or reorged). */
-  async runOnce(round: WatchRound): Promise<boolean> {
-    const settled = await this.checkSettled(round.head);
+  /**
+   * One round; returns whether it had transactions to look at (settled within the window, or reorged).
+   * `present` says which kinds the chain has (the watcher's one query): the others are not read.
+   */
+  async runOnce(round: WatchRound, present: { settled: boolean; reorged: boolean } = { settled: true, reorged: true }): Promise<boolean> {
+    const settled = present.settled ? await this.checkSettled(round.head) : { found: false, marked: false };
+    // One this round marked is followed at once, as are those marked before.
+    if (!present.reorged && !settled.marked) {
+      this.takenRuns.clear();
+      return settled.found;
+    }
     const reorged = await this.followReorged(round);
-    return settled || reorged;
+    return settled.found || reorged;
   }
 
-  /** Returns whether any transaction is settled within the window. */
-  private async checkSettled(head: number): Promise<boolean> {
+  /** Whether any transaction is settled within the window, and whether this round marked one reorged. */
+  private async checkSettled(head: number): Promise<{ found: boolean; marked: boolean }> {
     const { db, client, logger } = this.options;
     const from = settledWatchFrom(head);
     const newest = await newestSettled(db, this.chainId, from);
-    if (!newest) return false;
+    if (!newest) return { found: false, marked: false };
     // One call a round: the chain's block at the newest settled one's number (a receipt a lagging backend lacks would read as a reorg).
-    if (settledPlace(newest, await client.blockHashAt(newest.blockNumber)) !== "left") return true;
+    if (settledPlace(newest, await client.blockHashAt(newest.blockNumber)) !== "left") return { found: true, marked: false };
 
     const settled = await settledFrom(db, this.chainId, from);
     const canonical = new Map<number, string | null>();
@@ -63,7 +71,7 @@ export class SettledReorgs {
       const receipt = await client.receipt(transaction.hash).catch(() => null);
       nowIn.set(transaction.id, receipt ? { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash } : null);
     }
-    if (marked.length === 0) return true;
+    if (marked.length === 0) return { found: true, marked: false };
     for (const transaction of await reorgedTransactions(db, this.chainId, marked)) {
       logger.error("a settled transaction's block left the canonical chain (a reorg deeper than the confirmations); its stored transaction is sent again", {
         chainId: this.chainId,
@@ -72,7 +80,7 @@ export class SettledReorgs {
         nowIn: nowIn.get(transaction.id) ?? null,
       });
     }
-    return true;
+    return { found: true, marked: true };
   }
 
   /** Returns whether any transaction is reorged (followed until restored or lost). */

@@ -34,8 +34,9 @@ export interface AbandonedTransactionsOptions {
 export class AbandonedTransactions {
   constructor(private readonly options: AbandonedTransactionsOptions) {}
 
-  /** One round; returns whether it had given-up transactions to look for. */
-  async runOnce(round: WatchRound): Promise<boolean> {
+  /** One round; returns whether it had given-up transactions to look for (none read when `present` says the chain has none). */
+  async runOnce(round: WatchRound, present: { givenUp: boolean } = { givenUp: true }): Promise<boolean> {
+    if (!present.givenUp) return false;
     const { db, names, client, logger } = this.options;
     const watched = await abandonedTransactions(db, client.chainId, settledWatchFrom(round.head));
     if (watched.length === 0) return false;

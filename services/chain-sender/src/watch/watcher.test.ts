@@ -76,6 +76,7 @@ async function watch(rows: InFlightTransaction[], rounds: Round[]): Promise<stri
     },
   } as unknown as ChainClient;
   const store: WatchStore = {
+    presence: async () => ({ inFlight: rows.length > 0, settled: false, reorged: false, givenUp: false }),
     inFlightTransactions: async () => rows,
     gasWalletsById: async () => [wallet],
     confirmedNoncesFrom: async () => [],
@@ -208,7 +209,12 @@ describe("whether a round had anything to watch: an idle watcher rests until wok
       nonceAt: async () => 6n,
       receipts: async (hashes: readonly string[]) => hashes.map((hash) => ({ hash, blockNumber: 90 })),
     } as unknown as ChainClient;
-    const store: WatchStore = { inFlightTransactions: async () => rows, gasWalletsById: async () => [wallet], confirmedNoncesFrom: async () => [] };
+    const store: WatchStore = {
+      presence: async () => ({ inFlight: rows.length > 0, settled: true, reorged: true, givenUp: true }),
+      inFlightTransactions: async () => rows,
+      gasWalletsById: async () => [wallet],
+      confirmedNoncesFrom: async () => [],
+    };
     const actions = { settle: async () => undefined } as unknown as WatchActions;
     const watcherOptions = { ...options, client, logger: createLogger("watcher-test", "error"), intervalMs: 1_000, headPollMs: 100 } as unknown as WatcherOptions;
     const watcher = new ChainWatcher(watcherOptions, { store, actions, settledReorgs: part(settledOrReorged), abandoned: part(givenUp) });

@@ -13,7 +13,8 @@ import { AbandonedTransactions } from "./abandoned-transactions";
 import { decideNonce, seenTaken, type NonceObservations } from "./nonce-decision";
 import { StoredActions, type WatchActions } from "./watch-actions";
 import { watchRound, type WatchRound } from "./watch-round";
-import { storedWatchReads, type WatchStore } from "./watch-store";
+import { storedWatchReads, type WatchPresence, type WatchStore } from "./watch-store";
+import { settledWatchFrom } from "../reorgs/reorg-rules";
 import { nextHeadRead } from "./watch-timing";
 import { nextTakenRun, type AbandonRule, type TakenRun } from "./watch-rules";
 
@@ -58,9 +59,12 @@ export const WATCH_IDLE_MAX_MS = 10_000;
 export interface WatcherParts {
   store: WatchStore;
   actions: WatchActions;
-  /** run each round before the in-flight transactions: settled ones re-checked for reorgs, given-up ones looked for on chain */
-  settledReorgs: Pick<SettledReorgs, "runOnce">;
-  abandoned: Pick<AbandonedTransactions, "runOnce">;
+  /**
+   * run each round before the in-flight transactions: settled ones re-checked for reorgs, given-up ones
+   * looked for on chain; each told which kinds the chain has, and answering whether it had any to look at
+   */
+  settledReorgs: { runOnce(round: WatchRound, present: Pick<WatchPresence, "settled" | "reorged">): Promise<boolean> };
+  abandoned: { runOnce(round: WatchRound, present: Pick<WatchPresence, "givenUp">): Promise<boolean> };
 }
 
 /** The parts a running watcher is made of. */
@@ -186,7 +190,9 @@ export class ChainWatcher {
   /** One round over every unsettled transaction of the chain; "idle" when there was nothing to watch. */
   async runOnce(): Promise<"idle" | undefined> {
     const { client, logger } = this.options;
-    const rows = await this.store.inFlightTransactions(client.chainId);
+    // The window as of the last head seen: never above this round's, so no kind within it is missed.
+    const present = await this.store.presence(client.chainId, settledWatchFrom(this.lastHead?.number ?? 0));
+    const rows = present.inFlight ? await this.store.inFlightTransactions(client.chainId) : [];
     if (!this.resumed) {
       this.resumed = true;
       if (rows.length > 0) logger.info("resuming stored transactions", { chainId: client.chainId, count: rows.length });
@@ -201,12 +207,12 @@ export class ChainWatcher {
     let settledWatched = true;
     let abandonedWatched = true;
     try {
-      settledWatched = await this.settledReorgs.runOnce(round);
+      settledWatched = await this.settledReorgs.runOnce(round, present);
     } catch (err) {
       logger.warn("could not re-check settled transactions for reorgs this round", { chainId: client.chainId, error: err instanceof Error ? err.message : String(err) });
     }
     try {
-      abandonedWatched = await this.abandoned.runOnce(round);
+      abandonedWatched = await this.abandoned.runOnce(round, present);
     } catch (err) {
       logger.warn("could not look for given-up transactions on chain this round", { chainId: client.chainId, error: err instanceof Error ? err.message : String(err) });
     }
