@@ -23,7 +23,11 @@ function settled(row: { id: string; hash: string; blockNumber: bigint | null; bl
  * hash commits to its ancestors: while that block is canonical, so is every lower one.
  */
 export async function newestSettled(db: Db, chainId: number, from: number): Promise<SettledTransaction | null> {
-  const row = await db.chainTransaction.findFirst({ where: settledInWindow(chainId, from), orderBy: { blockNumber: "desc" }, select: settledFields });
+  // A plain statement: the watcher asks it at every block while a settled transaction is within the window.
+  const [row] = await db.$queryRaw<Array<{ id: string; hash: string; blockNumber: bigint | null; blockHash: string | null }>>`
+    SELECT id::text, hash, block_number AS "blockNumber", block_hash AS "blockHash" FROM chain_transactions
+     WHERE chain_id = ${chainId} AND status = ${states.transaction.confirmed}::"TxStatus" AND reorg IS NULL AND block_hash IS NOT NULL AND block_number >= ${BigInt(from)}
+     ORDER BY block_number DESC LIMIT 1`;
   return row ? settled(row) : null;
 }
 
