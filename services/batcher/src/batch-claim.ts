@@ -5,7 +5,7 @@ import type { QueueNames } from "@sweep/messaging";
 import { PendingMetrics } from "@sweep/metrics";
 import { partnerTariff, type ChainTariff } from "@sweep/fees";
 import { getAddress } from "ethers";
-import { accountKey, isRead, planBatch, type CandidateSweep, type ChainView, type Plan } from "./batch-plan";
+import { accountKey, planBatch, type CandidateSweep, type ChainView, type Plan } from "./batch-plan";
 import { batchesInFlight } from "./due-work";
 import { partnerEnabled } from "./partner-enabled";
 import { holdPolicySweeps, policyRulesOf } from "./policies/policy-holds";
@@ -23,9 +23,10 @@ export interface ClaimRequest {
   /** queued sweeps considered at most */
   limit: number;
   /**
-   * Whether sweeps the chain view does not cover may wait for the next batch. When false, the
-   * claim writes nothing and names them (outcome unread), so the caller reads them and tries
-   * again: a sweep that arrived during the reads still joins this batch.
+   * Whether sweeps the chain view does not cover may wait for the next batch. When false and some
+   * of them may still fit the batch, the claim writes nothing and names those (outcome unread), so
+   * the caller reads them and tries again: a sweep that arrived during the reads still joins this
+   * batch, and a batch whose items cost less than planned before reading (fittingItems) fills up.
    */
   lastPass: boolean;
   /** the gas price the batch would pay and the chain's configured tariff: a policy's sweeps are judged at them; null holds those with rules */
@@ -70,8 +71,6 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
   const locked = await selectDue(tx, { kind: "sweep", hotWalletId }, new Date(), request.limit, "lock");
   const ids = locked.map((row) => row.id);
   const rows = await tx.sweep.findMany({ where: { id: { in: ids } }, orderBy: { seq: "asc" } });
-  const unread = rows.filter((s) => !isRead(s, request.chain));
-  if (unread.length > 0 && !request.lastPass) return { outcome: "unread", sweeps: unread.map((s) => ({ account: s.account, tokenAddress: s.tokenAddress })) };
   const unreadableAuthorizations = rows.filter((s) => s.authorization !== null && authorizationClaim(s.authorization) === null).map((s) => s.id);
   const policies = await policyRulesOf(tx, { partnerId: hotWallet.partnerId, chainId: hotWallet.chainId }, rows.filter((s) => s.createdBy === "policy").map((s) => s.token));
   const sweeps: CandidateSweep[] = rows.map((s) => ({
@@ -95,6 +94,9 @@ async function claimInTransaction(tx: Tx, names: QueueNames, request: ClaimReque
     gasBudget: request.gasBudget,
     market: request.market && { gasPrice: request.market.gasPrice, tariff: partnerTariff(request.market.tariff, agreement) },
   });
+  // Sweeps not read that may still fit the batch (the plan holds their gas; those past it wait for the next batch unread).
+  const unread = new Set(plan.waiting.filter((w) => w.reason === "unread").map((w) => w.sweepId));
+  if (unread.size > 0 && !request.lastPass) return { outcome: "unread", sweeps: rows.filter((s) => unread.has(s.id)).map((s) => ({ account: s.account, tokenAddress: s.tokenAddress })) };
   await holdPolicySweeps(tx, plan.waiting);
 
   await rejectWork(tx, names, metrics, "sweep", { partnerId: hotWallet.partnerId, chainId: hotWallet.chainId, by: "batcher" }, plan.rejections.map((r) => ({ id: r.sweepId, reason: r.reason })));

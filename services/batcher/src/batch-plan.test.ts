@@ -225,6 +225,33 @@ describe("planning a batch: the gas limit", () => {
   });
 });
 
+describe("planning a batch: sweeps the chain was not read for", () => {
+  it.each<[string, Row, Expected]>([
+    [
+      "one not read waits, holding the most it can cost; past the budget the rest waits for the next batch",
+      { sweeps: [["s1", "A"], ["s2", "B", { auth: 0 }], ["s3", "C"]], accounts: { A: delegated }, tokens: { A: 10n }, budget: ITEM_GAS + ITEM_GAS_WITH_AUTHORIZATION },
+      { items: [["s1", "repeat", false]], waiting: [["s2", "unread"], ["s3", "gas_limit"]] },
+    ],
+    [
+      "the first in line holds its gas even over the budget; a read sweep after it waits",
+      { sweeps: [["s1", "A", { auth: 0 }], ["s2", "B"]], accounts: { B: delegated }, tokens: { B: 10n }, budget: 0n },
+      { waiting: [["s1", "unread"], ["s2", "gas_limit"]] },
+    ],
+    [
+      "once the batch is full, a sweep not read waits gas_limit",
+      { sweeps: [["s1", "A", { auth: 0 }], ["s2", "B", { auth: 0 }], ["s3", "C"]], accounts: { A: plain, B: plain }, tokens: { A: 10n, B: 10n }, budget: ITEM_GAS_WITH_AUTHORIZATION },
+      { items: [["s1", "first_new", true]], waiting: [["s2", "gas_limit"], ["s3", "gas_limit"]] },
+    ],
+    [
+      "a carrier not read (its token balance): its address's read sweep waits for its authorization, not rejected",
+      { sweeps: [["s1", "A", { native: true }], ["s2", "A", { auth: 0 }]], accounts: { A: withNative } },
+      { waiting: [["s2", "unread"], ["s1", "awaiting_delegation"]] },
+    ],
+  ])("%s", (_title, row, expected) => {
+    expectPlan(plan(row), expected);
+  });
+});
+
 function expectPlan(actual: ReturnType<typeof plan>, expected: Expected): void {
   expect({
     items: actual.items.map((i) => [i.sweepId, i.kind, i.withAuthorization]),

@@ -99,16 +99,21 @@ export function isRead(sweep: Pick<CandidateSweep, "account" | "tokenAddress">, 
  * - a policy's sweep whose gas price or cost rule the item would break waits, saying why (its
  *   address's other sweeps wait for its authorization);
  * - items are added while they fit the gas budget (at least one); once full, every sweep not
- *   yet decided waits for the next batch, undecided.
+ *   yet decided waits for the next batch, undecided;
+ * - a sweep the chain was not read for waits (unread) holding the most gas it can cost, and its
+ *   address's other sweeps wait for its authorization: the claim reads it and plans again while
+ *   it may fit, and past the budget it waits for the next batch (gas_limit) unread.
  */
 export function planBatch(input: PlanInput): Plan {
   const plan: Plan = { items: [], rejections: [], waiting: [] };
   const remaining = new Map<string, bigint>();
   const delegatedInBatch = new Set<string>();
   const riders = new Map<string, { sweep: CandidateSweep; reason: RejectionReason }[]>();
-  /** addresses whose carrier of an authorization a policy holds */
+  /** addresses whose carrier of an authorization waits: a policy holds it, or it was not read */
   const heldCarriers = new Set<string>();
   let gas = BATCH_BASE_GAS;
+  /** sweeps not read whose gas is held for them (see the loop) */
+  let unreadHeld = 0;
   let full = false;
 
   // Only called for sweeps that were read.
@@ -139,7 +144,7 @@ export function planBatch(input: PlanInput): Plan {
         return false;
       }
     }
-    if (plan.items.length > 0 && gas + cost > input.gasBudget) {
+    if (plan.items.length + unreadHeld > 0 && gas + cost > input.gasBudget) {
       full = true;
       plan.waiting.push({ sweepId: sweep.id, reason: "gas_limit" });
       return false;
@@ -156,13 +161,23 @@ export function planBatch(input: PlanInput): Plan {
       plan.rejections.push({ sweepId: sweep.id, reason: "foreign_delegation" });
       continue;
     }
-    const state = input.chain.accounts.get(key);
-    if (state === undefined || !isRead(sweep, input.chain)) {
-      plan.waiting.push({ sweepId: sweep.id, reason: "unread" });
-      continue;
-    }
     if (full) {
       plan.waiting.push({ sweepId: sweep.id, reason: "gas_limit" });
+      continue;
+    }
+    const state = input.chain.accounts.get(key);
+    if (state === undefined || !isRead(sweep, input.chain)) {
+      // It holds the most gas it can cost (fittingItems), so that what was not read is read only while it may still fit.
+      const cost = itemGas(sweep.authorization !== null);
+      if (plan.items.length + unreadHeld > 0 && gas + cost > input.gasBudget) {
+        full = true;
+        plan.waiting.push({ sweepId: sweep.id, reason: "gas_limit" });
+        continue;
+      }
+      gas += cost;
+      unreadHeld++;
+      if (sweep.authorization !== null) heldCarriers.add(key);
+      plan.waiting.push({ sweepId: sweep.id, reason: "unread" });
       continue;
     }
     if (isDelegatedTo(state, input.delegate) || delegatedInBatch.has(key)) {

@@ -42,14 +42,19 @@ interface Read {
  * is read again from the one preferred then (ChainProvider.withOneView). Throws when no node answers,
  * or one answers any call with an error: the caller rejects nothing then.
  */
-export function readChainSnapshot(chainProvider: ChainProvider, reads: ChainReads, batching: ReadBatching, floor = 0): Promise<ChainSnapshot> {
+export function readChainSnapshot(chainProvider: ChainProvider, reads: ChainReads | ((block: SnapshotBlock) => ChainReads), batching: ReadBatching, floor = 0): Promise<ChainSnapshot> {
   return chainProvider.withOneView((provider) => snapshotFrom(provider, reads, batching, floor));
 }
 
-async function snapshotFrom(provider: ChainProvider, reads: ChainReads, batching: ReadBatching, floor: number): Promise<ChainSnapshot> {
+/** The block a snapshot is read at, which may decide what is read (a claim reads what its gas budget admits). */
+export type SnapshotBlock = Pick<ChainSnapshot, "blockNumber" | "blockGasLimit" | "baseFee">;
+
+async function snapshotFrom(provider: ChainProvider, what: ChainReads | ((block: SnapshotBlock) => ChainReads), batching: ReadBatching, floor: number): Promise<ChainSnapshot> {
   const head = await freshHead(provider, floor);
   const block = await provider.getBlock(head);
   if (block === null) throw new Error(`the node returned no block ${head}`);
+  const at: SnapshotBlock = { blockNumber: block.number, blockGasLimit: block.gasLimit, baseFee: block.baseFeePerGas ?? 0n };
+  const reads = typeof what === "function" ? what(at) : what;
   const tag = toQuantity(block.number);
   const accounts = new Map<string, AccountState>();
   const tokenBalances = new Map<string, bigint>();
@@ -77,7 +82,7 @@ async function snapshotFrom(provider: ChainProvider, reads: ChainReads, batching
     batching.concurrency,
     chunks.map((chunk) => () => sendBatch(provider, chunk)),
   );
-  return { blockNumber: block.number, blockGasLimit: block.gasLimit, baseFee: block.baseFeePerGas ?? 0n, accounts, tokenBalances };
+  return { ...at, accounts, tokenBalances };
 }
 
 async function sendBatch(provider: ChainProvider, chunk: readonly Read[]): Promise<void> {

@@ -1,4 +1,4 @@
-import { batchGasBudget, feeCapGasBudget, itemGas, plannedGasBudget, TRANSACTION_GAS_CAP } from "./gas-budget";
+import { BATCH_BASE_GAS, batchGasBudget, feeCapGasBudget, fittingItems, ITEM_GAS, ITEM_GAS_WITH_AUTHORIZATION, itemGas, plannedGasBudget, TRANSACTION_GAS_CAP } from "./gas-budget";
 
 describe("gas budget of a batch", () => {
   it.each([
@@ -34,5 +34,20 @@ describe("gas budget under the fee cap (TX_FEE_CAP_<id>)", () => {
     ["no base fee: the block's budget", { gasLimit: 30_000_000n, baseFee: 0n }, 1n, (TRANSACTION_GAS_CAP * 8_000n) / 10_000n],
   ])("%s", (_what, block, cap, expected) => {
     expect(plannedGasBudget(block, cap, 8_000)).toBe(expected);
+  });
+});
+
+describe("due sweeps a claim reads: those that fit one batch at the most each can cost", () => {
+  const capped = (TRANSACTION_GAS_CAP * 8_000n) / 10_000n;
+  it.each<[string, boolean[], bigint, number]>([
+    ["nothing due", [], capped, 0],
+    ["exactly two with an authorization", [true, true, true], BATCH_BASE_GAS + 2n * ITEM_GAS_WITH_AUTHORIZATION, 2],
+    ["a plain item costs half", [false, true, false], BATCH_BASE_GAS + 2n * ITEM_GAS + ITEM_GAS_WITH_AUTHORIZATION, 3],
+    ["in order: a later cheaper item does not jump the one that does not fit", [false, true, false], BATCH_BASE_GAS + ITEM_GAS, 1],
+    ["one always, even over the budget", [true], 0n, 1],
+    ["the 2^24 cap with the 80% margin: first-time sweeps", Array<boolean>(500).fill(true), capped, 218],
+    ["the same: repeat sweeps", Array<boolean>(500).fill(false), capped, 436],
+  ])("%s", (_what, withAuthorization, budget, expected) => {
+    expect(fittingItems(withAuthorization, budget)).toBe(expected);
   });
 });

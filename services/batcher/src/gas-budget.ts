@@ -28,6 +28,24 @@ export function itemGas(withAuthorization: boolean): bigint {
 }
 
 /**
+ * How many of these items, in order, fit a batch's gas budget (at least one) when each is planned
+ * at the most it can cost: an item with an authorization as one that carries it. What a claim
+ * reads of its due sweeps before it knows their addresses' state: the batch planned from them is
+ * never fuller than this, so nothing read is left for the next claim to read again.
+ */
+export function fittingItems(withAuthorization: readonly boolean[], gasBudget: bigint): number {
+  let gas = BATCH_BASE_GAS;
+  let count = 0;
+  for (const carries of withAuthorization) {
+    const cost = itemGas(carries);
+    if (count > 0 && gas + cost > gasBudget) break;
+    gas += cost;
+    count++;
+  }
+  return count;
+}
+
+/**
  * The gas one batch may plan for: the latest block's gas limit, never above the transaction
  * cap, times the margin the sender needs for the headroom it adds to its estimate.
  */

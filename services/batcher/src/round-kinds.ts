@@ -6,6 +6,7 @@ import { claimBatch, type ClaimMarket, type ClaimResult } from "./batch-claim";
 import type { ChainView } from "./batch-plan";
 import type { ChainReads } from "./chain-reads";
 import { hotWalletPayer, loadDueWork } from "./due-work";
+import { fittingItems } from "./gas-budget";
 import type { ClaimPass } from "./read-then-claim";
 import { claimRevocations, type RevocationClaimResult } from "./revocation-claim";
 import { loadDueRevocations } from "./revocation-work";
@@ -34,9 +35,10 @@ export interface RoundPayer {
 
 /**
  * The due work a round found, read without locks: its ids (for the gas-price gate), what to read of it
- * on chain, and whether a sweep policy's rules are among it (the round then prices the batch's gas).
+ * on chain under the batch's gas budget, and whether a sweep policy's rules are among it (the round
+ * then prices the batch's gas).
  */
-export type DueLoad<K extends WorkKind> = { outcome: "ready"; ids: string[]; reads: ChainReads; byPolicy: boolean } | RefusalOf<K> | { outcome: "nothing_due" };
+export type DueLoad<K extends WorkKind> = { outcome: "ready"; ids: string[]; reads: (gasBudget: bigint) => ChainReads; byPolicy: boolean } | RefusalOf<K> | { outcome: "nothing_due" };
 
 /** One claim pass of a round: the chain as read so far, the gas budget, whether work still unread may wait, and the market policies are judged at. */
 export interface ClaimInput {
@@ -66,7 +68,11 @@ export const roundKinds: { [K in WorkKind]: RoundRules<K> } = {
     payer: hotWalletPayer,
     async load(db, hotWalletId, { partnerId }, settings, now) {
       const work = await loadDueWork(db, { id: hotWalletId, partnerId }, now, settings.maxSweeps, settings.maxSent);
-      return work.outcome === "ready" ? { outcome: "ready", ids: work.sweeps.map((s) => s.id), reads: sweepReads(work.sweeps), byPolicy: work.sweeps.some((s) => s.byPolicy) } : work;
+      if (work.outcome !== "ready") return work;
+      const { sweeps } = work;
+      // Only the sweeps that can fit one batch: the claim plans the rest as waiting for the next one, unread.
+      const reads = (gasBudget: bigint) => sweepReads(sweeps.slice(0, fittingItems(sweeps.map((s) => s.withAuthorization), gasBudget)));
+      return { outcome: "ready", ids: sweeps.map((s) => s.id), reads, byPolicy: sweeps.some((s) => s.byPolicy) };
     },
     async claim(db, names, hotWalletId, settings, { chain, gasBudget, lastPass, market }) {
       const result = await claimBatch(db, names, { hotWalletId, maxSent: settings.maxSent, chain, gasBudget, limit: settings.maxSweeps, lastPass, market });
@@ -87,7 +93,7 @@ export const roundKinds: { [K in WorkKind]: RoundRules<K> } = {
     payer: async (_db, target) => target,
     async load(db, { partnerId, chainId }, _payer, settings, now) {
       const work = await loadDueRevocations(db, partnerId, chainId, now, settings.maxRevocations);
-      return work.outcome === "ready" ? { outcome: "ready", ids: work.revocations.map((r) => r.id), reads: accountReads(work.revocations.map((r) => r.account)), byPolicy: false } : work;
+      return work.outcome === "ready" ? { outcome: "ready", ids: work.revocations.map((r) => r.id), reads: () => accountReads(work.revocations.map((r) => r.account)), byPolicy: false } : work;
     },
     async claim(db, names, { partnerId, chainId }, settings, { chain, gasBudget, lastPass }) {
       const result = await claimRevocations(db, names, { partnerId, chainId, accounts: chain.accounts, gasBudget, limit: settings.maxRevocations, lastPass });

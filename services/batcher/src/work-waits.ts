@@ -13,6 +13,8 @@ export interface DueSweep extends DueItem {
   tokenAddress: string | null;
   /** made by a sweep policy, whose rules the claim judges at the batch's gas price */
   byPolicy: boolean;
+  /** sent with an authorization, which its item may carry (the most gas it can cost) */
+  withAuthorization: boolean;
 }
 type DueOf<K extends WorkKind> = K extends "sweep" ? DueSweep : DueItem;
 
@@ -37,7 +39,7 @@ const dueRules: Record<WorkKind, DueRules> = {
   // a delegation about to be removed; once the revocation settles, its own checks decide.
   sweep: {
     table: Prisma.raw("sweeps"),
-    columns: Prisma.sql`, w.token_address AS "tokenAddress", w.created_by = 'policy' AS "byPolicy"`,
+    columns: Prisma.sql`, w.token_address AS "tokenAddress", w.created_by = 'policy' AS "byPolicy", w."authorization" IS NOT NULL AS "withAuthorization"`,
     waits: Prisma.sql`
       NOT EXISTS (SELECT 1 FROM sweeps p WHERE p.chain_id = w.chain_id AND p.account = w.account AND p.status = ${states.sweep.processing}::"WorkStatus")
       AND NOT EXISTS (SELECT 1 FROM revocations r WHERE r.chain_id = w.chain_id AND r.account = w.account AND r.status = ANY(${unfinishedStates.work}::"WorkStatus"[]) AND r.created_at < w.created_at)`,
