@@ -151,6 +151,15 @@ describe("batcher service", () => {
     expect(batch.items).toHaveLength(1);
   });
 
+  it("finds, by its poll resting with nothing due, a sweep once its retry pause is over", async () => {
+    // The batch before it settled without its wake: the poll alone moves the work from here.
+    for (const batch of await batches()) if (batch.status === "open") await settle(batch.id, false);
+    await pause(2_000);
+    const paused = await insertSweep(db, chain, hotWallet, { ...(await deposit()), nextAttemptAt: new Date(Date.now() + 1_500) });
+    const batch = await eventually("a batch by the poll once the pause ended", async () => (await batches()).find((b) => b.items.some((i) => i.sweepId === paused)));
+    expect(batch.items).toHaveLength(1);
+  });
+
   it("finds, by its poll, a due revocation whose message was lost, once the revocation batch before it was sent", async () => {
     const [prepared] = await revocationBatches();
     const deposit = Wallet.createRandom();

@@ -1,11 +1,12 @@
 /**
  * The pending deliveries' gauges through the real database and the real wiring: what
- * sweep_webhook_deliveries_* show at a scrape for deliveries retrying, overdue, delivered and given up.
+ * sweep_webhook_deliveries_* show at a scrape for deliveries retrying, overdue, delivered and given up,
+ * and the earliest pending one's due time, where the delivery loop's rest ends.
  */
 import { createDb, type Db } from "@sweep/db";
 import { reportWebhookBacklog, scrapeMetrics } from "@sweep/metrics";
 import { createTestDatabase, createTestPartner, parsePrometheusText } from "@sweep/testkit";
-import { deliveryBacklog } from "../src/delivery-store";
+import { deliveryBacklog, nextPendingAt } from "../src/delivery-store";
 
 describe("the pending webhook deliveries at a scrape", () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -52,6 +53,8 @@ describe("the pending webhook deliveries at a scrape", () => {
 
   it("shows none pending as zeros", async () => {
     expect(await scraped()).toEqual({ pending: 0, oldestAgeMinutes: 0, overdueMinutes: 0 });
+    // And the delivery loop's rest has no due time to end at.
+    expect(await nextPendingAt(db)).toBeNull();
   });
 
   it("counts the pending deliveries, the oldest's age, and how long the most overdue has waited for a dispatcher", async () => {
@@ -65,5 +68,8 @@ describe("the pending webhook deliveries at a scrape", () => {
     await delivery(partnerId, { status: "failed", eventSecondsAgo: 600 * 60, dueSecondsAgo: null });
 
     expect(await scraped()).toEqual({ pending: 2, oldestAgeMinutes: 30, overdueMinutes: 3 });
+    // The delivery loop's rest ends at the earliest pending one's time, here already past: it rests no longer than its interval.
+    const next = await nextPendingAt(db);
+    expect(Math.round((Date.now() - next!.getTime()) / 60_000)).toBe(3);
   });
 });
