@@ -1,5 +1,5 @@
 import type { Closer, Logger } from "@sweep/common";
-import type { Db } from "@sweep/db";
+import type { Db, OutboxRound } from "@sweep/db";
 import { connectBroker, type BrokerConnection } from "./connection";
 import { OutboxRelay } from "./outbox-relay";
 import { Publisher } from "./publisher";
@@ -30,12 +30,14 @@ export async function openMessaging(options: {
   prefix?: string;
   /** OutboxRelayOptions.wakeDelayMs */
   relayWakeDelayMs?: number;
+  /** OutboxRelayOptions.round */
+  outboxRound?: OutboxRound;
 }): Promise<Messaging> {
   const { logger } = options;
   const connection = await connectBroker(options.url, { logger });
   const topology = defineTopology({ chainIds: options.chainIds, prefix: options.prefix });
   const publisher = await Publisher.open(connection, topology, { logger });
-  const relay = options.db ? new OutboxRelay({ db: options.db, publisher, exchange: topology.names.workExchange, logger, wakeDelayMs: options.relayWakeDelayMs }) : undefined;
+  const relay = options.db ? new OutboxRelay({ db: options.db, publisher, exchange: topology.names.workExchange, logger, wakeDelayMs: options.relayWakeDelayMs, round: options.outboxRound }) : undefined;
   relay?.start();
   return {
     connection,

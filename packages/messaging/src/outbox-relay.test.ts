@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { createDb, enqueueOutbox, repoRoot, type Db } from "@sweep/db";
+import { createDb, enqueueOutbox, pgOutboxRound, repoRoot, type Db } from "@sweep/db";
+import { Pool } from "pg";
 import { Consumer } from "./consumer";
 import type { BrokerConnection } from "./connection";
 import type { MessagePayload } from "./messages";
@@ -9,7 +10,8 @@ import { Publisher, outboxDraft } from "./publisher";
 import { defineTopology, type Topology, type TopologyOptions } from "./topology";
 import { connect, deleteTopology, logger, testTopologyOptions, uuid, waitFor } from "../test/support";
 
-describe("outbox relay", () => {
+// Every service's relay goes through Prisma; the api-gateway's through pg (pgOutboxRound): both keep the same promises.
+describe.each(["prisma", "pg"] as const)("outbox relay, its rounds through %s", (roundsThrough) => {
   let options: TopologyOptions;
   let topology: Topology;
   let db: Db;
@@ -19,10 +21,12 @@ describe("outbox relay", () => {
   let received: { messageId: string; sweepId: string }[];
   const relays: OutboxRelay[] = [];
 
+  let pool: Pool;
   beforeAll(() => {
     db = createDb(process.env.DATABASE_URL!);
+    pool = new Pool({ connectionString: process.env.DATABASE_URL!, max: 4 });
   });
-  afterAll(() => db.$disconnect());
+  afterAll(() => Promise.all([db.$disconnect(), pool.end()]));
 
   beforeEach(async () => {
     options = testTopologyOptions();
@@ -45,7 +49,8 @@ describe("outbox relay", () => {
   });
 
   function relay(overrides: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {}): OutboxRelay {
-    const created = new OutboxRelay({ db, publisher, exchange: topology.names.workExchange, logger, pollIntervalMs: 50, ...overrides });
+    const round = roundsThrough === "pg" ? pgOutboxRound(pool, 30_000) : undefined;
+    const created = new OutboxRelay({ db, publisher, exchange: topology.names.workExchange, logger, pollIntervalMs: 50, round, ...overrides });
     relays.push(created);
     return created;
   }

@@ -1,6 +1,6 @@
 import { PollingLoop } from "@sweep/worker";
 import type { Logger } from "@sweep/common";
-import { claimUnpublishedOutbox, markOutboxPublished, outboxBacklog, type Db } from "@sweep/db";
+import { outboxBacklog, prismaOutboxRound, type Db, type OutboxRound } from "@sweep/db";
 import { reportOutboxBacklog } from "@sweep/metrics";
 import type { Publisher } from "./publisher";
 
@@ -24,6 +24,8 @@ export interface OutboxRelayOptions {
   wakeDelayMs?: number;
   /** Bounds a round: claiming, publishing (publisher's own timeout) and marking. */
   transactionTimeoutMs?: number;
+  /** how a round reaches Postgres (pgOutboxRound); through `db`'s Prisma without */
+  round?: OutboxRound;
 }
 
 /**
@@ -40,9 +42,11 @@ export class OutboxRelay {
   private readonly loop: PollingLoop;
   private stopReadingBacklog?: () => void;
   private delayedWake?: NodeJS.Timeout;
+  private readonly round: OutboxRound;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 100;
+    this.round = options.round ?? prismaOutboxRound(options.db, options.transactionTimeoutMs ?? 30_000);
     this.loop = new PollingLoop({
       name: "outbox_relay",
       intervalMs: options.pollIntervalMs ?? 250,
@@ -85,26 +89,19 @@ export class OutboxRelay {
 
   /** One round; returns how many rows were published. */
   async relayOnce(): Promise<number> {
-    const { db, publisher, exchange, logger } = this.options;
-    return db.$transaction(
-      async (tx) => {
-        const rows = await claimUnpublishedOutbox(tx, { exchange, limit: this.batchSize });
-        // Published concurrently on one channel: the broker keeps their order.
-        const results = await Promise.allSettled(
-          rows.map((row) =>
-            publisher.publishEnvelope(row.exchange, row.routingKey, { messageId: row.messageId, type: row.type, timestamp: row.createdAt, payload: row.payload }),
-          ),
-        );
-        const published: bigint[] = [];
-        results.forEach((result, i) => {
-          const row = rows[i]!;
-          if (result.status === "fulfilled") published.push(row.id);
-          else logger.error("outbox publish failed; will retry", { outboxId: row.id.toString(), messageId: row.messageId, error: String(result.reason) });
-        });
-        if (published.length > 0) await markOutboxPublished(tx, published);
-        return published.length;
-      },
-      { timeout: this.options.transactionTimeoutMs ?? 30_000 },
-    );
+    const { publisher, logger } = this.options;
+    return this.round({ exchange: this.options.exchange, limit: this.batchSize }, async (rows) => {
+      // Published concurrently on one channel: the broker keeps their order.
+      const results = await Promise.allSettled(
+        rows.map((row) => publisher.publishEnvelope(row.exchange, row.routingKey, { messageId: row.messageId, type: row.type, timestamp: row.createdAt, payload: row.payload })),
+      );
+      const published: bigint[] = [];
+      results.forEach((result, i) => {
+        const row = rows[i]!;
+        if (result.status === "fulfilled") published.push(row.id);
+        else logger.error("outbox publish failed; will retry", { outboxId: row.id.toString(), messageId: row.messageId, error: String(result.reason) });
+      });
+      return published;
+    });
   }
 }

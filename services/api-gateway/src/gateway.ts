@@ -1,6 +1,6 @@
 import { closeServer, healthUrls, listen, redisKeyPrefix, serverUrl, startHealthServer, type Closer, type Logger } from "@sweep/common";
 import { connectChains, describeChain, environmentChainIds } from "@sweep/chains";
-import { createDb } from "@sweep/db";
+import { createDb, pgOutboxRound } from "@sweep/db";
 import { openMessaging } from "@sweep/messaging";
 import Redis from "ioredis";
 import { Pool } from "pg";
@@ -46,8 +46,16 @@ export async function startGateway(config: GatewayConfig, serviceLogger: Logger)
   });
   await redis.connect();
 
-  // Every accepted POST wakes the relay: the messages of the requests of 10 ms share one of its rounds.
-  const messaging = await openMessaging({ url: config.RABBITMQ_URL, chainIds: environmentChainIds(config.SERVICE_ENV), prefix: config.AMQP_PREFIX, logger, db, relayWakeDelayMs: 10 });
+  // Every accepted POST wakes the relay: the messages of the requests of 10 ms share one of its rounds, through pg as the inserts.
+  const messaging = await openMessaging({
+    url: config.RABBITMQ_URL,
+    chainIds: environmentChainIds(config.SERVICE_ENV),
+    prefix: config.AMQP_PREFIX,
+    logger,
+    db,
+    relayWakeDelayMs: 10,
+    outboxRound: pgOutboxRound(pool, 30_000),
+  });
 
   const app = createApp({
     logger,

@@ -30,10 +30,10 @@ describe("request bodies' Content-Encoding", () => {
   });
 
   /** Raw bytes as sent (supertest re-serialises a Buffer given with a JSON content type). */
-  const send = (path: string, encoding: string, body: Buffer, headers: Record<string, string>) =>
+  const send = (path: string, encoding: string | undefined, body: Buffer, headers: Record<string, string>, contentType = "application/json") =>
     new Promise<{ status: number; body: { error?: { code: string; message: string } } }>((resolve, reject) => {
       const req = http.request(
-        { host: "127.0.0.1", port: (server.address() as AddressInfo).port, path, method: "POST", headers: { ...headers, "content-type": "application/json", "content-encoding": encoding, "content-length": body.length } },
+        { host: "127.0.0.1", port: (server.address() as AddressInfo).port, path, method: "POST", headers: { ...headers, "content-type": contentType, ...(encoding === undefined ? {} : { "content-encoding": encoding }), "content-length": body.length } },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -45,6 +45,45 @@ describe("request bodies' Content-Encoding", () => {
       req.end(body);
     });
   const post = (encoding: string, body: Buffer, headers: Record<string, string> = auth) => send("/v1/sweeps", encoding, body, headers);
+
+  // Plain `application/json` is read by the gateway (json-body.ts); the same bytes with an upper-case
+  // charset go through body-parser: both must answer alike.
+  it.each<[string, Buffer]>([
+    ["a sweep's fields", Buffer.from(JSON.stringify({ chain_id: 97, account: "0x0000000000000000000000000000000000000001" }))],
+    ["an object after whitespace", Buffer.from(` \n\t{"chain_id": 1}`)],
+    ["a byte order mark before the object", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), json])],
+    ["invalid JSON", Buffer.from(`{"chain_id": 1,`)],
+    ["a number", Buffer.from("123")],
+    ["a string", Buffer.from(`"text"`)],
+    ["null", Buffer.from("null")],
+    ["an array", Buffer.from("[1, 2]")],
+    ["an empty body", Buffer.alloc(0)],
+    ["a body of exactly 64 KiB", Buffer.from(JSON.stringify({ external_id: "x".repeat(64 * 1024 - 18) }))],
+    ["a body one byte over 64 KiB", Buffer.from(JSON.stringify({ external_id: "x".repeat(64 * 1024 - 17) }))],
+    ["invalid UTF-8 inside a string", Buffer.concat([Buffer.from(`{"external_id": "`), Buffer.from([0xc3, 0x28]), Buffer.from(`"}`)])],
+  ])("answers %s in plain application/json as body-parser does", async (_, body) => {
+    const plain = await send("/v1/sweeps", undefined, body, auth);
+    const parsed = await send("/v1/sweeps", undefined, body, auth, "application/json; charset=UTF-8");
+    expect(plain).toEqual(parsed);
+    expect(plain.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it("reads a chunked plain JSON body (no Content-Length) through body-parser, answering as for the same body in one piece", async () => {
+    const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port: (server.address() as AddressInfo).port, path: "/v1/sweeps", method: "POST", headers: { ...auth, "content-type": "application/json" } }, (r) => {
+        const chunks: Buffer[] = [];
+        r.on("data", (chunk: Buffer) => chunks.push(chunk));
+        r.on("end", () => resolve({ status: r.statusCode!, body: Buffer.concat(chunks).toString() }));
+      });
+      req.on("error", reject);
+      req.write(json.subarray(0, 5));
+      req.end(json.subarray(5));
+    });
+    const whole = await send("/v1/sweeps", undefined, json, auth);
+    expect({ status: chunked.status, body: JSON.parse(chunked.body) }).toEqual(whole);
+    // The route's own checks answer (a missing field), not the body's reading.
+    expect(whole.body.error?.message).not.toMatch(/^request body/);
+  });
 
   it.each([
     ["gzip garbage", "gzip", Buffer.from("not gzip at all")],

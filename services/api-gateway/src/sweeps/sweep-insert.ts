@@ -206,13 +206,13 @@ export function sweepRowKeys({ draft }: SweepRow): string[] {
 
 /**
  * POST /v1/sweeps' inserts: concurrent requests' sweeps share a statement. Statements of 200 rows
- * at most (about 300 kB of parameters with authorizations), and up to 4 under way: enough to keep
- * a few of the pool's connections busy while the next rows gather.
+ * at most (about 300 kB of parameters with authorizations), and 2 under way: one gathers rows while
+ * the other commits (measured: 4 left most statements a row each at 600 POSTs a second).
  */
 export function sweepInserts(pool: Pool, logger: Logger): GroupCommit<SweepRow, SweepInsertOutcome> {
   return new GroupCommit({
     maxRows: 200,
-    maxStatements: 4,
+    maxStatements: 2,
     keys: sweepRowKeys,
     many: (rows) => insertSweeps(pool, rows),
     one: (row) => insertOneSweep(pool, row),
