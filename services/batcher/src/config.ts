@@ -16,6 +16,11 @@ export const batcherEnv = perChainWorkerEnv(8081).extend({
   BATCH_GAS_MARGIN_BPS: z.coerce.number().int().min(1).max(10_000).default(8_000),
   /** sent batches of one hot wallet not yet settled at most; beyond, sweeps wait and the next batch grows */
   BATCH_MAX_SENT: z.coerce.number().int().min(1).max(100).default(4),
+  /**
+   * a hot wallet's next round reads its sweeps on chain while the batch before is being prepared, and
+   * claims once that is sent, if it is sent within this long after its claim (0: no read-ahead)
+   */
+  BATCH_READ_AHEAD_MS: ms(3_000),
   /** queued sweeps one claim considers at most (about 430 items fit under the 2^24 cap); the rest wait for the next batch */
   BATCH_MAX_SWEEPS: z.coerce.number().int().min(1).max(10_000).default(500),
   /** queued revocations of one gas wallet and chain one claim considers at most (about 530 authorizations fit under the 2^24 cap) */

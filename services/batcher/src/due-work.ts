@@ -1,6 +1,7 @@
 import type { Db, Prisma, Tx } from "@sweep/db";
 import { states } from "@sweep/lifecycle";
 import { enabledPartner, partnerEnabled } from "./partner-enabled";
+import { nextBatchRoom, type BatchesUnderWay } from "./batch-room";
 import { selectDue, type DueSweep } from "./work-waits";
 
 /** Queued sweeps whose retry pause (if any) is over. */
@@ -14,7 +15,11 @@ export const preparingBatch: Prisma.BatchWhereInput = { purpose: "sweep", status
 /** Sent batches not yet settled: the next batch need not wait for them, up to a limit. */
 export const sentBatch: Prisma.BatchWhereInput = { purpose: "sweep", status: states.batch.sent };
 
-export type DueWork = { outcome: "ready"; sweeps: DueSweep[] } | { outcome: "disabled" | "in_flight" | "nothing_due" };
+/** `afterSentMs`: a batch is being prepared; claim once it is sent, waiting this long at most (null: claim now). */
+export type DueWork = { outcome: "ready"; sweeps: DueSweep[]; afterSentMs: number | null } | { outcome: "disabled" | "in_flight" | "nothing_due" };
+
+/** How often a round that read ahead looks whether the batch being prepared was sent. */
+const SENT_POLL_MS = 25;
 
 /** The partner and chain of an active hot wallet, whose round may look for work; inactive otherwise. */
 export async function hotWalletPayer(db: Db, hotWalletId: string): Promise<{ partnerId: string; chainId: number } | { outcome: "inactive" }> {
@@ -33,14 +38,37 @@ export async function batchesInFlight(db: Db | Tx, hotWalletId: string, maxSent:
 
 /**
  * What a claim will look at, read without locks to know which addresses to read on chain: the
- * active hot wallet (hotWalletPayer) must have room for a batch in flight, its partner enabled,
- * and it must have due sweeps.
+ * active hot wallet (hotWalletPayer) must have room for a batch in flight, now or once the batch
+ * being prepared is sent (nextBatchRoom: the round reads ahead, `readAheadMs` 0 never), its partner
+ * enabled, and it must have due sweeps. Sweeps of the batch being prepared are processing, so none
+ * of them is read ahead.
  */
-export async function loadDueWork(db: Db, hotWallet: { id: string; partnerId: string }, now: Date, limit: number, maxSent: number): Promise<DueWork> {
+export async function loadDueWork(db: Db, hotWallet: { id: string; partnerId: string }, now: Date, limit: number, maxSent: number, readAheadMs = 0): Promise<DueWork> {
   if (!(await partnerEnabled(db, hotWallet.partnerId))) return { outcome: "disabled" };
-  if (await batchesInFlight(db, hotWallet.id, maxSent)) return { outcome: "in_flight" };
+  const room = nextBatchRoom(await batchesUnderWay(db, hotWallet.id), maxSent, readAheadMs);
+  if (room.room === "none") return { outcome: "in_flight" };
   const sweeps = await selectDue(db, { kind: "sweep", hotWalletId: hotWallet.id }, now, limit, "read");
-  return sweeps.length === 0 ? { outcome: "nothing_due" } : { outcome: "ready", sweeps };
+  return sweeps.length === 0 ? { outcome: "nothing_due" } : { outcome: "ready", sweeps, afterSentMs: room.room === "once_sent" ? room.waitMs : null };
+}
+
+async function batchesUnderWay(db: Db, hotWalletId: string): Promise<BatchesUnderWay> {
+  const [row] = await db.$queryRaw<Array<{ preparingAgeMs: number | null; sent: number }>>`
+    SELECT (SELECT (extract(epoch FROM now() - min(created_at)) * 1000)::float8 FROM batches
+             WHERE hot_wallet_id = ${hotWalletId}::uuid AND purpose = 'sweep' AND status = ${states.batch.open}::"BatchStatus") AS "preparingAgeMs",
+           (SELECT count(*)::int FROM batches
+             WHERE hot_wallet_id = ${hotWalletId}::uuid AND purpose = 'sweep' AND status = ${states.batch.sent}::"BatchStatus") AS sent`;
+  return row!;
+}
+
+/**
+ * Waits until the hot wallet has no batch being prepared, or `maxMs` passed: a round that read ahead
+ * claims as soon as the sender sent the batch before. The claim checks again under its lock.
+ */
+export async function untilSent(db: Db, hotWalletId: string, maxMs: number): Promise<void> {
+  const until = Date.now() + maxMs;
+  while ((await db.batch.findFirst({ where: { hotWalletId, ...preparingBatch }, select: { id: true } })) !== null && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, SENT_POLL_MS));
+  }
 }
 
 /** Active hot wallets of enabled partners on a chain with due sweeps and no batch being prepared: work no message may announce. */

@@ -39,7 +39,7 @@ void runService("batcher", () => loadBatcherConfig(), async ({ config, logger })
     feeCeilings,
     txFeeCaps,
     tariffs: new Map(chains.map((c) => [c.chainId, c.tariff])),
-    settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxSweeps: config.BATCH_MAX_SWEEPS, maxSent: config.BATCH_MAX_SENT, reads },
+    settings: { gasMarginBps: config.BATCH_GAS_MARGIN_BPS, maxSweeps: config.BATCH_MAX_SWEEPS, maxSent: config.BATCH_MAX_SENT, readAheadMs: config.BATCH_READ_AHEAD_MS, reads },
     logger,
     wrote,
   });

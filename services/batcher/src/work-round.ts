@@ -8,7 +8,7 @@ import type { ClaimMarket } from "./batch-claim";
 import type { ReadBatching } from "./chain-reads";
 import { gasPriceGate } from "./gas-price-hold";
 import { readThenClaim } from "./read-then-claim";
-import { roundKinds, type ClaimedOf, type PlannedOf, type RoundRules, type SettingsOf, type TargetOf } from "./round-kinds";
+import { roundKinds, type ClaimedOf, type PlannedOf, type RoundRules, type RoundTimes, type SettingsOf, type TargetOf } from "./round-kinds";
 
 export interface WorkRoundDeps<K extends WorkKind> {
   db: Db;
@@ -32,12 +32,14 @@ export type WorkRoundResult<K extends WorkKind> = ClaimedOf<K> | { outcome: "not
 /**
  * One round for one target of a kind of work (a hot wallet's sweeps, a partner's revocations on a
  * chain; round-kinds.ts): find its due work, hold it while the base fee keeps its batch above the
- * fee ceiling (gasPriceGate), read its addresses on chain, then claim (readThenClaim).
+ * fee ceiling (gasPriceGate), read its addresses on chain, wait for what the load asks (the batch
+ * read ahead of to be sent), then claim (readThenClaim).
  */
 export function createWorkRound<K extends WorkKind>(kind: K, deps: WorkRoundDeps<K>): (target: TargetOf<K>) => Promise<WorkRoundResult<K>> {
   const { db, names, providers, settings } = deps;
   const rules: RoundRules<K> = roundKinds[kind];
   return async (target) => {
+    const startedAt = Date.now();
     const payer = await rules.payer(db, target);
     if ("outcome" in payer) return payer;
     const { partnerId, chainId } = payer;
@@ -55,14 +57,31 @@ export function createWorkRound<K extends WorkKind>(kind: K, deps: WorkRoundDeps
     const market = work.byPolicy ? await policyMarket(provider, gate.baseFee, chainCeiling, deps.tariffs?.get(chainId), logger) : null;
 
     const ctx = { db, provider, chainId, reads: settings.reads, gasMarginBps: settings.gasMarginBps, txFeeCap: deps.txFeeCaps?.get(chainId), logger, noun: rules.noun };
-    const claimed = await readThenClaim(ctx, work.reads, (chain, gasBudget, lastPass) => rules.claim(db, names, target, settings, { chain, gasBudget, lastPass, market }));
+    // Where a round's time goes (logged with its batch): finding its work, the chain reads, the wait for the batch read ahead of, the claims.
+    const ms: RoundTimes = { load: Date.now() - startedAt, read: 0, wait: 0, claim: 0 };
+    let since = Date.now();
+    const lap = (step: "read" | "wait" | "claim") => {
+      const now = Date.now();
+      ms[step] += now - since;
+      since = now;
+    };
+    let beforeClaim = work.beforeClaim;
+    const claimed = await readThenClaim(ctx, work.reads, async (chain, gasBudget, lastPass) => {
+      lap("read");
+      await beforeClaim?.();
+      beforeClaim = undefined;
+      lap("wait");
+      const pass = await rules.claim(db, names, target, settings, { chain, gasBudget, lastPass, market });
+      lap("claim");
+      return pass;
+    });
     if (claimed === null) return { outcome: "chain_unavailable" };
     const { result, blockNumber } = claimed;
     if (!planned(result)) {
       logger.debug("claim skipped", { outcome: result.outcome });
       return result;
     }
-    rules.logPlanned(logger, result, blockNumber);
+    rules.logPlanned(logger, result, blockNumber, ms);
     if (result.batchId !== null || result.plan.rejections.length > 0) deps.wrote?.();
     return result;
   };

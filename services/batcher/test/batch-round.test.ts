@@ -9,7 +9,7 @@ import { Wallet, parseEther, type BaseWallet } from "ethers";
 import { claimBatch, lockHotWallet } from "../src/batch-claim";
 import { createWorkRound } from "../src/work-round";
 import { createProvider, type ChainProvider } from "@sweep/rpc";
-import { findDueHotWallets } from "../src/due-work";
+import { findDueHotWallets, loadDueWork, untilSent } from "../src/due-work";
 import { activeHotWallet, delegateOnChain, feeCeilings, holdLock, insertRevocation, insertSweep, logger, revocationAuthorization, storedAuthorization, tokenOnlyAddress, uniquePrefix, waiterFor, whileLockHeld, type HotWalletFixture } from "./support";
 
 const settings = { gasMarginBps: 8_000, maxSweeps: 1_000, maxSent: 2, reads: { batchSize: 50, concurrency: 8 } };
@@ -166,6 +166,55 @@ describe("batch round", () => {
     await db.batch.update({ where: { id: claimed.batchId }, data: { status: "sent" } });
     expect(await round(hotWallet.hotWalletId)).toMatchObject({ outcome: "planned", batchId: expect.any(String) });
     expect(await sweep(laterId)).toMatchObject({ status: "processing" });
+  });
+
+  it("reads ahead while a batch is being prepared and claims once it is sent (BATCH_READ_AHEAD_MS)", async () => {
+    const readingAhead = createWorkRound("sweep", { db, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings: { ...settings, readAheadMs: 600_000 }, logger });
+    const first = await tokenOnlyAddress(chain);
+    await insertSweep(db, chain, hotWallet, { account: first.address, authorization: authorize(first) });
+    const claimed = await readingAhead(hotWallet.hotWalletId);
+    if (claimed.outcome !== "planned" || claimed.batchId === null) throw new Error("no batch");
+    const later = await tokenOnlyAddress(chain);
+    const laterId = await insertSweep(db, chain, hotWallet, { account: later.address, authorization: authorize(later) });
+
+    // A round that finds the batch being prepared reads ahead of it, then waits for it to be sent.
+    const due = await loadDueWork(db, { id: hotWallet.hotWalletId, partnerId: hotWallet.partnerId }, new Date(), settings.maxSweeps, settings.maxSent, 600_000);
+    expect(due).toMatchObject({ outcome: "ready", sweeps: [{ id: laterId, withAuthorization: true }], afterSentMs: expect.any(Number) });
+    let waited = false;
+    const waiting = untilSent(db, hotWallet.hotWalletId, 600_000).then(() => (waited = true));
+    const next = readingAhead(hotWallet.hotWalletId);
+    await db.sweep.findMany({ where: { hotWalletId: hotWallet.hotWalletId } });
+    expect(waited).toBe(false);
+    expect(await batchesOf()).toHaveLength(1);
+
+    await db.batch.update({ where: { id: claimed.batchId }, data: { status: "sent" } });
+    await waiting;
+    const result = await next;
+    if (result.outcome !== "planned" || result.batchId === null) throw new Error("no batch once sent");
+    expect((await batchOf(result.batchId)).items.map((i) => i.sweepId)).toEqual([laterId]);
+  });
+
+  it("does not read ahead when the batch being prepared, once sent, would fill BATCH_MAX_SENT, nor claim while it is not sent", async () => {
+    const readingAhead = createWorkRound("sweep", { db, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings: { ...settings, readAheadMs: 600_000 }, logger });
+    const claimOne = async () => {
+      const deposit = await tokenOnlyAddress(chain);
+      const id = await insertSweep(db, chain, hotWallet, { account: deposit.address, authorization: authorize(deposit) });
+      const result = await readingAhead(hotWallet.hotWalletId);
+      if (result.outcome !== "planned" || result.batchId === null) throw new Error("no batch");
+      return { id, batchId: result.batchId };
+    };
+    const sent = await claimOne();
+    await db.batch.update({ where: { id: sent.batchId }, data: { status: "sent" } });
+    await claimOne();
+    const later = await tokenOnlyAddress(chain);
+    const laterId = await insertSweep(db, chain, hotWallet, { account: later.address, authorization: authorize(later) });
+    expect(await readingAhead(hotWallet.hotWalletId)).toEqual({ outcome: "in_flight" });
+    expect(await sweep(laterId)).toMatchObject({ status: "queued", attempts: 0 });
+
+    // A read-ahead whose wait ends before the batch is sent claims nothing either.
+    const brief = createWorkRound("sweep", { db, names, providers: new Map([[97, provider(chain.rpcUrl)]]), feeCeilings, settings: { ...settings, maxSent: 4, readAheadMs: 1 }, logger });
+    expect(await brief(hotWallet.hotWalletId)).toEqual({ outcome: "in_flight" });
+    expect(await sweep(laterId)).toMatchObject({ status: "queued", attempts: 0 });
   });
 
   it("claims past sent batches up to BATCH_MAX_SENT, then waits for one to settle", async () => {
