@@ -1,3 +1,4 @@
+import { Wallet } from "ethers";
 import { loadChainConfigs } from "@sweep/chains";
 import { checksumAddress, gatewayChains, resolveToken } from "./chains";
 
@@ -51,5 +52,12 @@ describe("the gateway's chains", () => {
   it("checksums an address given in any case", () => {
     expect(checksumAddress(USDT.toLowerCase())).toBe(USDT);
     expect(checksumAddress("0xDAC17F958D2EE523A2206206994597C13D831EC7")).toBe(USDT);
+  });
+
+  it("answers a kept address in any case as the first time, and still refuses what is no address", () => {
+    const address = Wallet.createRandom().address;
+    for (const asked of [address.toLowerCase(), address, address.toLowerCase(), address.toUpperCase().replace("0X", "0x")]) expect(checksumAddress(asked)).toBe(address);
+    expect(() => checksumAddress(`${address.toLowerCase()}00`)).toThrow();
+    expect(() => checksumAddress(`${address.toLowerCase()}00`)).toThrow();
   });
 });

@@ -31,6 +31,12 @@ describe("requestIdFor", () => {
     expect(a).not.toBe(b);
     expect(requestIdFor(a, fresh)).toBe(a);
   });
+
+  it("makes no id twice across many refills of its random bytes", () => {
+    const ids = Array.from({ length: 2_000 }, newRequestId);
+    expect(new Set(ids).size).toBe(ids.length);
+    ids.forEach((id) => expect(id).toMatch(/^req_[A-Za-z0-9_-]{16}$/));
+  });
 });
 
 describe("requestLogging", () => {
