@@ -1,5 +1,5 @@
 import { migrateDatabase } from "@sweep/db";
-import { authorizationBody, createTestPartner, startService, startStack } from "@sweep/testkit";
+import { authorizationBody, createTestPartner, postgresCpuSeconds, processTreeCpuSeconds, startService, startStack } from "@sweep/testkit";
 import autocannon from "autocannon";
 import express from "express";
 import { Pool } from "pg";
@@ -9,7 +9,8 @@ import { cpus } from "node:os";
 
 // POST /v1/sweeps throughput and latency, next to a bare express + Postgres insert measured in the
 // same run on the same machine: the bare figure is the ceiling the gateway's own work is judged by.
-// Prints figures; asserts nothing.
+// Each row also prints the CPU the gateway's processes and Postgres's backends spent per accepted POST
+// (from /proc), a figure other load on the machine moves far less than throughput. Prints figures; asserts nothing.
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -18,8 +19,15 @@ const AIM_RATE = Number(process.env.BENCH_RATE ?? 1000);
 /** the gateway's workers in the second set of rows (GATEWAY_WORKERS): one per core by default */
 const GATEWAY_WORKERS = Number(process.env.BENCH_GATEWAY_WORKERS ?? cpus().length);
 
+/** CPU seconds of what a row measures: the gateway's processes (none for the bare insert, which shares the load generator's) and Postgres's backends. */
+interface CpuMeters {
+  gateway?: () => number;
+  postgres: () => number;
+}
+
 /** Saturation (no rate: every connection sends as fast as answers come) gives the ceiling; a rate gives the latency at that load. */
-async function run(title: string, url: string, headers: Record<string, string>, body: () => string, overallRate?: number) {
+async function run(title: string, url: string, headers: Record<string, string>, body: () => string, cpu: CpuMeters, overallRate?: number) {
+  const [gatewayBefore, postgresBefore] = [cpu.gateway?.(), cpu.postgres()];
   const result = await autocannon({
     url,
     method: "POST",
@@ -30,7 +38,10 @@ async function run(title: string, url: string, headers: Record<string, string>, 
     requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }],
   });
   const ok = result["2xx"];
-  return { title, requests: result.requests.total, ok, non2xx: result.non2xx, rps: Math.round(ok / DURATION_S), p50: result.latency.p50, p99: result.latency.p99 };
+  const perPost = (seconds: number) => (ok === 0 ? "-" : ((seconds * 1000) / ok).toFixed(2));
+  const gatewayCpu = cpu.gateway && gatewayBefore !== undefined ? perPost(cpu.gateway() - gatewayBefore) : "-";
+  const postgresCpu = perPost(cpu.postgres() - postgresBefore);
+  return { title, requests: result.requests.total, ok, non2xx: result.non2xx, rps: Math.round(ok / DURATION_S), p50: result.latency.p50, p99: result.latency.p99, gatewayCpu, postgresCpu };
 }
 
 async function bareExpressInsert(databaseUrl: string) {
@@ -69,32 +80,35 @@ async function main() {
       return JSON.stringify({ chain_id: 97, hot_wallet: hotWallet, account: owners[i]!.address, token: "USDT", amount: "1000", authorization: authorizations[i] });
     };
 
+    const database = new URL(stack.env.DATABASE_URL!).pathname.slice(1);
+    const postgres = () => postgresCpuSeconds(database);
     const bare = await bareExpressInsert(stack.env.DATABASE_URL!);
     const rows = [
-      await run("bare express + Postgres insert, saturated", bare.url, {}, sweepBody),
-      await run(`bare express + Postgres insert, at ${AIM_RATE}/s`, bare.url, {}, sweepBody, AIM_RATE),
+      await run("bare express + Postgres insert, saturated", bare.url, {}, sweepBody, { postgres }),
+      await run(`bare express + Postgres insert, at ${AIM_RATE}/s`, bare.url, {}, sweepBody, { postgres }, AIM_RATE),
     ];
     await bare.close();
-    const gatewayRows = async (api: string, what: string) => {
+    const gatewayRows = async (api: string, what: string, pid: number) => {
       const gateway = `${api}/v1/sweeps`;
-      rows.push(await run(`POST /v1/sweeps (${what}), saturated`, gateway, partner.auth, sweepBody));
-      rows.push(await run(`POST /v1/sweeps (${what}), at ${AIM_RATE}/s`, gateway, partner.auth, sweepBody, AIM_RATE));
-      rows.push(await run(`POST /v1/sweeps with an authorization (${what}), saturated`, gateway, partner.auth, firstTimeBody));
-      rows.push(await run(`POST /v1/sweeps with an authorization (${what}), at ${AIM_RATE}/s`, gateway, partner.auth, firstTimeBody, AIM_RATE));
+      const cpu = { gateway: () => processTreeCpuSeconds(pid), postgres };
+      rows.push(await run(`POST /v1/sweeps (${what}), saturated`, gateway, partner.auth, sweepBody, cpu));
+      rows.push(await run(`POST /v1/sweeps (${what}), at ${AIM_RATE}/s`, gateway, partner.auth, sweepBody, cpu, AIM_RATE));
+      rows.push(await run(`POST /v1/sweeps with an authorization (${what}), saturated`, gateway, partner.auth, firstTimeBody, cpu));
+      rows.push(await run(`POST /v1/sweeps with an authorization (${what}), at ${AIM_RATE}/s`, gateway, partner.auth, firstTimeBody, cpu, AIM_RATE));
     };
-    await gatewayRows(stack.api, "api-gateway, one process");
+    await gatewayRows(stack.api, "api-gateway, one process", stack.services.get("api-gateway")!.pid);
     // The same stack's gateway again as GATEWAY_WORKERS runs it, the first one idle meanwhile.
     const workers = await startService("api-gateway", { ...stack.env, ...env, GATEWAY_WORKERS: String(GATEWAY_WORKERS) });
     try {
-      await gatewayRows(`http://127.0.0.1:${workers.port}`, `api-gateway, ${GATEWAY_WORKERS} workers`);
+      await gatewayRows(`http://127.0.0.1:${workers.port}`, `api-gateway, ${GATEWAY_WORKERS} workers`, workers.pid);
     } finally {
       await workers.stop();
     }
 
     console.log(`\nPOST throughput, ${CONNECTIONS} connections, ${DURATION_S} s each, this machine (${cpus().length} cores)`);
-    console.log("| what | accepted/s | p50 ms | p99 ms | non-2xx |");
-    console.log("|---|--:|--:|--:|--:|");
-    for (const r of rows) console.log(`| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} |`);
+    console.log("| what | accepted/s | p50 ms | p99 ms | non-2xx | gateway CPU ms/POST | Postgres CPU ms/POST |");
+    console.log("|---|--:|--:|--:|--:|--:|--:|");
+    for (const r of rows) console.log(`| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.gatewayCpu} | ${r.postgresCpu} |`);
     const [bareSaturated, , repeatSaturated, , firstSaturated, , repeatWorkers, , firstWorkers] = rows;
     const ratio = (row: typeof bareSaturated) => (row!.rps / bareSaturated!.rps).toFixed(2);
     console.log(`saturated, against the bare insert: repeat POST ${ratio(repeatSaturated)}× (aim 0.7×), first POST with its authorization ${ratio(firstSaturated)}× (aim 0.5×)`);

@@ -21,3 +21,4 @@ export type { AnswerEncodings } from "./rpc-answer-encodings";
 export { queueNames } from "@sweep/messaging";
 export * from "./softhsm-token";
 export * from "./blocks-read";
+export * from "./process-cpu";

@@ -11,6 +11,8 @@ export type LogLine = Record<string, unknown> & { level: string; message: string
 
 export interface ServiceProcess {
   name: ServiceName;
+  /** the process's id (the cluster primary's, when GATEWAY_WORKERS runs workers beside it) */
+  pid: number;
   port: number;
   /** where GET /metrics answers: the health port, or the api-gateway's METRICS_PORT */
   metricsPort: number;
@@ -95,6 +97,7 @@ async function launch(name: ServiceName, env: Record<string, string>, ports: Pic
   const { port, metricsPort } = bound;
   return {
     name,
+    pid: child.pid!,
     port,
     metricsPort,
     output: () => output,
