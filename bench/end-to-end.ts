@@ -82,23 +82,37 @@ async function main() {
 }
 
 /** Posts the bodies at `rate` per second, waits for every sweep to end, and prints the figures. */
+/** What a failed fetch met: the connection's error code (ECONNRESET…) where undici names one. */
+function connectionError(err: unknown): string {
+  const cause = (err as { cause?: { code?: string } }).cause;
+  return cause?.code ?? (err instanceof Error ? err.message : String(err));
+}
+
 async function runPhase(stack: Stack, headers: Record<string, string>, title: string, bodies: SweepBody[], rate: number) {
   const chain = stack.chain(CHAIN_ID);
   const sent = new Map<string, number>();
   const postLatencies: number[] = [];
   const started = Date.now();
   const posts: Promise<void>[] = [];
+  /** POSTs not accepted (202), by status and code or by the connection's error */
+  const unanswered = new Map<string, number>();
+  const notAccepted = (why: string) => void unanswered.set(why, (unanswered.get(why) ?? 0) + 1);
   const callsBefore = await rpcCalls(stack);
   for (let i = 0; i < bodies.length; i++) {
     const wait = started + (i * 1000) / rate - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const at = Date.now();
     posts.push(
-      fetch(`${stack.api}/v1/sweeps`, { method: "POST", headers, body: JSON.stringify(bodies[i]) }).then(async (res) => {
-        const body = (await res.json()) as { id: string };
-        postLatencies.push(Date.now() - at);
-        sent.set(body.id, at);
-      }),
+      fetch(`${stack.api}/v1/sweeps`, { method: "POST", headers, body: JSON.stringify(bodies[i]) }).then(
+        async (res) => {
+          const body = (await res.json().catch(() => ({}))) as { id?: string; error?: { code: string } };
+          if (res.status !== 202 || body.id === undefined) return notAccepted(`${res.status} ${body.error?.code ?? ""}`.trim());
+          postLatencies.push(Date.now() - at);
+          sent.set(body.id, at);
+        },
+        // An overloaded gateway resets connections whose request it could not read in HTTP_HEADERS_TIMEOUT_MS: counted, not fatal.
+        (err: unknown) => notAccepted(connectionError(err)),
+      ),
     );
   }
   await Promise.all(posts);
@@ -147,6 +161,7 @@ async function runPhase(stack: Stack, headers: Record<string, string>, title: st
 
   console.log(`\nEnd to end on anvil, 1 s blocks: ${title}`);
   console.log(`swept ${swept.length}, other outcomes ${ended.length - swept.length}, in ${txs.size} transactions`);
+  if (unanswered.size > 0) console.log(`POSTs not accepted (left out of the figures): ${[...unanswered].map(([why, n]) => `${n} ${why}`).join(", ")}`);
   console.log(`sweeps per second (first POST to last swept): ${((swept.length * 1000) / (finished - started)).toFixed(1)}`);
   console.log(`POST answered: p50 ${percentile(postLatencies, 50)} ms, p99 ${percentile(postLatencies, 99)} ms`);
   console.log(`POST to swept: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`);
