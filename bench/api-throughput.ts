@@ -9,7 +9,7 @@ import { cpus } from "node:os";
 
 // POST /v1/sweeps throughput and latency, next to a bare express + Postgres insert measured in the
 // same run on the same machine: the bare figure is the ceiling the gateway's own work is judged by.
-// Each row also prints the CPU the gateway's processes and Postgres's backends spent per accepted POST
+// Each row also prints the CPU the gateway's processes and the Postgres server spent per accepted POST
 // (from /proc), a figure other load on the machine moves far less than throughput. Prints figures; asserts nothing.
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
@@ -19,7 +19,7 @@ const AIM_RATE = Number(process.env.BENCH_RATE ?? 1000);
 /** the gateway's workers in the second set of rows (GATEWAY_WORKERS): one per core by default */
 const GATEWAY_WORKERS = Number(process.env.BENCH_GATEWAY_WORKERS ?? cpus().length);
 
-/** CPU seconds of what a row measures: the gateway's processes (none for the bare insert, which shares the load generator's) and Postgres's backends. */
+/** CPU seconds of what a row measures: the gateway's processes (none for the bare insert, which shares the load generator's) and the Postgres server. */
 interface CpuMeters {
   gateway?: () => number;
   postgres: () => number;
@@ -80,8 +80,7 @@ async function main() {
       return JSON.stringify({ chain_id: 97, hot_wallet: hotWallet, account: owners[i]!.address, token: "USDT", amount: "1000", authorization: authorizations[i] });
     };
 
-    const database = new URL(stack.env.DATABASE_URL!).pathname.slice(1);
-    const postgres = () => postgresCpuSeconds(database);
+    const postgres = postgresCpuSeconds;
     const bare = await bareExpressInsert(stack.env.DATABASE_URL!);
     const rows = [
       await run("bare express + Postgres insert, saturated", bare.url, {}, sweepBody, { postgres }),

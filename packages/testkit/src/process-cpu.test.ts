@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { processTreeCpuSeconds } from "./process-cpu";
+import { Client } from "pg";
+import { postgresCpuSeconds, processTreeCpuSeconds } from "./process-cpu";
 
 const cpuMs = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
 /** Spins until this process used `ms` more of CPU (not of wall time: the machine may be busy). */
@@ -25,5 +26,18 @@ describe("processTreeCpuSeconds", () => {
     } finally {
       child.kill();
     }
+  });
+});
+
+describe("postgresCpuSeconds", () => {
+  it("counts what a backend spent, also once its connection has ended", async () => {
+    const before = postgresCpuSeconds();
+    const client = new Client({ connectionString: "postgresql://postgres@127.0.0.1:5432/postgres" });
+    await client.connect();
+    await client.query("SELECT sum(i) FROM generate_series(1, 5000000) AS i");
+    await client.end();
+    // The ended backend's CPU moves to the postmaster's reaped children's times once it is reaped.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(postgresCpuSeconds() - before).toBeGreaterThanOrEqual(0.2);
   });
 });

@@ -12,12 +12,20 @@ export function processTreeCpuSeconds(pid: number): number {
   return processTree(pid).reduce((sum, id) => sum + cpuSecondsOf(id), 0);
 }
 
-/** CPU seconds of every Postgres backend serving `database` now (their command line names it). */
-export function postgresCpuSeconds(database: string): number {
-  return readdirSync("/proc")
+/**
+ * CPU seconds of the local Postgres server so far: its postmaster's own and its reaped children's
+ * (backends that ended), and every live child's. Backends come and go with the clients' pools, so a
+ * sum over the live ones alone would drop what an ended one spent. Every database's work counts:
+ * measure on a machine where the bench is Postgres's only client.
+ */
+export function postgresCpuSeconds(): number {
+  const postmaster = readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => readOr(`/proc/${pid}/cmdline`).replace(/\0/g, " ").includes(`postgres ${database} `))
-    .reduce((sum, pid) => sum + cpuSecondsOf(Number(pid)), 0);
+    .map(Number)
+    .find((pid) => /^\S*\/postgres\b/.test(readOr(`/proc/${pid}/cmdline`).replace(/\0/g, " ")) && !readOr(`/proc/${parentOf(pid)}/cmdline`).includes("postgres"));
+  if (postmaster === undefined) return 0;
+  const [, , reapedUser, reapedSystem] = statTimes(postmaster);
+  return processTreeCpuSeconds(postmaster) + ((reapedUser ?? 0) + (reapedSystem ?? 0)) / TICKS_PER_SECOND;
 }
 
 function processTree(root: number): number[] {
@@ -32,9 +40,17 @@ function processTree(root: number): number[] {
 }
 
 function cpuSecondsOf(pid: number): number {
-  // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-  const fields = readOr(`/proc/${pid}/stat`).split(") ")[1]?.split(" ");
-  return fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : 0;
+  const [user, system] = statTimes(pid);
+  return ((user ?? 0) + (system ?? 0)) / TICKS_PER_SECOND;
+}
+
+/** utime, stime, cutime and cstime (ticks): the 12th to 15th fields after the command's closing parenthesis. */
+function statTimes(pid: number): number[] {
+  return (readOr(`/proc/${pid}/stat`).split(") ")[1]?.split(" ") ?? []).slice(11, 15).map(Number);
+}
+
+function parentOf(pid: number): number {
+  return Number(readOr(`/proc/${pid}/stat`).split(") ")[1]?.split(" ")[1]);
 }
 
 /** A process may end between listing and reading: it then counts nothing. */
