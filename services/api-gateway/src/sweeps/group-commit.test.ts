@@ -29,17 +29,13 @@ describe("GroupCommit", () => {
       new Promise<number[]>((resolve, reject) => {
         started.push({ rows, finish: () => resolve(rows.map((n) => n * 10)), fail: reject });
       });
-    return {
-      started,
-      many: (items: readonly number[]) => record([...items]),
-      one: (item: number) => record([item]).then(([result]) => result!),
-    };
+    return { started, statement: (items: readonly number[]) => record([...items]) };
   }
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   it("writes a row at once when no statement is under way, and the rows that arrive meanwhile together", async () => {
     const s = statements();
-    const commit = new GroupCommit({ maxRows: 10, maxStatements: 1, keys: (n: number) => [String(n)], many: s.many, one: s.one, manyFailed: () => {} });
+    const commit = new GroupCommit({ maxRows: 10, maxStatements: 1, keys: (n: number) => [String(n)], statement: s.statement, manyFailed: () => {} });
     const first = commit.write(1);
     const later = [commit.write(2), commit.write(3), commit.write(4)];
     expect(s.started.map((st) => st.rows)).toEqual([[1]]);
@@ -53,7 +49,7 @@ describe("GroupCommit", () => {
 
   it("keeps up to maxStatements under way and rows of one key apart", async () => {
     const s = statements();
-    const commit = new GroupCommit({ maxRows: 10, maxStatements: 2, keys: (n: number) => [String(n % 2)], many: s.many, one: s.one, manyFailed: () => {} });
+    const commit = new GroupCommit({ maxRows: 10, maxStatements: 2, keys: (n: number) => [String(n % 2)], statement: s.statement, manyFailed: () => {} });
     const writes = [1, 2, 3, 4, 5].map((n) => commit.write(n));
     // 1 and 2 each start a statement at once; 3, 4 and 5 wait, and an odd and an even go together.
     expect(s.started.map((st) => st.rows)).toEqual([[1], [2]]);
@@ -71,7 +67,7 @@ describe("GroupCommit", () => {
   it("writes each row of a failed statement alone, so only the row at fault fails", async () => {
     const s = statements();
     const failures: string[] = [];
-    const commit = new GroupCommit({ maxRows: 10, maxStatements: 1, keys: (n: number) => [String(n)], many: s.many, one: s.one, manyFailed: (err, rows) => failures.push(`${String(err)} (${rows} rows)`) });
+    const commit = new GroupCommit({ maxRows: 10, maxStatements: 1, keys: (n: number) => [String(n)], statement: s.statement, manyFailed: (err, rows) => failures.push(`${String(err)} (${rows} rows)`) });
     const writes = [1, 2, 3].map((n) => commit.write(n).then(String, (err: Error) => err.message));
     s.started[0]!.finish();
     await settle();

@@ -1,7 +1,6 @@
 /**
  * What a group commit needs to know of its rows: the keys two rows of one statement must not
- * share (an upsert may not touch one row twice in a statement), a statement for many rows, and
- * one for a single row whose errors are the caller's to see.
+ * share (an upsert may not touch one row twice in a statement), and the statement for one row or many.
  */
 export interface GroupCommitOptions<I, R> {
   /** rows of one statement at most */
@@ -10,11 +9,9 @@ export interface GroupCommitOptions<I, R> {
   maxStatements: number;
   /** keys no two rows of one statement share; a row whose key is taken waits for the next statement */
   keys: (item: I) => readonly string[];
-  /** one statement for these rows (two or more): each one's result, in their order */
-  many: (items: readonly I[]) => Promise<R[]>;
-  /** one row alone: also each row of a statement of many that failed, so only the row at fault fails */
-  one: (item: I) => Promise<R>;
-  /** a statement of many failed (its rows are then written alone): for the log */
+  /** one statement for these rows: each one's result, in their order */
+  statement: (items: readonly I[]) => Promise<R[]>;
+  /** a statement of many failed (its rows are then written alone, so only the row at fault fails): for the log */
   manyFailed: (err: unknown, rows: number) => void;
 }
 
@@ -55,22 +52,22 @@ export class GroupCommit<I, R> {
   }
 
   private async commit(rows: Array<Waiting<I, R>>): Promise<void> {
-    if (rows.length === 1) {
-      const [row] = rows as [Waiting<I, R>];
-      await this.options.one(row.item).then(row.resolve, row.reject);
-      return;
-    }
+    if (rows.length === 1) return this.alone(rows[0]!);
     let results: R[];
     try {
-      results = await this.options.many(rows.map((row) => row.item));
+      results = await this.options.statement(rows.map((row) => row.item));
     } catch (err) {
       // The statement wrote nothing: each row again alone, so one bad row (or a deadlock between
       // two statements) fails no other request.
       this.options.manyFailed(err, rows.length);
-      await Promise.all(rows.map((row) => this.options.one(row.item).then(row.resolve, row.reject)));
+      await Promise.all(rows.map((row) => this.alone(row)));
       return;
     }
     rows.forEach((row, i) => row.resolve(results[i]!));
+  }
+
+  private alone(row: Waiting<I, R>): Promise<void> {
+    return this.options.statement([row.item]).then(([result]) => row.resolve(result!), row.reject);
   }
 }
 
