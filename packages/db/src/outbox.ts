@@ -14,20 +14,25 @@ export function enqueueOutbox(tx: Tx, draft: OutboxDraft) {
   return tx.outboxMessage.create({ data: draft });
 }
 
+/** claimUnpublishedOutbox's statement, which pgOutboxRound sends through pg: $1 the exchange, $2 the limit. */
+const CLAIM_UNPUBLISHED = `
+SELECT id, message_id AS "messageId", exchange, routing_key AS "routingKey", type, payload, created_at AS "createdAt", published_at AS "publishedAt"
+  FROM outbox
+ WHERE published_at IS NULL AND exchange = $1
+ ORDER BY id
+ LIMIT $2
+   FOR UPDATE SKIP LOCKED`;
+
+/** markOutboxPublished's statement, also pgOutboxRound's: $1 the ids. */
+const MARK_PUBLISHED = "UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[]) AND published_at IS NULL";
+
 /**
  * Locks the oldest unpublished messages of one exchange for the caller's transaction. Rows another
  * relay holds are skipped, so concurrent relays never publish the same row at the same time; the
  * locks go with the transaction, also when its process dies.
  */
 export function claimUnpublishedOutbox(tx: Tx, options: { exchange: string; limit: number }): Promise<OutboxMessage[]> {
-  return tx.$queryRaw<OutboxMessage[]>`
-    SELECT id, message_id AS "messageId", exchange, routing_key AS "routingKey", type, payload,
-           created_at AS "createdAt", published_at AS "publishedAt"
-      FROM outbox
-     WHERE published_at IS NULL AND exchange = ${options.exchange}
-     ORDER BY id
-     LIMIT ${options.limit}
-       FOR UPDATE SKIP LOCKED`;
+  return tx.$queryRawUnsafe<OutboxMessage[]>(CLAIM_UNPUBLISHED, options.exchange, options.limit);
 }
 
 /**
@@ -49,14 +54,6 @@ export function prismaOutboxRound(db: Db, timeoutMs: number): OutboxRound {
     );
 }
 
-const CLAIM_UNPUBLISHED = `
-SELECT id, message_id AS "messageId", exchange, routing_key AS "routingKey", type, payload, created_at AS "createdAt", published_at AS "publishedAt"
-  FROM outbox
- WHERE published_at IS NULL AND exchange = $1
- ORDER BY id
- LIMIT $2
-   FOR UPDATE SKIP LOCKED`;
-
 /**
  * The same round through pg, for a process whose relay runs hundreds of times a minute (the
  * api-gateway's, woken by every POST): Prisma's interactive transaction costs some 1.5 ms of CPU a
@@ -72,7 +69,7 @@ export function pgOutboxRound(pool: Pool, timeoutMs: number): OutboxRound {
       const { rows } = await client.query<Omit<OutboxMessage, "id"> & { id: string }>({ name: "claim-unpublished-outbox", text: CLAIM_UNPUBLISHED, values: [options.exchange, options.limit] });
       const published = await publish(rows.map((row) => ({ ...row, id: BigInt(row.id) })));
       if (published.length > 0) {
-        await client.query({ name: "mark-outbox-published", text: "UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[]) AND published_at IS NULL", values: [published.map(String)] });
+        await client.query({ name: "mark-outbox-published", text: MARK_PUBLISHED, values: [published.map(String)] });
       }
       await client.query("COMMIT");
       return published.length;
@@ -89,7 +86,7 @@ export function pgOutboxRound(pool: Pool, timeoutMs: number): OutboxRound {
 
 /** Raw SQL: a relay round runs it with a different number of ids each time, which Prisma's query compiler would plan anew. */
 export function markOutboxPublished(db: Db | Tx, ids: bigint[]): Promise<number> {
-  return db.$executeRaw`UPDATE outbox SET published_at = now() WHERE id = ANY(${ids}::bigint[]) AND published_at IS NULL`;
+  return db.$executeRawUnsafe(MARK_PUBLISHED, ids);
 }
 
 /** What one exchange's relay has still to publish: the rows, and the oldest one's age (0 when none). */
