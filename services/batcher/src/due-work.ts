@@ -12,8 +12,6 @@ const dueSweep = (now: Date): Prisma.SweepWhereInput => ({ status: states.sweep.
  * sweeps that arrive meanwhile wait for the next batch, so under load batches grow by themselves.
  */
 export const preparingBatch: Prisma.BatchWhereInput = { purpose: "sweep", status: states.batch.open };
-/** Sent batches not yet settled: the next batch need not wait for them, up to a limit. */
-export const sentBatch: Prisma.BatchWhereInput = { purpose: "sweep", status: states.batch.sent };
 
 /** `afterSentMs`: a batch is being prepared; claim once it is sent, waiting this long at most (null: claim now). */
 export type DueWork = { outcome: "ready"; sweeps: DueSweep[]; afterSentMs: number | null } | { outcome: "disabled" | "in_flight" | "nothing_due" };
@@ -32,8 +30,8 @@ export async function hotWalletPayer(db: Db, hotWalletId: string): Promise<{ par
  * sent and not yet settled.
  */
 export async function batchesInFlight(db: Db | Tx, hotWalletId: string, maxSent: number): Promise<boolean> {
-  if (await db.batch.findFirst({ where: { hotWalletId, ...preparingBatch }, select: { id: true } })) return true;
-  return (await db.batch.count({ where: { hotWalletId, ...sentBatch } })) >= maxSent;
+  // The loader's rule (nextBatchRoom) without reading ahead.
+  return nextBatchRoom(await batchesUnderWay(db, hotWalletId), maxSent, 0).room !== "now";
 }
 
 /**
@@ -51,7 +49,7 @@ export async function loadDueWork(db: Db, hotWallet: { id: string; partnerId: st
   return sweeps.length === 0 ? { outcome: "nothing_due" } : { outcome: "ready", sweeps, afterSentMs: room.room === "once_sent" ? room.waitMs : null };
 }
 
-async function batchesUnderWay(db: Db, hotWalletId: string): Promise<BatchesUnderWay> {
+async function batchesUnderWay(db: Db | Tx, hotWalletId: string): Promise<BatchesUnderWay> {
   const [row] = await db.$queryRaw<Array<{ preparingAgeMs: number | null; sent: number }>>`
     SELECT (SELECT (extract(epoch FROM now() - min(created_at)) * 1000)::float8 FROM batches
              WHERE hot_wallet_id = ${hotWalletId}::uuid AND purpose = 'sweep' AND status = ${states.batch.open}::"BatchStatus") AS "preparingAgeMs",
